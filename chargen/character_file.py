@@ -1,0 +1,148 @@
+"""The character file: YAML (or JSON) in and out, its schema, and its exact key order on output."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+
+from chargen.errors import InputError
+from chargen.yamlio import dump_yaml, format_path, load_located
+
+SCHEMA_VERSION = 1
+PRIMARIES = ("PS", "MD", "AG", "EN", "MA", "WP")
+Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Allocation(_Strict):
+    """Rule 5.2: the six primaries as assigned, before race and gender modifiers."""
+
+    PS: int
+    MD: int
+    AG: int
+    EN: int
+    MA: int
+    WP: int
+
+
+class Rolls(BaseModel):
+    """Every die used. Optional characteristics add their own keys (`beauty` for Physical Beauty)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    points: int | None = Field(None, description="5.1: the 2D10 total, 2-20")
+    hand: list[int] | None = Field(None, description="6.2: [D5, D10]")
+    race: list[int] | None = Field(None, description="6.3: one D100 per race attempt")
+    race_type: int | None = Field(None, description="6.6/6.9: D10 for a giant's or shape-changer's type")
+    aspect: int | None = Field(None, description="7.1: D100")
+    social_status: int | None = Field(None, description="8.1: D100")
+    birth_order: int | None = Field(None, description="8.2: D100")
+    sibling_rank: int | None = Field(None, description="8.4: D10, legitimate children only")
+    experience: int | None = Field(None, description="8.5: D100 for Experience Points")
+    silver: int | None = Field(None, description="8.5: D100 for Silver Pennies")
+    beauty: list[int] | None = Field(None, description="5.5: four D5 for Physical Beauty (4D5+3)")
+
+
+class Item(_Strict):
+    name: Id
+    rank: int | None = Field(None, ge=0, description="no rank = unranked; 0 is Rank 0")
+
+
+class Points(_Strict):
+    total: int
+    maximum: int
+
+
+class CharacterInput(_Strict):
+    """A character file. The first block is what a player or GM chooses or rolled; the rest is derived
+    and recomputed on `build` (a file chargen wrote gives back the same character)."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    name: str | None = Field(None, max_length=500)
+    seed: int | None = Field(None, ge=0, description="seed of the RNG that rolled the dice not given")
+    strategy: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
+    gender: Literal["male", "female"] | None = None
+    race: Id | None = None
+    race_attempts: list[Id] | None = Field(None, min_length=1, max_length=3)
+    race_type: Id | None = None
+    hand: Literal["right", "left", "ambidextrous"] | None = None
+    aspect: Id | None = None
+    points: Points | None = None
+    allocation: Allocation | None = None
+    optional: list[Id] = Field(default_factory=list, description="optional characteristics to roll, e.g. [PB]")
+    rolls: Rolls = Field(default_factory=Rolls)
+    weapons: list[Item] = Field(default_factory=list)
+    armor: Id | None = None
+    shield: Item | None = None
+    unarmed_rank: int | None = Field(None, ge=0, description="Rank in Unarmed Combat (21)")
+    equipment_given: bool = False
+    # Derived: written by chargen, recomputed on build, compared by validate.
+    characteristics: dict[str, int] | None = None
+    modifiers: dict[str, dict[str, int]] | None = None
+    tmr: int | None = None
+    experience_multiplier: float | None = None
+    heritage: dict[str, Any] | None = None
+    experience_points: int | None = None
+    starting_silver: int | None = None
+    silver_pennies: int | None = None
+    combat: dict[str, Any] | None = None
+    notes: list[str] | None = None
+
+    @field_validator("race_attempts")
+    @classmethod
+    def _different_races(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None and len(set(value)) != len(value):
+            raise ValueError("each attempt must be at a different race (6.3)")
+        return value
+
+
+DERIVED_KEYS = (
+    "points",
+    "characteristics",
+    "modifiers",
+    "tmr",
+    "experience_multiplier",
+    "heritage",
+    "experience_points",
+    "starting_silver",
+    "silver_pennies",
+    "combat",
+    "notes",
+)
+
+
+def parse_character(text: str, source: str) -> CharacterInput:
+    """Read a YAML or JSON character file; every problem is reported with its key path and line:column."""
+    located = load_located(text, source)
+    if not isinstance(located.data, dict):
+        raise InputError(f"{source}: a character file is a mapping of keys (name, gender, allocation, ...)")
+    try:
+        return CharacterInput.model_validate(located.data)
+    except ValidationError as error:
+        problems = []
+        for item in error.errors():
+            loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
+            value = f" (got {item['input']!r})" if item["type"] != "missing" and not isinstance(
+                item["input"], dict | list
+            ) else ""
+            problems.append(f"{located.where(loc)}: {format_path(loc)}: {item['msg']}{value}")
+        raise InputError(problems) from None
+
+
+def dump_document(document: dict[str, Any], fmt: str) -> str:
+    """The character file text: YAML (default) or JSON, byte-identical for the same document."""
+    if fmt == "json":
+        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    return dump_yaml(document)
+
+
+def json_schema() -> dict[str, Any]:
+    schema = CharacterInput.model_json_schema()
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = "chargen character file"
+    return schema

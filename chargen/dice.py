@@ -1,0 +1,119 @@
+"""Dice: each roll comes from the player's own dice when the input gives it, else from a seeded RNG.
+
+Every die used is recorded under its key, so the record rebuilds the same character. A seeded
+`random.Random` is always passed in; the global random module is never used.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from chargen.errors import InputError
+
+_DICE = re.compile(r"^(?P<count>[1-9][0-9]*)?D(?P<sides>[1-9][0-9]*)(?P<modifier>[+-][0-9]+)?$")
+
+
+@dataclass(frozen=True)
+class DiceSpec:
+    """Parsed `NdS+M` notation (the book's 4D5+3)."""
+
+    count: int
+    sides: int
+    modifier: int = 0
+
+    @classmethod
+    def parse(cls, text: str) -> DiceSpec:
+        match = _DICE.match(text)
+        if match is None:
+            raise ValueError(f"not dice notation: {text!r}")
+        return cls(int(match["count"] or 1), int(match["sides"]), int(match["modifier"] or 0))
+
+    def __str__(self) -> str:
+        count = str(self.count) if self.count > 1 else ""
+        modifier = f"{self.modifier:+d}" if self.modifier else ""
+        return f"{count}D{self.sides}{modifier}"
+
+
+@dataclass
+class Dice:
+    """Hands out rolls: the given ones first (checked against the die), otherwise fresh ones from `rng`."""
+
+    rng: random.Random
+    given: Mapping[str, Any] = field(default_factory=dict)
+    record: dict[str, Any] = field(default_factory=dict)
+    used_rng: bool = False
+
+    def _fresh(self, sides: int) -> int:
+        self.used_rng = True
+        return self.rng.randint(1, sides)
+
+    def _check(self, key: str, value: Any, low: int, high: int, die: str, rule: str) -> int:
+        if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+            raise InputError(f"rolls.{key}: {value!r} is not a {die} roll ({low}-{high}); rule {rule}")
+        return value
+
+    def die(self, key: str, sides: int, rule: str) -> int:
+        """One die, recorded as a number."""
+        if key in self.given:
+            value = self._check(key, self.given[key], 1, sides, f"D{sides}", rule)
+        else:
+            value = self._fresh(sides)
+        self.record[key] = value
+        return value
+
+    def total(self, key: str, count: int, sides: int, rule: str) -> int:
+        """Several dice read as their total (5.1's 2D10), recorded as the total."""
+        if key in self.given:
+            value = self._check(key, self.given[key], count, count * sides, f"{count}D{sides}", rule)
+        else:
+            value = sum(self._fresh(sides) for _ in range(count))
+        self.record[key] = value
+        return value
+
+    def each(self, key: str, sides: list[int], rule: str) -> list[int]:
+        """Several dice kept apart ([D5, D10] for 6.2, [D5]*4 for Physical Beauty), recorded as a list."""
+        if key in self.given:
+            values = self.given[key]
+            if not isinstance(values, list) or len(values) != len(sides):
+                names = ", ".join(f"D{side}" for side in sides)
+                raise InputError(f"rolls.{key}: {values!r} should be a list of {len(sides)} dice [{names}]; rule {rule}")
+            checked = [
+                self._check(f"{key}[{index}]", value, 1, side, f"D{side}", rule)
+                for index, (value, side) in enumerate(zip(values, sides, strict=True))
+            ]
+        else:
+            checked = [self._fresh(side) for side in sides]
+        self.record[key] = checked
+        return checked
+
+    def nth(self, key: str, index: int, sides: int, rule: str) -> int:
+        """The index-th die of a list that grows one roll at a time (one D100 per race attempt, 6.3)."""
+        given = self.given.get(key)
+        if given is not None and not isinstance(given, list):
+            raise InputError(f"rolls.{key}: {given!r} should be a list of D{sides} rolls; rule {rule}")
+        if given is not None and index < len(given):
+            value = self._check(f"{key}[{index}]", given[index], 1, sides, f"D{sides}", rule)
+        else:
+            value = self._fresh(sides)
+        self.record.setdefault(key, []).append(value)
+        return value
+
+    def unused(self) -> list[str]:
+        """Given rolls that the generation never read: a sign of a mistaken file."""
+        problems = []
+        for key, value in self.given.items():
+            if key not in self.record:
+                problems.append(f"rolls.{key}: {value!r} was given but no step uses it")
+            elif isinstance(value, list) and len(value) > len(self.record[key]):
+                extra = value[len(self.record[key]) :]
+                problems.append(f"rolls.{key}: {extra!r} given beyond the rolls used")
+        return problems
+
+    def choice(self, options: list[Any]) -> Any:
+        """A choice the player would make (not a die): drawn from the RNG, its result stored by the caller."""
+        self.used_rng = True
+        return self.rng.choice(options)

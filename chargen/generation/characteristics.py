@@ -1,0 +1,91 @@
+"""Steps 5.1, 5.2 and 5.5: Characteristic Points, their allocation, optional characteristics."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from chargen.character_file import Allocation
+from chargen.dice import Dice, DiceSpec
+from chargen.errors import InputError
+from chargen.rules.allocation import allocation_problems, point_row_for_roll, point_row_for_total, within_limits
+from chargen.tables import Tables
+from chargen.tables.schema import Archetype, PointRow
+
+
+def characteristic_points(allocation: Allocation | None, dice: Dice, tables: Tables) -> PointRow:
+    """5.1: the 2D10 row, or (allocation given without the roll) the row whose points the six add up to."""
+    generation = tables.characteristics.point_generation
+    if allocation is not None and "points" not in dice.given:
+        total = sum(allocation.model_dump().values())
+        row = point_row_for_total(generation.rows, total)
+        if row is None:
+            totals = sorted(r.points for r in generation.rows)
+            raise InputError(
+                f"allocation: the six add up to {total}; rule 5.1 gives {totals[0]} to {totals[-1]} points"
+            )
+        return row
+    spec = DiceSpec.parse(generation.dice)
+    roll = dice.total("points", spec.count, spec.sides, generation.rule)
+    return point_row_for_roll(generation.rows, roll)
+
+
+def checked_allocation(allocation: Allocation, row: PointRow, tables: Tables) -> dict[str, int]:
+    """5.2: the player's allocation, refused with every rule it breaks."""
+    values = allocation.model_dump()
+    problems = allocation_problems(
+        values, row.points, row.maximum, tables.characteristics.minimum_value, tables.characteristics.allocation_limits
+    )
+    if problems:
+        prefix = f"allocation ({row.points} points, maximum {row.maximum})"
+        raise InputError([f"{prefix}: {problem}" for problem in problems])
+    return values
+
+
+def allocate_by_favours(row: PointRow, favours: Mapping[str, float], rng: random.Random, tables: Tables) -> dict[str, int]:
+    """5.2 for a rolled character: hand out the points one at a time to the characteristic furthest below its
+    share (weights jittered by the RNG), never breaking the 5.2 place limits."""
+    codes = list(tables.characteristics.primaries)
+    minimum = tables.characteristics.minimum_value
+    limits = tables.characteristics.allocation_limits
+    weights = {code: favours.get(code, 0.0) ** 2 * rng.uniform(0.75, 1.33) + 0.05 for code in codes}
+    spare = row.points - minimum * len(codes)
+    share = sum(weights.values())
+    target = {code: minimum + spare * weights[code] / share for code in codes}
+    values = dict.fromkeys(codes, minimum)
+    for _ in range(spare):
+        best: str | None = None
+        for code in codes:
+            if values[code] >= row.maximum:
+                continue
+            values[code] += 1
+            allowed = within_limits(values, row.maximum, limits)
+            values[code] -= 1
+            if allowed and (best is None or (target[code] - values[code], weights[code]) > (
+                target[best] - values[best],
+                weights[best],
+            )):
+                best = code
+        if best is None:  # pragma: no cover - the property tests show every row can be filled
+            raise InputError(f"allocation: cannot place {row.points} points under rule 5.2")
+        values[best] += 1
+    return values
+
+
+def strategy_allocation(row: PointRow, archetype: Archetype, rng: random.Random, tables: Tables) -> dict[str, int]:
+    return allocate_by_favours(row, archetype.favours, rng, tables)
+
+
+def optional_characteristics(wanted: list[str], dice: Dice, tables: Tables) -> dict[str, int]:
+    """5.5: each optional characteristic asked for (by code) or whose dice the file gives, rolled by its dice."""
+    values: dict[str, int] = {}
+    known = {item.code: item for item in tables.characteristics.optional}
+    for code in wanted:
+        if code not in known:
+            raise InputError(f"optional: {code!r} is not an optional characteristic ({', '.join(known)}); rule 5.5")
+    for item in tables.characteristics.optional:
+        if item.code in wanted or item.roll_key in dice.given:
+            spec = DiceSpec.parse(item.dice)
+            rolled = dice.each(item.roll_key, [spec.sides] * spec.count, item.rule)
+            values[item.code] = sum(rolled) + spec.modifier
+    return values

@@ -1,0 +1,142 @@
+"""Step 8.7: arms and armor. Checks what a character carries and chooses it for a rolled character or NPC."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from chargen.character_file import Item
+from chargen.errors import InputError
+from chargen.generation.birthrights import unknown
+from chargen.rules.combat import armor_cost
+from chargen.tables import Tables
+from chargen.tables.schema import Archetype, Race, Weapon
+
+
+@dataclass(frozen=True)
+class Equipment:
+    weapons: list[Item]
+    armor: str | None
+    shield: Item | None
+
+
+def rank_problem(weapon: Weapon, rank: int | None, strength: int, dexterity: int) -> str | None:
+    """20.2: no Rank above the weapon's maximum, nor without its PS and MD (the Torch takes none)."""
+    if rank is None:
+        return None
+    if weapon.max_rank is None:
+        return f"the {weapon.name} can have no Rank; rule 20.2"
+    if rank > weapon.max_rank:
+        return f"Rank {rank} is above the {weapon.name}'s maximum Rank {weapon.max_rank}; rule 20.2"
+    if strength < weapon.ps:
+        return f"Rank {rank} needs PS {weapon.ps} for the {weapon.name}, PS is {strength}; rule 20.2"
+    if dexterity < weapon.md:
+        return f"Rank {rank} needs MD {weapon.md} for the {weapon.name}, MD is {dexterity}; rule 20.2"
+    return None
+
+
+def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tables) -> list[str]:
+    """Every item exists and every Rank is allowed; problems named by key path."""
+    problems: list[str] = []
+    ranks: dict[str, int | None] = {}
+    for index, item in enumerate(equipment.weapons):
+        weapon = tables.weapons.get(item.name)
+        if weapon is None:
+            problems.append(str(unknown(f"weapons[{index}].name", item.name, tables.weapons, "on the Weapons Chart (20.2)")))
+            continue
+        problem = rank_problem(weapon, item.rank, stats["PS"], stats["MD"])
+        if problem:
+            problems.append(f"weapons[{index}].rank: {problem}")
+        if item.name in ranks and ranks[item.name] != item.rank:
+            problems.append(f"weapons[{index}].rank: the {weapon.name} is listed twice with different Ranks")
+        ranks[item.name] = item.rank
+        if item.name == "shield" and (equipment.shield is None or equipment.shield.name == "main-gauche"):
+            problems.append(f"weapons[{index}].name: striking with a shield needs a shield carried; rule 16.5")
+    if equipment.armor is not None and equipment.armor not in tables.armor:
+        problems.append(str(unknown("armor", equipment.armor, tables.armor, "on the Armor Chart (18.1)")))
+    shield = equipment.shield
+    if shield is not None:
+        if shield.name not in tables.shields:
+            problems.append(str(unknown("shield.name", shield.name, tables.shields, "on the Shield Chart (17.5)")))
+        else:
+            twin = tables.shields[shield.name].weapon
+            if twin and twin in ranks and ranks[twin] != shield.rank:
+                problems.append(
+                    f"shield.rank: the {tables.shields[shield.name].name} has one Rank as weapon and shield "
+                    f"({ranks[twin]} vs {shield.rank}); rule 17.5"
+                )
+    return problems
+
+
+def equipment_cost(equipment: Equipment, race: Race, tables: Tables) -> tuple[int, list[str]]:
+    """Price at the charts (armor scaled to the race's size); items with no price are listed as problems."""
+    cost, problems = 0, []
+    shield_weapon = tables.shields[equipment.shield.name].weapon if equipment.shield else None
+    for index, item in enumerate(equipment.weapons):
+        weapon = tables.weapons[item.name]
+        if item.name == "shield" or item.name == shield_weapon:
+            continue  # paid for as the shield (16.5; the Main-Gauche is one item, 17.5)
+        if weapon.cost is None:
+            problems.append(
+                f"weapons[{index}].name: the {weapon.name} has no fixed price (20.2); it can only be given "
+                "(equipment_given: true)"
+            )
+            continue
+        cost += weapon.cost
+    if equipment.armor:
+        cost += armor_cost(tables.armor[equipment.armor], race.size, tables.armor_file.human_size)
+    if equipment.shield:
+        cost += tables.shields[equipment.shield.name].cost
+    return cost, problems
+
+
+def _meets(weapon: Weapon, stats: Mapping[str, int]) -> bool:
+    return stats["PS"] >= weapon.ps and stats["MD"] >= weapon.md
+
+
+def bought_equipment(archetype: Archetype, stats: Mapping[str, int], purse: int, race: Race, tables: Tables) -> Equipment:
+    """A rolled character's kit: its archetype's preferences it can wield and afford, unranked (Ranks cost
+    Experience). First a weapon, then armor, then a shield if the weapon leaves a hand free, then more weapons."""
+    left = purse
+    wanted = [tables.weapons[item.name] for item in archetype.weapons]
+    usable = [(item.name, weapon) for item, weapon in zip(archetype.weapons, wanted, strict=True) if _meets(weapon, stats)]
+    fallback = [(item.name, weapon) for item, weapon in zip(archetype.weapons, wanted, strict=True)]
+    weapons: list[Item] = []
+    for name, weapon in usable or fallback:
+        if weapon.cost is not None and weapon.cost <= left:
+            weapons.append(Item(name=name))
+            left -= weapon.cost
+            break
+    armor = None
+    for armor_id in archetype.armor:
+        price = armor_cost(tables.armor[armor_id], race.size, tables.armor_file.human_size)
+        if price <= left:
+            armor, left = armor_id, left - price
+            break
+    shield = None
+    first_hands = tables.weapons[weapons[0].name].hands if weapons else "1"
+    if first_hands != "2":
+        for item in archetype.shield:
+            price = tables.shields[item.name].cost
+            if price <= left:
+                shield, left = Item(name=item.name), left - price
+                break
+    for name, weapon in usable:
+        if len(weapons) >= 3:
+            break
+        if all(item.name != name for item in weapons) and weapon.cost is not None and weapon.cost <= left:
+            weapons.append(Item(name=name))
+            left -= weapon.cost
+    return Equipment(weapons, armor, shield)
+
+
+def given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tables) -> Equipment:
+    """An NPC's kit, given: every archetype weapon at its typical Rank where the NPC may hold that Rank
+    (else unranked), the first armor and the first shield listed."""
+    weapons = []
+    for item in archetype.weapons:
+        weapon = tables.weapons[item.name]
+        allowed = rank_problem(weapon, item.rank, stats["PS"], stats["MD"]) is None
+        weapons.append(Item(name=item.name, rank=item.rank if allowed else None))
+    shield = Item(name=archetype.shield[0].name, rank=archetype.shield[0].rank) if archetype.shield else None
+    return Equipment(weapons, archetype.armor[0] if archetype.armor else None, shield)

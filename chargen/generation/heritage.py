@@ -1,0 +1,65 @@
+"""Steps 8.1-8.5: social status, order of birth, sibling rank, starting Experience and Silver Pennies."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from chargen.dice import Dice
+from chargen.tables import Tables
+
+
+@dataclass(frozen=True)
+class Heritage:
+    social_status: str
+    money_multiplier: int
+    birth_order: str
+    sibling_rank: str | None
+    experience_points: int
+    starting_silver: int
+
+
+def heritage(dice: Dice, tables: Tables) -> Heritage:
+    table = tables.heritage
+    status_roll = dice.die("social_status", 100, table.social_status.rule)
+    status_id, status = next(
+        (key, row) for key, row in table.social_status.rows.items() if row.holds(status_roll)
+    )
+    order_roll = dice.die("birth_order", 100, table.birth_order.rule)
+    band = table.birth_order.bands[status_id]
+    if order_roll <= band.bastard:
+        order = "bastard"
+    elif order_roll <= band.legitimate:
+        order = "legitimate"
+    else:
+        order = "first-child"
+    sibling = None
+    if order == "legitimate":  # 8.4: only a legitimate child rolls for sibling rank
+        sibling_roll = dice.die("sibling_rank", 10, table.sibling_rank.rule)
+        sibling = next(key for key, row in table.sibling_rank.rows.items() if row.holds(sibling_roll))
+    allotment = table.starting_allotment
+    experience_row = _allotment_row(dice.die("experience", 100, allotment.rule), tables)
+    silver_row = _allotment_row(dice.die("silver", 100, allotment.rule), tables)
+    effect = table.birth_order_effects[order]  # type: ignore[index]
+    return Heritage(
+        social_status=status_id,
+        money_multiplier=status.money_multiplier,
+        birth_order=order,
+        sibling_rank=sibling,
+        experience_points=starting_experience(experience_row.experience, effect.experience_factor),
+        starting_silver=starting_silver(silver_row.silver, status.money_multiplier, effect.money_factor),
+    )
+
+
+def _allotment_row(roll: int, tables: Tables):  # type: ignore[no-untyped-def]
+    return next(row for row in tables.heritage.starting_allotment.rows if row.holds(roll))
+
+
+def starting_experience(table_value: int, birth_order_factor: float) -> int:
+    """8.3 and 8.5: the table's Experience times the order-of-birth factor, fractions dropped."""
+    return math.floor(table_value * birth_order_factor)
+
+
+def starting_silver(table_value: int, money_multiplier: int, birth_order_factor: float) -> int:
+    """8.5: the table's Silver Pennies x the money multiplier (8.1) x the order-of-birth factor (8.3)."""
+    return math.floor(table_value * money_multiplier * birth_order_factor)

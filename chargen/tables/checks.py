@@ -1,0 +1,111 @@
+"""Checks that span tables: every die value has exactly one row, every id a table names exists."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from chargen.tables.loader import Tables, covers
+
+Problem = tuple[str, tuple[str | int, ...], str]
+
+
+def _dice_range(dice: str) -> tuple[int, int]:
+    count, _, rest = dice.partition("D")
+    sides = int(rest.split("+")[0].split("-")[0])
+    dice_count = int(count or 1)
+    return dice_count, dice_count * sides
+
+
+def cross_check(tables: Tables) -> Iterator[Problem]:
+    yield from _characteristics(tables)
+    yield from _races_and_aspects(tables)
+    yield from _heritage(tables)
+    yield from _equipment(tables)
+
+
+def _characteristics(tables: Tables) -> Iterator[Problem]:
+    generation = tables.characteristics.point_generation
+    rolls = sorted(row.roll for row in generation.rows)
+    low, high = _dice_range(generation.dice)
+    if rolls != list(range(low, high + 1)):
+        yield "characteristics", ("point_generation", "rows"), f"needs one row for each roll {low}-{high}"
+    points = [row.points for row in generation.rows]
+    if len(set(points)) != len(points):
+        yield "characteristics", ("point_generation", "rows"), "two rows give the same points total"
+    for key in ("fatigue", "tmr"):
+        table = getattr(tables.characteristics, key)
+        gap = covers(table.rows, table.rows[0].low if table.rows else 0, max(r.high for r in table.rows))
+        if gap:
+            yield "characteristics", (key, "rows"), gap
+    codes = [item.code for item in tables.characteristics.optional]
+    if len(set(codes)) != len(codes):
+        yield "characteristics", ("optional",), "two optional characteristics share a code"
+
+
+def _races_and_aspects(tables: Tables) -> Iterator[Problem]:
+    if "human" not in tables.races:
+        yield "races", ("races",), "the human race is required (6.3: a player may always be human)"
+    for race_id, race in tables.races.items():
+        if race.fixed_aspect and race.fixed_aspect not in tables.aspects:
+            yield "races", ("races", race_id, "fixed_aspect"), f"unknown aspect {race.fixed_aspect!r}"
+        if race.types and race.type_dice:
+            gap = covers(race.types.values(), *_dice_range(race.type_dice))
+            if gap:
+                yield "races", ("races", race_id, "types"), gap
+        if race_id not in tables.names:
+            yield "names", ("names",), f"no names for race {race_id!r}"
+    gap = covers(tables.aspects.values(), *_dice_range(tables.aspect_file.dice))
+    if gap:
+        yield "aspects", ("aspects",), gap
+    for aspect_id, aspect in tables.aspects.items():
+        if aspect.kind not in tables.aspect_file.effects:
+            yield "aspects", ("aspects", aspect_id, "kind"), f"no effects listed for kind {aspect.kind!r}"
+
+
+def _heritage(tables: Tables) -> Iterator[Problem]:
+    heritage = tables.heritage
+    gap = covers(heritage.social_status.rows.values(), 1, 100)
+    if gap:
+        yield "heritage", ("social_status", "rows"), gap
+    for status in heritage.social_status.rows:
+        band = heritage.birth_order.bands.get(status)
+        if band is None:
+            yield "heritage", ("birth_order", "bands"), f"no order-of-birth row for {status!r}"
+        elif not 0 <= band.bastard <= band.legitimate <= 100:
+            yield "heritage", ("birth_order", "bands", status), "bands must rise: bastard <= legitimate <= 100"
+    for key in ("sibling_rank", "starting_allotment"):
+        table = getattr(heritage, key)
+        rows = table.rows.values() if isinstance(table.rows, dict) else table.rows
+        gap = covers(rows, *_dice_range(table.dice))
+        if gap:
+            yield "heritage", (key, "rows"), gap
+
+
+def _equipment(tables: Tables) -> Iterator[Problem]:
+    for weapon_id, weapon in tables.weapons.items():
+        if weapon.group not in tables.weapon_file.groups:
+            yield "weapons", ("weapons", weapon_id, "group"), f"unknown group {weapon.group!r}"
+        if weapon.note and weapon.note not in tables.weapon_file.notes:
+            yield "weapons", ("weapons", weapon_id, "note"), f"unknown note {weapon.note!r}"
+        if weapon.shield and weapon.shield not in tables.shields:
+            yield "weapons", ("weapons", weapon_id, "shield"), f"unknown shield {weapon.shield!r}"
+    for shield_id, shield in tables.shields.items():
+        if shield.weapon and shield.weapon not in tables.weapons:
+            yield "shields", ("shields", shield_id, "weapon"), f"unknown weapon {shield.weapon!r}"
+    for name, archetype in tables.archetypes.items():
+        for index, item in enumerate(archetype.weapons):
+            weapon = tables.weapons.get(item.name)
+            if weapon is None:
+                yield "archetypes", ("archetypes", name, "weapons", index, "name"), f"unknown weapon {item.name!r}"
+            elif item.rank is not None and (weapon.max_rank is None or item.rank > weapon.max_rank):
+                yield (
+                    "archetypes",
+                    ("archetypes", name, "weapons", index, "rank"),
+                    f"Rank {item.rank} is above the {weapon.name}'s maximum {weapon.max_rank} (20.2)",
+                )
+        for index, armor in enumerate(archetype.armor):
+            if armor not in tables.armor:
+                yield "archetypes", ("archetypes", name, "armor", index), f"unknown armor {armor!r}"
+        for index, item in enumerate(archetype.shield):
+            if item.name not in tables.shields:
+                yield "archetypes", ("archetypes", name, "shield", index, "name"), f"unknown shield {item.name!r}"

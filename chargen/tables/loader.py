@@ -1,0 +1,156 @@
+"""Load every rules table once, check it against its schema and against the other tables."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from chargen.errors import ChargenError, TableError
+from chargen.paths import tables_dir
+from chargen.tables import schema
+from chargen.yamlio import Located, format_path, load_located
+
+Model = TypeVar("Model", bound=BaseModel)
+
+FILES: dict[str, type[BaseModel]] = {
+    "characteristics": schema.CharacteristicsFile,
+    "birthrights": schema.BirthrightsFile,
+    "races": schema.RacesFile,
+    "aspects": schema.AspectsFile,
+    "heritage": schema.HeritageFile,
+    "weapons": schema.WeaponsFile,
+    "shields": schema.ShieldsFile,
+    "armor": schema.ArmorFile,
+    "combat": schema.CombatFile,
+    "archetypes": schema.ArchetypesFile,
+    "names": schema.NamesFile,
+}
+
+
+@dataclass(frozen=True)
+class Tables:
+    """Every rules table, validated. Look-ups by id: tables.races["elf"], tables.weapons["broadsword"]."""
+
+    directory: Path
+    characteristics: schema.CharacteristicsFile
+    birthrights: schema.BirthrightsFile
+    race_file: schema.RacesFile
+    aspect_file: schema.AspectsFile
+    heritage: schema.HeritageFile
+    weapon_file: schema.WeaponsFile
+    shield_file: schema.ShieldsFile
+    armor_file: schema.ArmorFile
+    combat: schema.CombatFile
+    archetype_file: schema.ArchetypesFile
+    name_file: schema.NamesFile
+
+    @property
+    def races(self) -> dict[str, schema.Race]:
+        return self.race_file.races
+
+    @property
+    def aspects(self) -> dict[str, schema.Aspect]:
+        return self.aspect_file.aspects
+
+    @property
+    def weapons(self) -> dict[str, schema.Weapon]:
+        return self.weapon_file.weapons
+
+    @property
+    def shields(self) -> dict[str, schema.Shield]:
+        return self.shield_file.shields
+
+    @property
+    def armor(self) -> dict[str, schema.Armor]:
+        return self.armor_file.armor
+
+    @property
+    def archetypes(self) -> dict[str, schema.Archetype]:
+        return self.archetype_file.archetypes
+
+    @property
+    def names(self) -> dict[str, schema.NameParts]:
+        return self.name_file.names
+
+    def raw(self, name: str) -> Any:
+        """One table file as plain data (for `chargen tables NAME`)."""
+        return load_located((self.directory / f"{name}.yaml").read_text(encoding="utf-8"), name).data
+
+
+def _validate(located: Located, model: type[Model], problems: list[str]) -> Model | None:
+    try:
+        return model.model_validate(located.data)
+    except ValidationError as error:
+        for item in error.errors():
+            loc = tuple(item["loc"])
+            problems.append(f"{located.where(loc)}: {format_path(loc)}: {item['msg']}")
+        return None
+
+
+def load_tables(directory: Path | str | None = None) -> Tables:
+    """Load and check the tables (cached per directory for the life of the process)."""
+    return _load_cached(str(Path(directory or tables_dir()).resolve()))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_cached(directory: str) -> Tables:
+    root = Path(directory)
+    problems: list[str] = []
+    located: dict[str, Located] = {}
+    models: dict[str, BaseModel] = {}
+    for name, model in FILES.items():
+        path = root / f"{name}.yaml"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            problems.append(f"{path}: cannot be read ({error.strerror})")
+            continue
+        try:
+            located[name] = load_located(text, str(path))
+        except ChargenError as error:
+            problems.append(str(error))
+            continue
+        checked = _validate(located[name], model, problems)
+        if checked is not None:
+            models[name] = checked
+    if not problems:
+        tables = Tables(
+            root,
+            models["characteristics"],  # type: ignore[arg-type]
+            models["birthrights"],  # type: ignore[arg-type]
+            models["races"],  # type: ignore[arg-type]
+            models["aspects"],  # type: ignore[arg-type]
+            models["heritage"],  # type: ignore[arg-type]
+            models["weapons"],  # type: ignore[arg-type]
+            models["shields"],  # type: ignore[arg-type]
+            models["armor"],  # type: ignore[arg-type]
+            models["combat"],  # type: ignore[arg-type]
+            models["archetypes"],  # type: ignore[arg-type]
+            models["names"],  # type: ignore[arg-type]
+        )
+        from chargen.tables.checks import cross_check
+
+        for name, path, message in cross_check(tables):
+            problems.append(f"{located[name].where(path)}: {format_path(path)}: {message}")
+    if problems:
+        count = f"{len(problems)} problems" if len(problems) > 1 else "1 problem"
+        raise TableError(f"rules tables in {root}: {count}: " + "; ".join(problems))
+    return tables
+
+
+def covers(bands: Iterable[schema.Band], low: int, high: int) -> str | None:
+    """Why `bands` fail to cover low..high exactly once, or None when they do."""
+    ordered = sorted(bands, key=lambda band: band.low)
+    expected = low
+    for band in ordered:
+        if band.low != expected:
+            return f"rows leave a gap or overlap at {expected} (next row starts at {band.low})"
+        expected = band.high + 1
+    if expected != high + 1:
+        return f"rows end at {expected - 1}, not {high}"
+    return None
