@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from chargen.character_file import DERIVED_KEYS, CharacterInput, parse_character
+from chargen.character_file import DERIVED_KEYS, CharacterInput, locate_problems, parse_located
+from chargen.errors import InputError
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.tables import Tables, load_tables
-from chargen.yamlio import format_path
+from chargen.yamlio import format_path, parse_path
 
 
 def new_seed() -> int:
@@ -45,14 +46,21 @@ def roll(
     return generate(spec, tables or load_tables(), seed=chosen_seed, options=Options(equip=equip))
 
 
-def build(text: str, source: str = "<input>", *, seed: int | None = None, tables: Tables | None = None) -> dict[str, Any]:
+def build(
+    text: str, source: str = "<input>", *, seed: int | None = None, tables: Tables | None = None
+) -> dict[str, Any]:
     """Build a character from a character file's text (YAML or JSON): given rolls and choices are used and
     checked, the rest rolled with `seed` (else the file's seed, else a fresh one)."""
-    spec = parse_character(text, source)
-    return build_spec(spec, seed=seed, tables=tables)
+    spec, located = parse_located(text, source)
+    try:
+        return build_spec(spec, seed=seed, tables=tables)
+    except InputError as error:
+        raise locate_problems(error, located) from None
 
 
-def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None) -> dict[str, Any]:
+def build_spec(
+    spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None
+) -> dict[str, Any]:
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
     return generate(spec, tables or load_tables(), seed=chosen_seed)
 
@@ -60,14 +68,17 @@ def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables 
 def validate(text: str, source: str = "<input>", *, tables: Tables | None = None) -> list[str]:
     """Problems with a character file: anything `build` refuses (raised as ChargenError), plus derived values
     in the file that disagree with the rules (returned, one line each)."""
-    spec = parse_character(text, source)
-    rebuilt = build_spec(spec, tables=tables)
+    spec, located = parse_located(text, source)
+    try:
+        rebuilt = build_spec(spec, tables=tables)
+    except InputError as error:
+        raise locate_problems(error, located) from None
     written = spec.model_dump(include=set(DERIVED_KEYS), exclude_none=True)
     problems: list[str] = []
     for key in DERIVED_KEYS:
         if key in written:
             problems.extend(_differences((key,), written[key], rebuilt.get(key)))
-    return problems
+    return [f"{located.where(parse_path(problem.partition(': ')[0]))}: {problem}" for problem in problems]
 
 
 def _differences(path: tuple[str | int, ...], written: Any, derived: Any) -> list[str]:
@@ -77,9 +88,15 @@ def _differences(path: tuple[str | int, ...], written: Any, derived: Any) -> lis
             found.extend(_differences((*path, key), written.get(key), derived.get(key)))
         return found
     if isinstance(written, list) and isinstance(derived, list) and len(written) == len(derived):
-        return [item for i, pair in enumerate(zip(written, derived, strict=True)) for item in _differences((*path, i), *pair)]
+        return [
+            item
+            for i, pair in enumerate(zip(written, derived, strict=True))
+            for item in _differences((*path, i), *pair)
+        ]
     if written != derived:
-        return [f"{format_path(path)}: file says {written!r} but the rules give {derived!r}"]
+        return [
+            f"{format_path(path)}: file says {written!r} but the rules give {derived!r}; build rewrites it"
+        ]
     return []
 
 

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
 
 from chargen.errors import InputError
-from chargen.yamlio import dump_yaml, format_path, load_located
+from chargen.yamlio import Located, dump_yaml, format_path, load_located, parse_path
 
 SCHEMA_VERSION = 1
 PRIMARIES = ("PS", "MD", "AG", "EN", "MA", "WP")
@@ -62,7 +62,7 @@ class CharacterInput(_Strict):
     """A character file. The first block is what a player or GM chooses or rolled; the rest is derived
     and recomputed on `build` (a file chargen wrote gives back the same character)."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[1] = 1
     name: str | None = Field(None, max_length=500)
     seed: int | None = Field(None, ge=0, description="seed of the RNG that rolled the dice not given")
     strategy: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
@@ -74,7 +74,9 @@ class CharacterInput(_Strict):
     aspect: Id | None = None
     points: Points | None = None
     allocation: Allocation | None = None
-    optional: list[Id] = Field(default_factory=list, description="optional characteristics to roll, e.g. [PB]")
+    optional: list[Id] = Field(
+        default_factory=list, description="optional characteristics to roll, e.g. [PB]"
+    )
     rolls: Rolls = Field(default_factory=Rolls)
     weapons: list[Item] = Field(default_factory=list)
     armor: Id | None = None
@@ -118,18 +120,25 @@ DERIVED_KEYS = (
 
 def parse_character(text: str, source: str) -> CharacterInput:
     """Read a YAML or JSON character file; every problem is reported with its key path and line:column."""
+    return parse_located(text, source)[0]
+
+
+def parse_located(text: str, source: str) -> tuple[CharacterInput, Located]:
+    """parse_character, also returning where each key stands in the file (for later messages)."""
     located = load_located(text, source)
     if not isinstance(located.data, dict):
         raise InputError(f"{source}: a character file is a mapping of keys (name, gender, allocation, ...)")
     try:
-        return CharacterInput.model_validate(located.data)
+        return CharacterInput.model_validate(located.data), located
     except ValidationError as error:
         problems = []
         for item in error.errors():
             loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
-            value = f" (got {item['input']!r})" if item["type"] != "missing" and not isinstance(
-                item["input"], dict | list
-            ) else ""
+            value = (
+                f" (got {item['input']!r})"
+                if item["type"] != "missing" and not isinstance(item["input"], dict | list)
+                else ""
+            )
             problems.append(f"{located.where(loc)}: {format_path(loc)}: {item['msg']}{value}")
         raise InputError(problems) from None
 
@@ -146,3 +155,14 @@ def json_schema() -> dict[str, Any]:
     schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
     schema["title"] = "chargen character file"
     return schema
+
+
+def locate_problems(error: InputError, located: Located) -> InputError:
+    """Prefix each `key.path: ...` problem with the file, line and column of that key."""
+    problems = []
+    for problem in error.problems:
+        head, separator, _ = problem.partition(": ")
+        path = parse_path(head) if separator and " " not in head else ()
+        known = bool(path) and path[:1] in located.marks
+        problems.append(f"{located.where(path)}: {problem}" if known else f"{located.source}: {problem}")
+    return InputError(problems)

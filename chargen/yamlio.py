@@ -37,6 +37,17 @@ class Located:
         return f"{self.source}:{line}:{column}"
 
 
+def parse_path(text: str) -> tuple[str | int, ...]:
+    """The inverse of format_path: `weapons[2].rank` -> ("weapons", 2, "rank")."""
+    parts: list[str | int] = []
+    for piece in text.replace("[", ".[").split("."):
+        if piece.startswith("[") and piece.endswith("]") and piece[1:-1].isdigit():
+            parts.append(int(piece[1:-1]))
+        elif piece:
+            parts.append(piece)
+    return tuple(parts)
+
+
 def format_path(path: Iterable[str | int]) -> str:
     """`weapons[2].rank` style key path."""
     text = ""
@@ -95,16 +106,16 @@ def dump_yaml(data: Mapping[str, Any]) -> str:
     return yaml.dump(data, Dumper=_FlowListDumper, sort_keys=False, allow_unicode=True, width=100)
 
 
-class _FlowListDumper(_Dumper):  # type: ignore[misc,valid-type]
+class _FlowListDumper(_Dumper):
     pass
 
 
-def _represent_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+def _represent_list(dumper: _FlowListDumper, data: list[Any]) -> yaml.Node:
     flow = all(isinstance(item, int | float | str) and not isinstance(item, bool) for item in data)
     return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=flow and bool(data))
 
 
-def _represent_dict(dumper: yaml.SafeDumper, data: dict[Any, Any]) -> yaml.Node:
+def _represent_dict(dumper: _FlowListDumper, data: dict[Any, Any]) -> yaml.Node:
     # Small all-scalar mappings ({name: dagger, rank: 1}, {race: 2, gender: 0}) read best on one line.
     scalar = all(isinstance(value, int | float | str | bool) for value in data.values())
     flow = scalar and 0 < len(data) <= 4

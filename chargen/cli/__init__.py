@@ -32,11 +32,18 @@ def cli(context: click.Context, tables_dir: str | None) -> None:
     context.obj = {"tables_dir": tables_dir}
 
 
-for command in (roll_command, build_command, validate_command, render_command, tables_command, schema_command):
+for command in (
+    roll_command,
+    build_command,
+    validate_command,
+    render_command,
+    tables_command,
+    schema_command,
+):
     cli.add_command(command)
 
 try:  # the batch command (issue 4) lives in its own module
-    from chargen.cli.batch import batch_command
+    from chargen.cli.batch import batch_command  # type: ignore[import-not-found,unused-ignore]
 
     cli.add_command(batch_command)
 except ImportError:  # pragma: no cover - only while the batch module is absent
@@ -46,7 +53,9 @@ except ImportError:  # pragma: no cover - only while the batch module is absent
 def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `chargen` script and of `python -m chargen`."""
     try:
-        code = cli.main(args=list(argv) if argv is not None else None, prog_name="chargen", standalone_mode=False)
+        code = cli.main(
+            args=list(argv) if argv is not None else None, prog_name="chargen", standalone_mode=False
+        )
     except ChargenError as error:
         message = " ".join(str(error).split())
         click.echo(f"chargen: error: {message}", err=True)

@@ -12,19 +12,45 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 
 @click.command("roll")
-@click.option("--seed", type=click.IntRange(min=0), help="Seed for the dice; the same seed gives the same character.")
+@click.option(
+    "--seed", type=click.IntRange(min=0), help="Seed for the dice; the same seed gives the same character."
+)
 @click.option("--name", help="The character's name (default: one from tables/names.yaml).")
-@click.option("--gender", type=click.Choice(["male", "female"]), help="Gender (6.1; default: chosen at random).")
+@click.option(
+    "--gender", type=click.Choice(["male", "female"]), help="Gender (6.1; default: chosen at random)."
+)
 @click.option("--race", help="Set the race outright (human is always allowed; a GM may set any).")
-@click.option("--race-attempts", multiple=True, metavar="RACE[,RACE...]",
-              help="Up to three races to roll for, in order (6.3). Default: three non-human races at random.")
-@click.option("--strategy", help="Archetype that allocates the points and buys the kit (see `chargen tables archetypes`).")
-@click.option("--optional", multiple=True, metavar="CODE", help="Roll an optional characteristic too (e.g. PB).")
+@click.option(
+    "--race-attempts",
+    multiple=True,
+    metavar="RACE[,RACE...]",
+    help="Up to three races to roll for, in order (6.3). Default: three non-human races at random.",
+)
+@click.option(
+    "--strategy",
+    help="Archetype that allocates the points and buys the kit (see `chargen tables archetypes`).",
+)
+@click.option(
+    "--optional", multiple=True, metavar="CODE", help="Roll an optional characteristic too (e.g. PB)."
+)
 @output_options
 @click.pass_context
-def roll_command(context: click.Context, seed: int | None, name: str | None, gender: str | None, race: str | None,
-                 race_attempts: tuple[str, ...], strategy: str | None, optional: tuple[str, ...], fmt: str,
-                 output: str | None, html: str | None, pdf: str | None, paper: str, template: str | None) -> None:
+def roll_command(
+    context: click.Context,
+    seed: int | None,
+    name: str | None,
+    gender: str | None,
+    race: str | None,
+    race_attempts: tuple[str, ...],
+    strategy: str | None,
+    optional: tuple[str, ...],
+    fmt: str,
+    output: str | None,
+    html: str | None,
+    pdf: str | None,
+    paper: str,
+    template: str | None,
+) -> None:
     """Roll a whole character, book order 5.1 to 8.8."""
     from chargen import api
     from chargen.errors import InputError
@@ -33,8 +59,16 @@ def roll_command(context: click.Context, seed: int | None, name: str | None, gen
     if race and attempts:
         raise InputError("--race and --race-attempts: choose the race or roll for one, not both (6.3)")
     tables = tables_from(context)
-    document = api.roll(seed=seed, name=name, gender=gender, race=race, race_attempts=attempts, strategy=strategy,
-                        optional=_split(optional), tables=tables)
+    document = api.roll(
+        seed=seed,
+        name=name,
+        gender=gender,
+        race=race,
+        race_attempts=attempts,
+        strategy=strategy,
+        optional=_split(optional),
+        tables=tables,
+    )
     emit(document, tables, fmt=fmt, output=output, html=html, pdf=pdf, paper=paper, template=template)
 
 
@@ -43,8 +77,17 @@ def roll_command(context: click.Context, seed: int | None, name: str | None, gen
 @click.option("--seed", type=click.IntRange(min=0), help="Seed for any dice the file does not give.")
 @output_options
 @click.pass_context
-def build_command(context: click.Context, file: str, seed: int | None, fmt: str, output: str | None,
-                  html: str | None, pdf: str | None, paper: str, template: str | None) -> None:
+def build_command(
+    context: click.Context,
+    file: str,
+    seed: int | None,
+    fmt: str,
+    output: str | None,
+    html: str | None,
+    pdf: str | None,
+    paper: str,
+    template: str | None,
+) -> None:
     """Build a character from FILE (- for standard input): your rolls and choices, checked; the rest rolled."""
     from chargen import api
 
@@ -65,7 +108,7 @@ def validate_command(context: click.Context, file: str) -> None:
     text, source = api.read_source(file)
     problems = api.validate(text, source, tables=tables_from(context))
     if problems:
-        raise InputError([f"{source}: {problem}" for problem in problems])
+        raise InputError(problems)
     click.echo(f"{source}: valid")
 
 
@@ -73,8 +116,16 @@ def validate_command(context: click.Context, file: str) -> None:
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @output_options
 @click.pass_context
-def render_command(context: click.Context, file: str, fmt: str, output: str | None, html: str | None,
-                   pdf: str | None, paper: str, template: str | None) -> None:
+def render_command(
+    context: click.Context,
+    file: str,
+    fmt: str,
+    output: str | None,
+    html: str | None,
+    pdf: str | None,
+    paper: str,
+    template: str | None,
+) -> None:
     """Print the Character Record of FILE as HTML and/or PDF."""
     from chargen import api
     from chargen.errors import InputError
@@ -84,5 +135,14 @@ def render_command(context: click.Context, file: str, fmt: str, output: str | No
     text, source = api.read_source(file)
     tables = tables_from(context)
     document = api.build(text, source, tables=tables)
-    emit(document, tables, fmt=fmt, output=output, html=html, pdf=pdf, paper=paper, template=template,
-         print_default=False)
+    emit(
+        document,
+        tables,
+        fmt=fmt,
+        output=output,
+        html=html,
+        pdf=pdf,
+        paper=paper,
+        template=template,
+        print_default=False,
+    )

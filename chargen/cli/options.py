@@ -20,16 +20,38 @@ def tables_from(context: click.Context) -> Any:
 def output_options(function: F) -> F:
     """--format, -o/--output and the Character Record options."""
     decorators = [
-        click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True,
-                     help="Format of the character file."),
-        click.option("-o", "--output", type=click.Path(dir_okay=False, allow_dash=True),
-                     help="Write the character file here (default: standard output)."),
-        click.option("--html", type=click.Path(dir_okay=False), help="Also write the Character Record as HTML."),
-        click.option("--pdf", type=click.Path(dir_okay=False), help="Also write the Character Record as PDF."),
-        click.option("--paper", type=click.Choice(["letter", "a4"]), default="letter", show_default=True,
-                     help="Paper size of the Character Record."),
-        click.option("--template", type=click.Path(dir_okay=False, exists=True),
-                     help="Your own Jinja2 template for the Character Record."),
+        click.option(
+            "--format",
+            "fmt",
+            type=click.Choice(["yaml", "json"]),
+            default="yaml",
+            show_default=True,
+            help="Format of the character file.",
+        ),
+        click.option(
+            "-o",
+            "--output",
+            type=click.Path(dir_okay=False, allow_dash=True),
+            help="Write the character file here (default: standard output).",
+        ),
+        click.option(
+            "--html", type=click.Path(dir_okay=False), help="Also write the Character Record as HTML."
+        ),
+        click.option(
+            "--pdf", type=click.Path(dir_okay=False), help="Also write the Character Record as PDF."
+        ),
+        click.option(
+            "--paper",
+            type=click.Choice(["letter", "a4"]),
+            default="letter",
+            show_default=True,
+            help="Paper size of the Character Record.",
+        ),
+        click.option(
+            "--template",
+            type=click.Path(dir_okay=False, exists=True),
+            help="Your own Jinja2 template for the Character Record.",
+        ),
     ]
     for decorator in reversed(decorators):
         function = decorator(function)

@@ -60,7 +60,9 @@ def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:
     """6.6 and 6.9: a giant's or shape-changer's type by D10 (or as the GM set it)."""
     if not race.types:
         if chosen is not None:
-            raise InputError(f"race_type: {race.name} has no types; rules 6.6 and 6.9 type giants and shape-changers")
+            raise InputError(
+                f"race_type: {race.name} has no types; rules 6.6 and 6.9 type giants and shape-changers"
+            )
         return None
     spec = DiceSpec.parse(race.type_dice or "D10")
     if chosen is not None and "race_type" not in dice.given:
@@ -70,7 +72,9 @@ def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:
     roll = dice.die("race_type", spec.sides, race.type_rule or race.rule)
     rolled = next(type_id for type_id, kind in race.types.items() if kind.holds(roll))
     if chosen is not None and chosen != rolled:
-        raise InputError(f"race_type: file says {chosen} but rolls.race_type {roll} gives {rolled}; rule {race.type_rule}")
+        raise InputError(
+            f"race_type: file says {chosen} but rolls.race_type {roll} gives {rolled}; rule {race.type_rule}"
+        )
     return rolled
 
 
@@ -78,7 +82,9 @@ def aspect(race: Race, chosen: str | None, dice: Dice, tables: Tables) -> str:
     """7.1: D100 on the aspect table; a shape-changer is always Moon aspected (6.9)."""
     if race.fixed_aspect:
         if chosen is not None and chosen != race.fixed_aspect:
-            raise InputError(f"aspect: {chosen!r}, but a {race.name} is always {race.fixed_aspect}; rule {race.rule}")
+            raise InputError(
+                f"aspect: {chosen!r}, but a {race.name} is always {race.fixed_aspect}; rule {race.rule}"
+            )
         return race.fixed_aspect
     table = tables.aspect_file
     if chosen is not None and "aspect" not in dice.given:
@@ -88,5 +94,7 @@ def aspect(race: Race, chosen: str | None, dice: Dice, tables: Tables) -> str:
     roll = dice.die("aspect", DiceSpec.parse(table.dice).sides, table.rule)
     rolled = next(aspect_id for aspect_id, item in table.aspects.items() if item.holds(roll))
     if chosen is not None and chosen != rolled:
-        raise InputError(f"aspect: file says {chosen} but rolls.aspect {roll} gives {rolled}; rule {table.rule}")
+        raise InputError(
+            f"aspect: file says {chosen} but rolls.aspect {roll} gives {rolled}; rule {table.rule}"
+        )
     return rolled

@@ -8,7 +8,12 @@ from collections.abc import Mapping
 from chargen.character_file import Allocation
 from chargen.dice import Dice, DiceSpec
 from chargen.errors import InputError
-from chargen.rules.allocation import allocation_problems, point_row_for_roll, point_row_for_total, within_limits
+from chargen.rules.allocation import (
+    allocation_problems,
+    point_row_for_roll,
+    point_row_for_total,
+    within_limits,
+)
 from chargen.tables import Tables
 from chargen.tables.schema import Archetype, PointRow
 
@@ -34,15 +39,20 @@ def checked_allocation(allocation: Allocation, row: PointRow, tables: Tables) ->
     """5.2: the player's allocation, refused with every rule it breaks."""
     values = allocation.model_dump()
     problems = allocation_problems(
-        values, row.points, row.maximum, tables.characteristics.minimum_value, tables.characteristics.allocation_limits
+        values,
+        row.points,
+        row.maximum,
+        tables.characteristics.minimum_value,
+        tables.characteristics.allocation_limits,
     )
     if problems:
-        prefix = f"allocation ({row.points} points, maximum {row.maximum})"
-        raise InputError([f"{prefix}: {problem}" for problem in problems])
+        raise InputError([f"allocation: {problem}" for problem in problems])
     return values
 
 
-def allocate_by_favours(row: PointRow, favours: Mapping[str, float], rng: random.Random, tables: Tables) -> dict[str, int]:
+def allocate_by_favours(
+    row: PointRow, favours: Mapping[str, float], rng: random.Random, tables: Tables
+) -> dict[str, int]:
     """5.2 for a rolled character: hand out the points one at a time to the characteristic furthest below its
     share (weights jittered by the RNG), never breaking the 5.2 place limits."""
     codes = list(tables.characteristics.primaries)
@@ -61,10 +71,14 @@ def allocate_by_favours(row: PointRow, favours: Mapping[str, float], rng: random
             values[code] += 1
             allowed = within_limits(values, row.maximum, limits)
             values[code] -= 1
-            if allowed and (best is None or (target[code] - values[code], weights[code]) > (
-                target[best] - values[best],
-                weights[best],
-            )):
+            if allowed and (
+                best is None
+                or (target[code] - values[code], weights[code])
+                > (
+                    target[best] - values[best],
+                    weights[best],
+                )
+            ):
                 best = code
         if best is None:  # pragma: no cover - the property tests show every row can be filled
             raise InputError(f"allocation: cannot place {row.points} points under rule 5.2")
@@ -72,7 +86,9 @@ def allocate_by_favours(row: PointRow, favours: Mapping[str, float], rng: random
     return values
 
 
-def strategy_allocation(row: PointRow, archetype: Archetype, rng: random.Random, tables: Tables) -> dict[str, int]:
+def strategy_allocation(
+    row: PointRow, archetype: Archetype, rng: random.Random, tables: Tables
+) -> dict[str, int]:
     return allocate_by_favours(row, archetype.favours, rng, tables)
 
 
@@ -82,7 +98,9 @@ def optional_characteristics(wanted: list[str], dice: Dice, tables: Tables) -> d
     known = {item.code: item for item in tables.characteristics.optional}
     for code in wanted:
         if code not in known:
-            raise InputError(f"optional: {code!r} is not an optional characteristic ({', '.join(known)}); rule 5.5")
+            raise InputError(
+                f"optional: {code!r} is not an optional characteristic ({', '.join(known)}); rule 5.5"
+            )
     for item in tables.characteristics.optional:
         if item.code in wanted or item.roll_key in dice.given:
             spec = DiceSpec.parse(item.dice)

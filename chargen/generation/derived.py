@@ -97,7 +97,9 @@ def combat_values(generated: Generated, stats: dict[str, int], tables: Tables) -
             "damage_modifier": modifier,
         }
         if weapon.hands == "1-2":
-            entry["two_handed_damage"] = rules.damage_text(rules.weapon_damage_modifier(weapon, stats["PS"], True))
+            entry["two_handed_damage"] = rules.damage_text(
+                rules.weapon_damage_modifier(weapon, stats["PS"], True)
+            )
         entry["initiative"] = rules.initiative_value(agility, stats["PC"], item.rank)
         entry.update(special(chance))
         weapons.append(entry)
@@ -169,7 +171,8 @@ def character_document(generated: Generated, tables: Tables) -> dict[str, Any]:
         "equipment_given": generated.equipment_given,
         "characteristics": stats,
         "modifiers": {
-            code: dict(zip(("race", "gender"), _modifier(generated, code), strict=True)) for code in (*EIGHT, "TMR")
+            code: dict(zip(("race", "gender"), _modifier(generated, code), strict=True))
+            for code in (*EIGHT, "TMR")
         },
         "tmr": tmr_from_agility(stats["AG"], tables.characteristics.tmr, racial_tmr),
         "experience_multiplier": race.experience_multiplier,

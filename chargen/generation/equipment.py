@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from chargen.character_file import Item
-from chargen.errors import InputError
 from chargen.generation.birthrights import unknown
 from chargen.rules.combat import armor_cost
 from chargen.tables import Tables
@@ -42,7 +41,13 @@ def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tabl
     for index, item in enumerate(equipment.weapons):
         weapon = tables.weapons.get(item.name)
         if weapon is None:
-            problems.append(str(unknown(f"weapons[{index}].name", item.name, tables.weapons, "on the Weapons Chart (20.2)")))
+            problems.append(
+                str(
+                    unknown(
+                        f"weapons[{index}].name", item.name, tables.weapons, "on the Weapons Chart (20.2)"
+                    )
+                )
+            )
             continue
         problem = rank_problem(weapon, item.rank, stats["PS"], stats["MD"])
         if problem:
@@ -51,13 +56,17 @@ def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tabl
             problems.append(f"weapons[{index}].rank: the {weapon.name} is listed twice with different Ranks")
         ranks[item.name] = item.rank
         if item.name == "shield" and (equipment.shield is None or equipment.shield.name == "main-gauche"):
-            problems.append(f"weapons[{index}].name: striking with a shield needs a shield carried; rule 16.5")
+            problems.append(
+                f"weapons[{index}].name: striking with a shield needs a shield carried; rule 16.5"
+            )
     if equipment.armor is not None and equipment.armor not in tables.armor:
         problems.append(str(unknown("armor", equipment.armor, tables.armor, "on the Armor Chart (18.1)")))
     shield = equipment.shield
     if shield is not None:
         if shield.name not in tables.shields:
-            problems.append(str(unknown("shield.name", shield.name, tables.shields, "on the Shield Chart (17.5)")))
+            problems.append(
+                str(unknown("shield.name", shield.name, tables.shields, "on the Shield Chart (17.5)"))
+            )
         else:
             twin = tables.shields[shield.name].weapon
             if twin and twin in ranks and ranks[twin] != shield.rank:
@@ -94,12 +103,18 @@ def _meets(weapon: Weapon, stats: Mapping[str, int]) -> bool:
     return stats["PS"] >= weapon.ps and stats["MD"] >= weapon.md
 
 
-def bought_equipment(archetype: Archetype, stats: Mapping[str, int], purse: int, race: Race, tables: Tables) -> Equipment:
+def bought_equipment(
+    archetype: Archetype, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
+) -> Equipment:
     """A rolled character's kit: its archetype's preferences it can wield and afford, unranked (Ranks cost
     Experience). First a weapon, then armor, then a shield if the weapon leaves a hand free, then more weapons."""
     left = purse
     wanted = [tables.weapons[item.name] for item in archetype.weapons]
-    usable = [(item.name, weapon) for item, weapon in zip(archetype.weapons, wanted, strict=True) if _meets(weapon, stats)]
+    usable = [
+        (item.name, weapon)
+        for item, weapon in zip(archetype.weapons, wanted, strict=True)
+        if _meets(weapon, stats)
+    ]
     fallback = [(item.name, weapon) for item, weapon in zip(archetype.weapons, wanted, strict=True)]
     weapons: list[Item] = []
     for name, weapon in usable or fallback:

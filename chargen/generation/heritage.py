@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 from chargen.dice import Dice
 from chargen.tables import Tables
+from chargen.tables.schema import AllotmentRow
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,7 @@ def heritage(dice: Dice, tables: Tables) -> Heritage:
     )
     order_roll = dice.die("birth_order", 100, table.birth_order.rule)
     band = table.birth_order.bands[status_id]
+    order: Literal["bastard", "legitimate", "first-child"]
     if order_roll <= band.bastard:
         order = "bastard"
     elif order_roll <= band.legitimate:
@@ -40,7 +43,7 @@ def heritage(dice: Dice, tables: Tables) -> Heritage:
     allotment = table.starting_allotment
     experience_row = _allotment_row(dice.die("experience", 100, allotment.rule), tables)
     silver_row = _allotment_row(dice.die("silver", 100, allotment.rule), tables)
-    effect = table.birth_order_effects[order]  # type: ignore[index]
+    effect = table.birth_order_effects[order]
     return Heritage(
         social_status=status_id,
         money_multiplier=status.money_multiplier,
@@ -51,7 +54,7 @@ def heritage(dice: Dice, tables: Tables) -> Heritage:
     )
 
 
-def _allotment_row(roll: int, tables: Tables):  # type: ignore[no-untyped-def]
+def _allotment_row(roll: int, tables: Tables) -> AllotmentRow:
     return next(row for row in tables.heritage.starting_allotment.rows if row.holds(roll))
 
 

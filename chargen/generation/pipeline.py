@@ -34,7 +34,9 @@ class Options:
     equip: Equip = "none"
 
 
-def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> dict[str, Any]:
+def generate(
+    spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None
+) -> dict[str, Any]:
     """Make (or rebuild) a character; returns the character file as an ordered mapping."""
     options = options or Options()
     rng = random.Random(seed)
@@ -43,7 +45,9 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     # 5.1-5.2: Characteristic Points and their allocation (by the player, or by a strategy).
     strategy = spec.strategy
     if strategy is not None and strategy not in tables.archetypes:
-        raise birthrights.unknown("strategy", strategy, tables.archetypes, "an archetype (tables/archetypes.yaml)")
+        raise birthrights.unknown(
+            "strategy", strategy, tables.archetypes, "an archetype (tables/archetypes.yaml)"
+        )
     row = characteristics.characteristic_points(spec.allocation, dice, tables)
     if spec.allocation is not None:
         allocation = characteristics.checked_allocation(spec.allocation, row, tables)

@@ -1,0 +1,108 @@
+"""The book's own worked examples, as tests."""
+
+from __future__ import annotations
+
+import pytest
+
+from chargen import api
+from chargen.errors import InputError
+from chargen.rules import combat
+from chargen.tables import Tables
+
+FIVE_TWO_EXAMPLE = """
+name: The 5.2 example
+gender: male
+race: human
+allocation: {PS: 23, MD: 9, AG: 9, EN: 22, MA: 5, WP: 22}
+"""
+
+
+def test_17_5_shield_example(tables: Tables) -> None:
+    # Modified Agility 13, Rank 3 with a Large Round Shield: Defense 13 + 3 x 4 = 25.
+    assert combat.defense(13, tables.shields["large-round-shield"], 3) == 25
+
+
+def test_17_6_rolf_broadsword_against_the_mouser(tables: Tables) -> None:
+    # Rolf: Broadsword at Rank 3, modified MD 15 -> 55 + 15 + 12 = 82.
+    rolf = combat.strike_chance(tables.weapons["broadsword"], 15, 3)
+    # The Mouser: modified Agility 18, Main-Gauche at Rank 2 -> 18 + 2 x 2 = 22.
+    mouser = combat.defense(18, tables.shields["main-gauche"], 2)
+    kneeling = 20  # Melee Combat Modifiers: target kneeling or prone
+    assert (rolf, mouser, rolf - mouser + kneeling) == (82, 22, 80)
+    # Through a rear hex the Main-Gauche's 4% does not count.
+    assert combat.defense(18, None, None) == 18
+
+
+def test_17_6_rolf_in_a_built_character(tables: Tables) -> None:
+    # The same Strike Chance through the whole pipeline: MD 15 as allocated, no shield, Rank 3.
+    text = """
+name: Rolf the Barbarian
+gender: male
+race: human
+allocation: {PS: 20, MD: 15, AG: 13, EN: 20, MA: 5, WP: 15}
+weapons: [{name: broadsword, rank: 3}]
+equipment_given: true
+rolls: {hand: [2, 9], aspect: 10, social_status: 50, birth_order: 50, sibling_rank: 5, experience: 40, silver: 40}
+"""
+    character = api.build(text, "rolf.yaml", tables=tables)
+    broadsword = character["combat"]["weapons"][0]
+    assert broadsword["strike_chance"] == 82
+    assert broadsword["damage"] == "D10+4"
+    assert broadsword["initiative"] == 13 + 8 + 3  # 12.3: modified AG + PC + Rank
+
+
+def test_5_2_example_is_refused_because_it_adds_up_to_90(tables: Tables) -> None:
+    with pytest.raises(InputError) as refused:
+        api.build(FIVE_TWO_EXAMPLE + "rolls: {points: 9}\n", "example.yaml", tables=tables)
+    message = str(refused.value)
+    assert "add up to 90, not the 88 Characteristic Points" in message
+    assert "5.2" in message
+
+
+def test_5_2_example_corrected_is_accepted(tables: Tables) -> None:
+    # Two points fewer (AG and MD 8) spend exactly the 88 points; PS 23 is the one value at the maximum.
+    corrected = FIVE_TWO_EXAMPLE.replace("MD: 9, AG: 9", "MD: 8, AG: 8") + "rolls: {points: 9}\n"
+    character = api.build(corrected, "example.yaml", seed=1, tables=tables)
+    assert character["points"] == {"total": 88, "maximum": 23}
+    assert character["allocation"] == {"PS": 23, "MD": 8, "AG": 8, "EN": 22, "MA": 5, "WP": 22}
+
+
+def test_5_2_example_variant_lowering_ps_is_accepted(tables: Tables) -> None:
+    # "he could decrease his Physical Strength by one (to 22), and increase ... Magic Aptitude by one":
+    # with none at the maximum, three characteristics may stand at maximum-1.
+    text = FIVE_TWO_EXAMPLE.replace("PS: 23", "PS: 22").replace("MD: 9, AG: 9", "MD: 8, AG: 8")
+    text = text.replace("MA: 5", "MA: 6")
+    character = api.build(text, "example.yaml", seed=1, tables=tables)
+    assert character["points"] == {"total": 88, "maximum": 23}
+
+
+def test_two_at_maximum_is_refused_with_the_rule_named(tables: Tables) -> None:
+    text = FIVE_TWO_EXAMPLE.replace("EN: 22", "EN: 23").replace("MD: 9, AG: 9", "MD: 8, AG: 7")
+    with pytest.raises(InputError) as refused:
+        api.build(text, "example.yaml", seed=1, tables=tables)
+    assert "PS 23 and EN 23 are both at the maximum 23; rule 5.2 allows one" in str(refused.value)
+
+
+def test_18_1_dwarf_size_is_four(tables: Tables) -> None:
+    # The OCR reads "Dwarf 5 (4)"; the size number is 4 (seeds README).
+    assert tables.races["dwarf"].size == 4
+    assert combat.armor_weight(tables.armor["leather"], 4, female=False) == 12
+
+
+def test_7_4_life_aspect_durations_follow_the_book(tables: Tables) -> None:
+    # "the birth of a humanoid mammal would cause an effect for 750 seconds": 3 s x 250 ft.
+    rows = tables.aspect_file.effects["life"].rows
+    humanoid_birth = next(row for row in rows if row.when.startswith("Birth of a humanoid within"))
+    assert "250 ft" in humanoid_birth.when and humanoid_birth.effect == -10
+    death_rows = tables.aspect_file.effects["death"].rows
+    assert [row.effect for row in death_rows] == [-row.effect for row in rows]
+
+
+def test_6_6_giant_modifiers_by_type(tables: Tables) -> None:
+    types = tables.races["giant"].types
+    assert [(t.modifiers["PS"], t.modifiers["EN"]) for t in types.values()] == [
+        (19, 25),
+        (10, 15),
+        (19, 20),
+        (8, 10),
+    ]
