@@ -39,7 +39,7 @@ def tmr_for(agility: int) -> int:
     return 2 if agility < 3 else 8
 
 
-def check_character(doc: dict[str, Any], tables: Tables) -> None:  # noqa: C901 - one rule after another
+def check_character(doc: dict[str, Any], tables: Tables) -> None:
     rolls = doc["rolls"]
     # 5.1
     row = next(r for r in tables.characteristics.point_generation.rows if r.roll == rolls["points"])

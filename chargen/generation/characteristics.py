@@ -63,21 +63,21 @@ def allocate_by_favours(
     share = sum(weights.values())
     target = {code: minimum + spare * weights[code] / share for code in codes}
     values = dict.fromkeys(codes, minimum)
+    near = row.maximum - 2  # only values reaching maximum-2 or above meet the 5.2 place limits
     for _ in range(spare):
         best: str | None = None
         for code in codes:
             if values[code] >= row.maximum:
                 continue
-            values[code] += 1
-            allowed = within_limits(values, row.maximum, limits)
-            values[code] -= 1
-            if allowed and (
-                best is None
-                or (target[code] - values[code], weights[code])
-                > (
-                    target[best] - values[best],
-                    weights[best],
-                )
+            if values[code] + 1 >= near:
+                values[code] += 1
+                allowed = within_limits(values, row.maximum, limits)
+                values[code] -= 1
+                if not allowed:
+                    continue
+            if best is None or (target[code] - values[code], weights[code]) > (
+                target[best] - values[best],
+                weights[best],
             ):
                 best = code
         if best is None:  # pragma: no cover - the property tests show every row can be filled
