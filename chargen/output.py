@@ -12,6 +12,10 @@ from chargen.errors import ChargenError
 
 def write_atomic(path: Path, content: str | bytes) -> None:
     data = content.encode("utf-8") if isinstance(content, str) else content
+    if path.exists() and not path.is_file():
+        # /dev/null, /dev/stdout, a named pipe: renaming over them would replace the device with a file.
+        _write_in_place(path, data)
+        return
     directory = path.parent if str(path.parent) else Path(".")
     try:
         handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=directory)
@@ -27,3 +31,11 @@ def write_atomic(path: Path, content: str | bytes) -> None:
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _write_in_place(path: Path, data: bytes) -> None:
+    try:
+        with path.open("wb") as stream:
+            stream.write(data)
+    except OSError as error:
+        raise ChargenError(f"{path}: cannot write ({error.strerror})") from None
