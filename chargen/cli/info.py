@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import shutil
+from pathlib import Path
 
 import click
 
@@ -12,14 +14,23 @@ from chargen.cli.options import tables_from
 @click.command("tables")
 @click.argument("name", required=False)
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@click.option(
+    "--export",
+    type=click.Path(file_okay=False),
+    help="Copy the tables into this new folder, to edit as house rules.",
+)
 @click.pass_context
-def tables_command(context: click.Context, name: str | None, fmt: str) -> None:
+def tables_command(context: click.Context, name: str | None, fmt: str, export: str | None) -> None:
     """List the rules tables, or print table NAME (e.g. weapons, races)."""
     from chargen.errors import InputError
     from chargen.generation.birthrights import unknown
     from chargen.tables.loader import FILES
 
     tables = tables_from(context)
+    if export is not None:
+        _export(tables.directory, Path(export), list(FILES))
+        click.echo(f"copied {len(FILES)} tables to {export}; use them with: chargen --tables {export} ...")
+        return
     if name is None:
         for table in FILES:
             click.echo(f"{table:16} {tables.directory / (table + '.yaml')}")
@@ -34,6 +45,22 @@ def tables_command(context: click.Context, name: str | None, fmt: str) -> None:
             click.echo(path.read_text(encoding="utf-8"), nl=False)
         except OSError as error:
             raise InputError(f"{path}: cannot read ({error.strerror})") from None
+
+
+def _export(source: Path, target: Path, names: list[str]) -> None:
+    from chargen.errors import InputError
+
+    if target.exists():
+        raise InputError(f"--export: {target} already exists; choose a new folder")
+    staging = target.with_name(f".{target.name}.part")
+    try:
+        staging.mkdir(parents=True)
+        for name in names:
+            shutil.copyfile(source / f"{name}.yaml", staging / f"{name}.yaml")
+        staging.rename(target)
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise InputError(f"--export: cannot write {target} ({error.strerror})") from None
 
 
 @click.command("schema")

@@ -107,9 +107,11 @@ def breakage_check(modified_md: int, rules: CombatFile) -> int:
     return rules.breakage.manual_dexterity_multiplier * modified_md
 
 
-def armor_weight(armor: Armor, size: int, female: bool) -> float:
-    """18.1: the weight multiple times the race's size number; 0.5 off the multiple for a female figure."""
-    return (armor.weight - (0.5 if female else 0)) * size
+def armor_weight(armor: Armor, size: int, female: bool) -> int | float:
+    """18.1: the weight multiple times the race's size number; 0.5 off the multiple for a female figure.
+    Pounds, as a whole number when it is one."""
+    pounds = (armor.weight - (0.5 if female else 0)) * size
+    return int(pounds) if pounds.is_integer() else pounds
 
 
 def armor_cost(armor: Armor, size: int, human_size: int) -> int:

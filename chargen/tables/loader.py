@@ -94,19 +94,22 @@ def _validate(located: Located, model: type[Model], problems: list[str]) -> Mode
 
 def load_tables(directory: Path | str | None = None) -> Tables:
     """Load and check the tables (cached per directory for the life of the process)."""
-    return _load_cached(str(Path(directory or tables_dir()).resolve()))
+    given = Path(directory) if directory is not None else tables_dir()
+    return _load_cached(str(given.resolve()), str(given))
 
 
 @functools.lru_cache(maxsize=8)
-def _load_cached(directory: str) -> Tables:
+def _load_cached(directory: str, shown_as: str) -> Tables:
+    """Tables of `directory` (resolved: the cache key); messages name the folder as the user gave it."""
     root = Path(directory)
+    shown = Path(shown_as)
     problems: list[str] = []
     located: dict[str, Located] = {}
     models: dict[str, BaseModel] = {}
     for name, model in FILES.items():
-        path = root / f"{name}.yaml"
+        path = shown / f"{name}.yaml"
         try:
-            text = path.read_text(encoding="utf-8")
+            text = (root / f"{name}.yaml").read_text(encoding="utf-8")
         except OSError as error:
             problems.append(f"{path}: cannot be read ({error.strerror})")
             continue
@@ -135,11 +138,11 @@ def _load_cached(directory: str) -> Tables:
         )
         from chargen.tables.checks import cross_check
 
-        for name, path, message in cross_check(tables):
-            problems.append(f"{located[name].where(path)}: {format_path(path)}: {message}")
+        for name, key_path, message in cross_check(tables):
+            problems.append(f"{located[name].where(key_path)}: {format_path(key_path)}: {message}")
     if problems:
         count = f"{len(problems)} problems" if len(problems) > 1 else "1 problem"
-        raise TableError(f"rules tables in {root}: {count}: " + "; ".join(problems))
+        raise TableError(f"rules tables in {shown}: {count}: " + "; ".join(problems))
     return tables
 
 
