@@ -55,7 +55,7 @@ class Item(_Strict):
 
 class Points(_Strict):
     total: int
-    maximum: int
+    maximum: int | None = None
 
 
 class CharacterInput(_Strict):
@@ -63,7 +63,7 @@ class CharacterInput(_Strict):
     and recomputed on `build` (a file chargen wrote gives back the same character)."""
 
     schema_version: Literal[1] = 1
-    name: str | None = Field(None, max_length=500)
+    name: str | None = Field(None, min_length=1, max_length=500)
     seed: int | None = Field(None, ge=0, description="seed of the RNG that rolled the dice not given")
     strategy: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
     gender: Literal["male", "female"] | None = None

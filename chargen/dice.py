@@ -80,7 +80,9 @@ class Dice:
             values = self.given[key]
             if not isinstance(values, list) or len(values) != len(sides):
                 names = ", ".join(f"D{side}" for side in sides)
-                raise InputError(f"rolls.{key}: {values!r} should be a list of {len(sides)} dice [{names}]; rule {rule}")
+                raise InputError(
+                    f"rolls.{key}: {values!r} should be a list of {len(sides)} dice [{names}]; rule {rule}"
+                )
             checked = [
                 self._check(f"{key}[{index}]", value, 1, side, f"D{side}", rule)
                 for index, (value, side) in enumerate(zip(values, sides, strict=True))

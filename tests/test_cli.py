@@ -134,6 +134,15 @@ BAD_INPUTS = {
         "armor: improved-plate\nrace: human\nrolls: {social_status: 1, birth_order: 50, silver: 1}\n",
         "bad.yaml: equipment: costs 350 Silver Pennies but the purse holds 5 (8.5); buy less, or set equipment_given: true",
     ),
+    "points_total_out_of_range": (
+        "points: {total: 100}\n",
+        "bad.yaml:1:17: points.total: 100; rule 5.1 gives 81 to 99 points",
+    ),
+    "points_maximum_wrong": (
+        "points: {total: 95, maximum: 21}\n",
+        "bad.yaml:1:9: points: file says 95 (maximum 21) but the rolls give 95 (maximum 20); rule 5.1",
+    ),
+    "empty_name": ("name: ''\n", "bad.yaml:1:7: name: String should have at least 1 character (got '')"),
     "unknown_key": ("nmae: Rolf\n", "bad.yaml:1:7: nmae: Extra inputs are not permitted (got 'Rolf')"),
     "shape_changer_aspect": (
         "race: shape-changer\naspect: sun\n",
@@ -260,3 +269,16 @@ def test_help_does_not_import_weasyprint_or_pydantic() -> None:
         [sys.executable, "-c", roll_probe], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "False"
+
+
+def test_points_total_without_the_roll_picks_its_row(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    file = tmp_path / "points.yaml"
+    file.write_text("points: {total: 95}\nstrategy: adept\n", encoding="utf-8")
+    code, out, _ = run(["build", str(file), "--seed", "3", "--format", "json"], capsys)
+    character = json.loads(out)
+    assert code == 0
+    assert character["points"] == {"total": 95, "maximum": 20}
+    assert sum(character["allocation"].values()) == 95
+    assert "points" not in character["rolls"]

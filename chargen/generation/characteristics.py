@@ -18,18 +18,25 @@ from chargen.tables import Tables
 from chargen.tables.schema import Archetype, PointRow
 
 
-def characteristic_points(allocation: Allocation | None, dice: Dice, tables: Tables) -> PointRow:
-    """5.1: the 2D10 row, or (allocation given without the roll) the row whose points the six add up to."""
+def characteristic_points(
+    allocation: Allocation | None, dice: Dice, tables: Tables, points_total: int | None = None
+) -> PointRow:
+    """5.1: the 2D10 row; or, without the roll, the row of the points the allocation adds up to (or the
+    points total the file states)."""
     generation = tables.characteristics.point_generation
-    if allocation is not None and "points" not in dice.given:
-        total = sum(allocation.model_dump().values())
-        row = point_row_for_total(generation.rows, total)
-        if row is None:
-            totals = sorted(r.points for r in generation.rows)
-            raise InputError(
-                f"allocation: the six add up to {total}; rule 5.1 gives {totals[0]} to {totals[-1]} points"
-            )
-        return row
+    if "points" not in dice.given:
+        if allocation is not None:
+            total, field = sum(allocation.model_dump().values()), "allocation: the six add up to"
+        elif points_total is not None:
+            total, field = points_total, "points.total:"
+        else:
+            total = 0
+        if allocation is not None or points_total is not None:
+            row = point_row_for_total(generation.rows, total)
+            if row is None:
+                totals = sorted(r.points for r in generation.rows)
+                raise InputError(f"{field} {total}; rule 5.1 gives {totals[0]} to {totals[-1]} points")
+            return row
     spec = DiceSpec.parse(generation.dice)
     roll = dice.total("points", spec.count, spec.sides, generation.rule)
     return point_row_for_roll(generation.rows, roll)

@@ -48,7 +48,8 @@ def generate(
         raise birthrights.unknown(
             "strategy", strategy, tables.archetypes, "an archetype (tables/archetypes.yaml)"
         )
-    row = characteristics.characteristic_points(spec.allocation, dice, tables)
+    stated_total = spec.points.total if spec.points is not None else None
+    row = characteristics.characteristic_points(spec.allocation, dice, tables, stated_total)
     if spec.allocation is not None:
         allocation = characteristics.checked_allocation(spec.allocation, row, tables)
     else:
@@ -56,7 +57,10 @@ def generate(
             strategy = dice.choice(sorted(tables.archetypes))
         allocation = characteristics.strategy_allocation(row, tables.archetypes[strategy], rng, tables)
         dice.used_rng = True
-    if spec.points is not None and (spec.points.total, spec.points.maximum) != (row.points, row.maximum):
+    stated_maximum = (
+        spec.points.maximum if spec.points is not None and spec.points.maximum is not None else row.maximum
+    )
+    if spec.points is not None and (spec.points.total, stated_maximum) != (row.points, row.maximum):
         raise InputError(
             f"points: file says {spec.points.total} (maximum {spec.points.maximum}) but the rolls give "
             f"{row.points} (maximum {row.maximum}); rule 5.1"

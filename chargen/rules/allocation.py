@@ -34,7 +34,9 @@ def allocation_problems(
     problems: list[str] = []
     total = sum(values.values())
     if total != points:
-        problems.append(f"the six add up to {total}, not the {points} Characteristic Points; rule 5.2 spends all")
+        problems.append(
+            f"the six add up to {total}, not the {points} Characteristic Points; rule 5.2 spends all"
+        )
     for code, value in values.items():
         if value < minimum:
             problems.append(f"{code} {value} is below the minimum {minimum}; rule 5.2")
@@ -47,9 +49,7 @@ def allocation_problems(
     at_max, one_below, two_below = named(maximum), named(maximum - 1), named(maximum - 2)
     allowed_max = places_at_maximum(maximum, limits)
     if len(at_max) > allowed_max:
-        problems.append(
-            f"{_listing(at_max)} at the maximum {maximum}; rule 5.2 allows {_count(allowed_max)}"
-        )
+        problems.append(f"{_listing(at_max)} at the maximum {maximum}; rule 5.2 allows {_count(allowed_max)}")
     bonus = limits.bonus_without_maximum if not at_max else 0
     allowed_one_below = limits.one_below + bonus
     if len(one_below) > allowed_one_below:

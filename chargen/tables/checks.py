@@ -72,7 +72,7 @@ def _heritage(tables: Tables) -> Iterator[Problem]:
         if band is None:
             yield "heritage", ("birth_order", "bands"), f"no order-of-birth row for {status!r}"
         elif not 0 <= band.bastard <= band.legitimate <= 100:
-            yield "heritage", ("birth_order", "bands", status), "bands must rise: bastard <= legitimate <= 100"
+            yield "heritage", ("birth_order", "bands", status), "bands must rise: bastard <= legitimate"
     for key in ("sibling_rank", "starting_allotment"):
         table = getattr(heritage, key)
         rows = table.rows.values() if isinstance(table.rows, dict) else table.rows
@@ -94,18 +94,19 @@ def _equipment(tables: Tables) -> Iterator[Problem]:
             yield "shields", ("shields", shield_id, "weapon"), f"unknown weapon {shield.weapon!r}"
     for name, archetype in tables.archetypes.items():
         for index, item in enumerate(archetype.weapons):
-            weapon = tables.weapons.get(item.name)
-            if weapon is None:
-                yield "archetypes", ("archetypes", name, "weapons", index, "name"), f"unknown weapon {item.name!r}"
-            elif item.rank is not None and (weapon.max_rank is None or item.rank > weapon.max_rank):
+            chart = tables.weapons.get(item.name)
+            where = ("archetypes", name, "weapons", index)
+            if chart is None:
+                yield "archetypes", (*where, "name"), f"unknown weapon {item.name!r}"
+            elif item.rank is not None and (chart.max_rank is None or item.rank > chart.max_rank):
                 yield (
                     "archetypes",
-                    ("archetypes", name, "weapons", index, "rank"),
-                    f"Rank {item.rank} is above the {weapon.name}'s maximum {weapon.max_rank} (20.2)",
+                    (*where, "rank"),
+                    f"Rank {item.rank} is above the {chart.name}'s maximum (20.2)",
                 )
         for index, armor in enumerate(archetype.armor):
             if armor not in tables.armor:
                 yield "archetypes", ("archetypes", name, "armor", index), f"unknown armor {armor!r}"
         for index, item in enumerate(archetype.shield):
             if item.name not in tables.shields:
-                yield "archetypes", ("archetypes", name, "shield", index, "name"), f"unknown shield {item.name!r}"
+                yield "archetypes", ("archetypes", name, "shield", index), f"unknown shield {item.name!r}"

@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
 
-Primary = Literal["PS", "MD", "AG", "EN", "MA", "WP"]
-Modifiable = Literal["PS", "MD", "AG", "EN", "MA", "WP", "FT", "PC", "TMR"]
+PRIMARY_CODES = ("PS", "MD", "AG", "EN", "MA", "WP")
+MODIFIABLE_CODES = (*PRIMARY_CODES, "FT", "PC", "TMR")
+
+
+def _primary(code: str) -> str:
+    if code not in PRIMARY_CODES:
+        raise ValueError(f"{code!r} is not a primary characteristic ({', '.join(PRIMARY_CODES)})")
+    return code
+
+
+def _modifiable(code: str) -> str:
+    if code not in MODIFIABLE_CODES:
+        raise ValueError(
+            f"{code!r} is not a characteristic a race or gender modifies ({', '.join(MODIFIABLE_CODES)})"
+        )
+    return code
+
+
+Primary = Annotated[str, AfterValidator(_primary)]
+Modifiable = Annotated[str, AfterValidator(_modifiable)]
 DICE_PATTERN = r"^([1-9][0-9]*)?D[1-9][0-9]*([+-][0-9]+)?$"
 
 
@@ -408,6 +426,8 @@ class NameParts(Entry):
     male: list[str] = Field(min_length=1)
     female: list[str] = Field(min_length=1)
     family: list[str] = []
+    # Bynames ("the Bold"); optional, so names files without them still load.
+    epithets: list[str] = []
 
 
 class NamesFile(Entry):
