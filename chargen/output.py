@@ -24,6 +24,7 @@ def write_atomic(path: Path, content: str | bytes) -> None:
     try:
         with os.fdopen(handle, "wb") as stream:
             stream.write(data)
+        os.chmod(temporary, 0o666 & ~_umask())  # mkstemp makes 0600; give the usual permissions
         os.replace(temporary, path)
     except OSError as error:
         Path(temporary).unlink(missing_ok=True)
@@ -39,3 +40,9 @@ def _write_in_place(path: Path, data: bytes) -> None:
             stream.write(data)
     except OSError as error:
         raise ChargenError(f"{path}: cannot write ({error.strerror})") from None
+
+
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current

@@ -18,6 +18,9 @@ def test_writes_and_replaces_a_regular_file(tmp_path: Path) -> None:
     write_atomic(target, b"second\n")
     assert target.read_text(encoding="utf-8") == "second\n"
     assert [path.name for path in tmp_path.iterdir()] == ["hero.yaml"]
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(target.stat().st_mode) == 0o666 & ~umask
 
 
 def test_a_device_stays_a_device() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from chargen.cli.options import emit, output_options, tables_from
+from chargen.cli.options import Outputs, emit, output_options, tables_from
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -44,12 +44,7 @@ def roll_command(
     race_attempts: tuple[str, ...],
     strategy: str | None,
     optional: tuple[str, ...],
-    fmt: str,
-    output: str | None,
-    html: str | None,
-    pdf: str | None,
-    paper: str,
-    template: str | None,
+    outputs: Outputs,
 ) -> None:
     """Roll a whole character, book order 5.1 to 8.8."""
     from chargen import api
@@ -69,7 +64,7 @@ def roll_command(
         optional=_split(optional),
         tables=tables,
     )
-    emit(document, tables, fmt=fmt, output=output, html=html, pdf=pdf, paper=paper, template=template)
+    emit(document, tables, outputs)
 
 
 @click.command("build")
@@ -81,12 +76,7 @@ def build_command(
     context: click.Context,
     file: str,
     seed: int | None,
-    fmt: str,
-    output: str | None,
-    html: str | None,
-    pdf: str | None,
-    paper: str,
-    template: str | None,
+    outputs: Outputs,
 ) -> None:
     """Build a character from FILE (- for standard input): your rolls and choices, checked; the rest rolled."""
     from chargen import api
@@ -94,7 +84,7 @@ def build_command(
     text, source = api.read_source(file)
     tables = tables_from(context)
     document = api.build(text, source, seed=seed, tables=tables)
-    emit(document, tables, fmt=fmt, output=output, html=html, pdf=pdf, paper=paper, template=template)
+    emit(document, tables, outputs)
 
 
 @click.command("validate")
@@ -119,30 +109,15 @@ def validate_command(context: click.Context, file: str) -> None:
 def render_command(
     context: click.Context,
     file: str,
-    fmt: str,
-    output: str | None,
-    html: str | None,
-    pdf: str | None,
-    paper: str,
-    template: str | None,
+    outputs: Outputs,
 ) -> None:
     """Print the Character Record of FILE as HTML and/or PDF."""
     from chargen import api
     from chargen.errors import InputError
 
-    if not (html or pdf):
+    if not (outputs.html or outputs.pdf):
         raise InputError("render: give --html OUT.html and/or --pdf OUT.pdf")
     text, source = api.read_source(file)
     tables = tables_from(context)
     document = api.build(text, source, tables=tables)
-    emit(
-        document,
-        tables,
-        fmt=fmt,
-        output=output,
-        html=html,
-        pdf=pdf,
-        paper=paper,
-        template=template,
-        print_default=False,
-    )
+    emit(document, tables, outputs, print_default=False)

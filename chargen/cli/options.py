@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -17,8 +19,27 @@ def tables_from(context: click.Context) -> Any:
     return load_tables(context.obj.get("tables_dir") if context.obj else None)
 
 
+@dataclass(frozen=True)
+class Outputs:
+    """Where a command's character file and Character Record go."""
+
+    fmt: str = "yaml"
+    output: str | None = None
+    html: str | None = None
+    pdf: str | None = None
+    paper: str = "letter"
+    template: str | None = None
+
+
 def output_options(function: F) -> F:
-    """--format, -o/--output and the Character Record options."""
+    """--format, -o/--output and the Character Record options, handed to the command as `outputs`."""
+
+    @functools.wraps(function)
+    def command(*args: Any, **kwargs: Any) -> Any:
+        names = ("fmt", "output", "html", "pdf", "paper", "template")
+        kwargs["outputs"] = Outputs(**{name: kwargs.pop(name) for name in names})
+        return function(*args, **kwargs)
+
     decorators = [
         click.option(
             "--format",
@@ -54,39 +75,33 @@ def output_options(function: F) -> F:
         ),
     ]
     for decorator in reversed(decorators):
-        function = decorator(function)
-    return function
+        command = decorator(command)
+    return command  # type: ignore[return-value]
 
 
-def emit(
-    document: dict[str, Any],
-    tables: Any,
-    *,
-    fmt: str,
-    output: str | None,
-    html: str | None,
-    pdf: str | None,
-    paper: str,
-    template: str | None,
-    print_default: bool = True,
-) -> None:
+def emit(document: dict[str, Any], tables: Any, outputs: Outputs, *, print_default: bool = True) -> None:
     """Produce every requested output first, then write each one aside and rename it into place."""
     from chargen.character_file import dump_document
     from chargen.output import write_atomic
 
-    text = dump_document(document, fmt)
+    text = dump_document(document, outputs.fmt)
     files: list[tuple[Path, str | bytes]] = []
-    if html or pdf:
+    if outputs.html or outputs.pdf:
         from chargen.render import render_html, render_pdf
 
-        template_path = Path(template) if template else None
-        if html:
-            files.append((Path(html), render_html(document, tables, paper=paper, template=template_path)))
-        if pdf:
-            files.append((Path(pdf), render_pdf(document, tables, paper=paper, template=template_path)))
-    to_stdout = output == "-" or (output is None and print_default and not (html or pdf))
-    if output and output != "-":
-        files.insert(0, (Path(output), text))
+        template = Path(outputs.template) if outputs.template else None
+        if outputs.html:
+            files.append(
+                (Path(outputs.html), render_html(document, tables, paper=outputs.paper, template=template))
+            )
+        if outputs.pdf:
+            files.append(
+                (Path(outputs.pdf), render_pdf(document, tables, paper=outputs.paper, template=template))
+            )
+    record = bool(outputs.html or outputs.pdf)
+    to_stdout = outputs.output == "-" or (outputs.output is None and print_default and not record)
+    if outputs.output and outputs.output != "-":
+        files.insert(0, (Path(outputs.output), text))
     for path, content in files:
         write_atomic(path, content)
     if to_stdout:

@@ -1,0 +1,132 @@
+"""chargen batch: parses the options, calls chargen.batch.run_batch, shows progress and the summary."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+
+import click
+
+from chargen.cli.options import tables_from
+
+
+@contextmanager
+def _progress_bar(count: int, show: bool) -> Iterator[Callable[[int], None] | None]:
+    """A bar on stderr only when stderr is a terminal: a pipe or a log file gets no control characters."""
+    if not show:
+        yield None
+        return
+    with click.progressbar(length=count, label="NPCs", file=sys.stderr, show_pos=True, show_eta=True) as bar:
+        yield bar.update
+
+
+@click.command("batch")
+@click.option("--count", "-n", type=click.IntRange(min=1), required=True, help="How many NPCs.")
+@click.option(
+    "--seed",
+    type=click.IntRange(min=0),
+    help="Seed of the run: NPC i of seed S is always the same character. Default: a fresh one.",
+)
+@click.option(
+    "--archetype",
+    metavar="NAME|NAME=W,...",
+    help="One archetype, or a weighted mix such as fighter=3,adept=1. Default: all alike.",
+)
+@click.option(
+    "--race",
+    metavar="RACE|RACE=W,...",
+    help="One race, or a weighted mix such as human=5,elf=1. Default: rolled (6.3).",
+)
+@click.option(
+    "--gender", type=click.Choice(["male", "female"]), help="Gender of every NPC (default: rolled)."
+)
+@click.option("--jsonl", metavar="FILE", help="One character file a line, as JSON (- for standard output).")
+@click.option(
+    "--csv", "csv_path", metavar="FILE", help="One row an NPC, with a header (- for standard output)."
+)
+@click.option(
+    "--out", metavar="DIR", help="One character file (YAML) per NPC in DIR, e.g. 007-aldric-ashford.yaml."
+)
+@click.option("--pdf", metavar="FILE", help="One PDF with every NPC's Character Record.")
+@click.option(
+    "--roster",
+    metavar="FILE",
+    help="A compact roster, ten NPC cards a page (PDF, or HTML if FILE ends in .html).",
+)
+@click.option(
+    "--paper",
+    type=click.Choice(["letter", "a4"]),
+    default="letter",
+    show_default=True,
+    help="Paper size of --pdf and --roster.",
+)
+@click.option(
+    "--template",
+    type=click.Path(dir_okay=False, exists=True),
+    help="Your own Jinja2 template for the Character Records of --pdf.",
+)
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    help="Worker processes (default: every core). The output is the same for any number.",
+)
+@click.option("--force", is_flag=True, help="Overwrite existing outputs.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
+@click.pass_context
+def batch_command(
+    context: click.Context,
+    count: int,
+    seed: int | None,
+    archetype: str | None,
+    race: str | None,
+    gender: str | None,
+    jsonl: str | None,
+    csv_path: str | None,
+    out: str | None,
+    pdf: str | None,
+    roster: str | None,
+    paper: str,
+    template: str | None,
+    jobs: int | None,
+    force: bool,
+    quiet: bool,
+) -> None:
+    """Make COUNT NPCs, each a whole character, for a GM: data (JSONL, CSV, files) and sheets (PDF).
+
+    \b
+    Examples:
+      chargen batch -n 12 --seed 7 --archetype bandit --csv bandits.csv --roster bandits.pdf
+      chargen batch -n 200 --archetype peasant=6,militia=2,priest=1 --out village/
+      chargen batch -n 10000 --seed 1 --jsonl - | jq .name
+    """
+    from chargen.batch import BatchOptions, run_batch
+
+    options = BatchOptions(
+        count=count,
+        seed=seed,
+        archetype=archetype,
+        race=race,
+        gender=gender,
+        jsonl=jsonl,
+        csv=csv_path,
+        out=out,
+        pdf=pdf,
+        roster=roster,
+        force=force,
+        jobs=jobs,
+        paper=paper,
+        template=template,
+    )
+    tables = tables_from(context)
+    show_bar = not quiet and sys.stderr.isatty()
+    with _progress_bar(count, show_bar) as progress:
+        summary = run_batch(options, tables=tables, progress=progress)
+    if not quiet:
+        where = ", ".join(summary.written)
+        click.echo(
+            f"chargen: {summary.count} NPCs (seed {summary.seed}) in {summary.seconds:.1f}s "
+            f"with {summary.jobs} job{'s' if summary.jobs != 1 else ''}: {where}",
+            err=True,
+        )
