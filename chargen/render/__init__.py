@@ -1,0 +1,76 @@
+"""The Character Record: a character file rendered as one standalone HTML page and as a PDF.
+
+    render_html(character, tables, paper="letter", template=None) -> str
+    render_pdf(character, tables, paper="letter", template=None) -> bytes
+    write_record(character, tables, html=PATH, pdf=PATH, paper=..., template=...)
+
+Every failure a user can cause is a RenderError (a ChargenError) with a one-line message. WeasyPrint is
+imported only when a PDF is asked for.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from chargen.output import write_atomic
+from chargen.render.errors import RenderError
+
+if TYPE_CHECKING:
+    from chargen.tables import Tables
+
+__all__ = ["RenderError", "render_html", "render_pdf", "write_record"]
+
+
+def _page(
+    character: Mapping[str, Any], tables: Tables, paper: str, template: Path | None, *, standalone: bool
+) -> str:
+    import chargen
+    from chargen.render import html
+    from chargen.render.sheet import build_sheet
+
+    size = html.paper_size(paper)
+    loaded = html.load_template(template)
+    sheet = build_sheet(character, tables, chargen.__version__)
+    # The PDF: our template gets the CSS already parsed (chargen.render.pdf); a GM's gets our layout inline.
+    pdf_css = "" if template is None else html.layout_css()
+    stylesheet = html.standalone_stylesheet() if standalone else pdf_css
+    return html.render(loaded, sheet, size, stylesheet, template)
+
+
+def render_html(
+    character: Mapping[str, Any], tables: Tables, *, paper: str = "letter", template: Path | None = None
+) -> str:
+    """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests."""
+    return _page(character, tables, paper, template, standalone=True)
+
+
+def render_pdf(
+    character: Mapping[str, Any], tables: Tables, *, paper: str = "letter", template: Path | None = None
+) -> bytes:
+    """The record as PDF bytes, the same for the same character file."""
+    from chargen.render import pdf
+
+    page = _page(character, tables, paper, template, standalone=False)
+    return pdf.write_pdf(page, default_template=template is None)
+
+
+def write_record(
+    character: Mapping[str, Any],
+    tables: Tables,
+    *,
+    html: Path | None,
+    pdf: Path | None,
+    paper: str = "letter",
+    template: Path | None = None,
+) -> None:
+    """Write the HTML and/or the PDF. Both are made before either is written; each lands whole or not at all."""
+    outputs: list[tuple[Path, bytes]] = []
+    if html is not None:
+        page = render_html(character, tables, paper=paper, template=template)
+        outputs.append((Path(html), page.encode("utf-8")))
+    if pdf is not None:
+        outputs.append((Path(pdf), render_pdf(character, tables, paper=paper, template=template)))
+    for target, data in outputs:
+        write_atomic(target, data)

@@ -1,0 +1,139 @@
+"""Jinja2 side of the record: the sandboxed, autoescaping, strict environment and the page's stylesheets.
+
+A template (ours or a GM's, via `template=`) gets: `sheet` (the view model), `paper` (name, CSS page size,
+sheet width) and `stylesheet` (our CSS, ready to drop into a <style> element). For the standalone HTML the
+stylesheet carries the fonts as data: URIs; for the PDF the default template gets an empty one, because
+WeasyPrint is handed the same CSS already parsed (see chargen.render.pdf).
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment
+from markupsafe import Markup
+
+from chargen.paths import templates_dir
+from chargen.render import fetcher
+from chargen.render.errors import RenderError
+from chargen.render.sheet import Sheet
+
+DEFAULT_TEMPLATE = "record.html.j2"
+LAYOUT_CSS = "record.css"
+FONTS_CSS = "fonts.css"
+_URL = re.compile(r"url\(\s*(['\"]?)([^'\")\s]+)\1\s*\)")
+
+
+@dataclass(frozen=True)
+class Paper:
+    name: str
+    css_size: str
+    width: str
+
+
+PAPERS = {
+    "letter": Paper("letter", "letter", "8.5in"),
+    "a4": Paper("a4", "A4", "210mm"),
+}
+
+
+def paper_size(paper: str) -> Paper:
+    try:
+        return PAPERS[paper]
+    except KeyError:
+        choices = " or ".join(PAPERS)
+        raise RenderError(f"paper must be {choices}, not {paper!r}") from None
+
+
+@lru_cache(maxsize=1)
+def environment() -> SandboxedEnvironment:
+    """One sandboxed environment per process: templates are compiled once and cached by Jinja2."""
+    return SandboxedEnvironment(
+        loader=jinja2.FileSystemLoader(str(templates_dir())),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+        auto_reload=False,
+    )
+
+
+def load_template(template: Path | None) -> jinja2.Template:
+    """Our record template, or a GM's file. Either may extend or include the package's templates only."""
+    env = environment()
+    try:
+        if template is None:
+            return env.get_template(DEFAULT_TEMPLATE)
+        try:
+            source = Path(template).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            raise RenderError(f"cannot read template {template}: {reason}") from None
+        return env.from_string(source)
+    except jinja2.TemplateSyntaxError as error:
+        where = template if template is not None else error.filename or DEFAULT_TEMPLATE
+        raise RenderError(f"{where}:{error.lineno}: template syntax error: {error.message}") from None
+    except jinja2.TemplateNotFound as error:
+        raise RenderError(f"template {error.name} not found under {templates_dir()}") from None
+
+
+def render(
+    template: jinja2.Template, sheet: Sheet, paper: Paper, stylesheet: str, source: Path | None
+) -> str:
+    if "</style" in stylesheet.lower():  # it goes inside a <style> element unescaped
+        raise RenderError("a stylesheet under templates/ may not contain '</style'")
+    context: dict[str, Any] = {"sheet": sheet, "paper": paper, "stylesheet": Markup(stylesheet)}
+    try:
+        return template.render(context)
+    except jinja2.TemplateNotFound as error:
+        raise RenderError(f"template {error.name} not found under {templates_dir()}") from None
+    except jinja2.TemplateError as error:
+        where = source if source is not None else DEFAULT_TEMPLATE
+        message = str(error).splitlines()[0] if str(error) else type(error).__name__
+        raise RenderError(f"{where}: template error: {message}") from None
+
+
+def read_asset(name: str) -> str:
+    path = templates_dir() / name
+    try:
+        return path.read_text(encoding="utf-8")
+    except OSError as error:
+        raise RenderError(f"cannot read {path}: {error.strerror}") from None
+
+
+@lru_cache(maxsize=1)
+def layout_css() -> str:
+    return read_asset(LAYOUT_CSS)
+
+
+@lru_cache(maxsize=1)
+def fonts_css() -> str:
+    return read_asset(FONTS_CSS)
+
+
+@lru_cache(maxsize=1)
+def inline_fonts_css() -> str:
+    """fonts.css with every url(...) replaced by a data: URI, fetched under the same rules as the PDF."""
+    root = templates_dir()
+    base = root.as_uri() + "/"
+
+    def embed(match: re.Match[str]) -> str:
+        url = match.group(2)
+        absolute = url if ":" in url.split("/")[0] else base + url
+        resource = fetcher.fetch(absolute, root)
+        encoded = base64.b64encode(resource.data).decode("ascii")
+        return f'url("data:{resource.mime_type};base64,{encoded}")'
+
+    return _URL.sub(embed, fonts_css())
+
+
+def standalone_stylesheet() -> str:
+    """Everything the standalone HTML needs, inline: fonts as data: URIs, then the layout."""
+    return inline_fonts_css() + "\n" + layout_css()
