@@ -282,3 +282,29 @@ def test_points_total_without_the_roll_picks_its_row(
     assert character["points"] == {"total": 95, "maximum": 20}
     assert sum(character["allocation"].values()) == 95
     assert "points" not in character["rolls"]
+
+
+def test_roll_and_render_write_the_character_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import io
+
+    from pypdf import PdfReader
+
+    pdf, html = tmp_path / "hero.pdf", tmp_path / "hero.html"
+    code, out, err = run(
+        ["roll", "--seed", "42", "--pdf", str(pdf), "--html", str(html), "--paper", "a4"], capsys
+    )
+    assert (code, out, err) == (0, "", "")
+    reader = PdfReader(io.BytesIO(pdf.read_bytes()))
+    assert 1 <= len(reader.pages) <= 2
+    assert round(float(reader.pages[0].mediabox.width)) == 595  # A4: 210 mm
+    assert html.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    character = tmp_path / "hero.yaml"
+    code, _, _ = run(["roll", "--seed", "42", "-o", str(character)], capsys)
+    again = tmp_path / "again.pdf"
+    code, out, _ = run(["render", str(character), "--pdf", str(again), "--paper", "a4"], capsys)
+    assert (code, out) == (0, "")
+    assert again.read_bytes() == pdf.read_bytes()
+    code, _, err = run(["render", str(character)], capsys)
+    assert (code, err) == (2, "chargen: error: render: give --html OUT.html and/or --pdf OUT.pdf\n")
