@@ -59,7 +59,8 @@ def main() -> None:
     json_seconds = time.perf_counter() - started
 
     dice_per_character = statistics.mean(
-        sum(len(value) if isinstance(value, list) else 1 for value in doc["rolls"].values()) for doc in documents
+        sum(len(value) if isinstance(value, list) else 1 for value in doc["rolls"].values())
+        for doc in documents
     )
     rng = random.Random(1)
     started = time.perf_counter()
@@ -75,8 +76,12 @@ def main() -> None:
     yaml_floor_seconds = time.perf_counter() - started
 
     print(f"tables loaded and checked once: {load_seconds * 1000:.0f} ms")
-    print(f"roll+derive               {per_second(count, roll_seconds)}   floor (RNG alone, {dice_per_character:.0f} dice each) {per_second(count, rng_seconds)}")
-    print(f"character file to YAML    {per_second(count, yaml_seconds)}   floor (PyYAML CSafeDumper alone)     {per_second(count, yaml_floor_seconds)}")
+    print(
+        f"roll+derive               {per_second(count, roll_seconds)}   floor (RNG alone, {dice_per_character:.0f} dice each) {per_second(count, rng_seconds)}"
+    )
+    print(
+        f"character file to YAML    {per_second(count, yaml_seconds)}   floor (PyYAML CSafeDumper alone)     {per_second(count, yaml_floor_seconds)}"
+    )
     print(f"character file to JSON    {per_second(count, json_seconds)}")
     print(f"roll+derive+YAML          {per_second(count, roll_seconds + yaml_seconds)}")
 
@@ -84,11 +89,15 @@ def main() -> None:
     click_seconds = wall_time([sys.executable, "-c", "import click"])
     python_seconds = wall_time([sys.executable, "-c", "pass"])
     roll_process = wall_time([sys.executable, "-m", "chargen", "roll", "--seed", "1"])
-    print(f"`chargen --help` start-up {help_seconds * 1000:8.0f} ms   floor (python -c 'import click') {click_seconds * 1000:.0f} ms; bare python {python_seconds * 1000:.0f} ms")
+    print(
+        f"`chargen --help` start-up {help_seconds * 1000:8.0f} ms   floor (python -c 'import click') {click_seconds * 1000:.0f} ms; bare python {python_seconds * 1000:.0f} ms"
+    )
     print(f"`chargen roll` whole process {roll_process * 1000:5.0f} ms")
 
     probe = "import sys; from chargen import api; api.roll(seed=1); from chargen.cli import cli; print('weasyprint' in sys.modules)"
-    imported = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout.strip()
+    imported = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout.strip()
     print(f"weasyprint imported by roll/--help paths: {imported}")
 
 

@@ -1,0 +1,205 @@
+"""chargen batch as a library: many NPCs, each a whole DragonQuest character, written as JSONL, CSV, one
+character file each, one PDF of Character Records and/or a roster.
+
+    summary = run_batch(BatchOptions(count=12, seed=7, archetype="bandit", jsonl="bandits.jsonl"))
+
+NPC i of seed S is the same character whatever the count, the jobs or the other options; outputs are
+byte-identical for any number of jobs; nothing is written unless the whole run succeeds. No click here.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from chargen.batch.mix import Mix, parse_mix
+from chargen.errors import InputError
+
+if TYPE_CHECKING:
+    from chargen.batch.npc import Plan
+    from chargen.batch.writers import Output
+    from chargen.tables import Tables
+
+__all__ = ["BatchOptions", "BatchSummary", "run_batch"]
+
+
+@dataclass(frozen=True)
+class BatchOptions:
+    count: int
+    seed: int | None = None  # None: a fresh seed, reported in the summary so the run can be repeated
+    archetype: str | None = None  # "fighter" or "fighter=3,adept=1"; None: every archetype alike
+    race: str | None = None  # "orc" or "human=5,elf=1"; None: rolled by 6.3
+    gender: str | None = None  # None: rolled (6.1)
+    jsonl: str | None = None  # a path, or "-" for standard output
+    csv: str | None = None  # a path, or "-"
+    out: str | None = None  # a folder: one character file (YAML) per NPC
+    pdf: str | None = None  # one PDF with every NPC's Character Record
+    roster: str | None = None  # the roster: PDF, or HTML when it ends in .html
+    force: bool = False  # overwrite existing outputs
+    jobs: int | None = None  # worker processes; None: every core
+    paper: str = "letter"
+    template: str | None = None  # a GM's Character Record template, for --pdf
+    tables_dir: str | None = None  # used when run_batch is given no tables
+
+
+@dataclass(frozen=True)
+class BatchSummary:
+    count: int
+    seed: int
+    jobs: int
+    seconds: float
+    written: list[str] = field(default_factory=list)
+
+
+def run_batch(
+    options: BatchOptions,
+    *,
+    tables: Tables | None = None,
+    progress: Callable[[int], None] | None = None,
+    stdout: TextIO | None = None,
+) -> BatchSummary:
+    """Make the NPCs and write every output. `progress(n)` is told of each n NPCs done. Raises InputError
+    for bad options before any work; on any failure every output's temporary is removed."""
+    from chargen.batch import workers
+    from chargen.tables import load_tables
+
+    started = time.perf_counter()
+    tables = tables or load_tables(options.tables_dir)
+    plan = checked_plan(options, tables)
+    check_targets(options)
+    jobs = options.jobs if options.jobs is not None else os.cpu_count() or 1
+    if jobs < 1:
+        raise InputError(f"--jobs: must be at least 1, not {jobs}")
+    chunk = workers.chunk_size(options.count, jobs, expensive=plan.want_record)
+    outputs: list[Output] = []
+    try:
+        title = f"{options.count} NPCs, seed {plan.run_seed}"
+        outputs = _open_outputs(options, stdout or sys.stdout, title=title, jobs=jobs)
+        done_since_report = 0
+        for npc in workers.outputs(plan, tables, jobs, chunk):
+            for output in outputs:
+                output.add(npc)
+            done_since_report += 1
+            if progress is not None and (done_since_report >= chunk or npc.number == options.count):
+                progress(done_since_report)
+                done_since_report = 0
+        for output in outputs:
+            output.finish()
+        for output in outputs:
+            output.commit()
+    except BaseException:
+        for output in outputs:
+            output.discard()
+        raise
+    written = [
+        path for path in (options.jsonl, options.csv, options.out, options.pdf, options.roster) if path
+    ]
+    return BatchSummary(options.count, plan.run_seed, jobs, time.perf_counter() - started, written)
+
+
+def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
+    """The options as a plan for the workers; every choice checked against the tables first."""
+    from chargen.api import new_seed
+    from chargen.batch.npc import Plan
+    from chargen.generation.birthrights import unknown
+
+    if options.count < 1:
+        raise InputError(f"--count: must be at least 1, not {options.count}")
+    archetypes = (
+        parse_mix(
+            "--archetype", options.archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
+        )
+        if options.archetype is not None
+        else Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
+    )
+    races = (
+        parse_mix("--race", options.race, tables.races, "a race (6.3)") if options.race is not None else None
+    )
+    if options.gender is not None and options.gender not in ("male", "female"):
+        raise unknown("--gender", options.gender, ("male", "female"), "a gender (6.1)")
+    if options.template is not None and not Path(options.template).is_file():
+        raise InputError(f"--template: {options.template} is not a file")
+    if options.paper not in ("letter", "a4"):
+        raise InputError(f"--paper: must be letter or a4, not {options.paper!r}")
+    return Plan(
+        run_seed=options.seed if options.seed is not None else new_seed(),
+        archetypes=archetypes,
+        races=races,
+        gender=options.gender,
+        count=options.count,
+        want_jsonl=options.jsonl is not None,
+        want_csv=options.csv is not None,
+        want_file=options.out is not None,
+        want_record=options.pdf is not None,
+        want_card=options.roster is not None,
+        paper=options.paper,
+        template=options.template,
+    )
+
+
+def _open_outputs(options: BatchOptions, stdout: TextIO, *, title: str, jobs: int) -> list[Output]:
+    from chargen.batch import writers
+
+    opened: list[Output] = []
+    try:
+        if options.jsonl is not None:
+            opened.append(writers.JsonlOutput(options.jsonl, stdout))
+        if options.csv is not None:
+            opened.append(writers.CsvOutput(options.csv, stdout))
+        if options.out is not None:
+            opened.append(writers.DirectoryOutput(options.out))
+        if options.pdf is not None:
+            opened.append(writers.RecordsPdfOutput(options.pdf, stdout))
+        if options.roster is not None:
+            opened.append(
+                writers.RosterOutput(options.roster, stdout, paper=options.paper, title=title, jobs=jobs)
+            )
+    except BaseException:
+        for output in opened:
+            output.discard()
+        raise
+    return opened
+
+
+def check_targets(options: BatchOptions) -> None:
+    """Every output can be written, none is overwritten without --force: checked before any work."""
+    files = {"--jsonl": options.jsonl, "--csv": options.csv, "--pdf": options.pdf, "--roster": options.roster}
+    given = {option: path for option, path in files.items() if path is not None}
+    if not given and options.out is None:
+        raise InputError("batch: give at least one output: --jsonl, --csv, --out, --pdf or --roster")
+    to_stdout = [option for option, path in given.items() if path == "-"]
+    for option in to_stdout:
+        if option not in ("--jsonl", "--csv"):
+            raise InputError(f"{option}: a PDF cannot go to standard output (-); give a file name")
+    if len(to_stdout) > 1:
+        raise InputError(f"{' and '.join(to_stdout)}: only one output can go to standard output (-)")
+    seen: dict[Path, str] = {}
+    for option, path in [*given.items(), *([("--out", options.out)] if options.out else [])]:
+        if path == "-":
+            continue
+        resolved = Path(path).resolve()
+        if resolved in seen:
+            raise InputError(f"{seen[resolved]} and {option}: both would write {path}")
+        seen[resolved] = option
+        parent = Path(path).parent if str(Path(path).parent) else Path(".")
+        if not parent.is_dir():
+            raise InputError(f"{option}: folder {parent} does not exist")
+    for option, path in given.items():
+        target = Path(path)
+        if path == "-":
+            continue
+        if target.is_dir():
+            raise InputError(f"{option}: {path} is a folder; give a file name")
+        if target.exists() and not options.force:
+            raise InputError(f"{option}: {path} exists; use --force to overwrite it")
+    if options.out is not None:
+        folder = Path(options.out)
+        if folder.exists() and not folder.is_dir():
+            raise InputError(f"--out: {options.out} is a file, not a folder")
+        if folder.is_dir() and any(folder.iterdir()) and not options.force:
+            raise InputError(f"--out: folder {options.out} is not empty; use --force to write into it")

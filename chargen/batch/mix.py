@@ -1,0 +1,75 @@
+"""Weighted mixes (`fighter=3,adept=1`) and the stable per-NPC seeds that draw from them.
+
+NPC i of seed S must be the same character whatever the count, the jobs or the order work finishes in,
+so everything about NPC i is drawn from RNGs seeded by (S, i) alone, never from a run-wide stream.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import itertools
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from chargen.errors import InputError
+from chargen.generation.birthrights import unknown
+
+
+@dataclass(frozen=True)
+class Mix:
+    """Choices with relative weights, in the order given (the order matters for the draw)."""
+
+    choices: tuple[str, ...]
+    weights: tuple[float, ...]
+
+    @property
+    def fixed(self) -> str | None:
+        """The one choice when there is only one: nothing to draw."""
+        return self.choices[0] if len(self.choices) == 1 else None
+
+    def draw(self, rng: random.Random) -> str:
+        """One weighted draw. Always consumes exactly one random number, so draws stay aligned."""
+        cumulative = list(itertools.accumulate(self.weights))
+        point = rng.random() * cumulative[-1]
+        return self.choices[min(bisect.bisect_right(cumulative, point), len(self.choices) - 1)]
+
+
+def parse_mix(option: str, text: str, known: Iterable[str], what: str) -> Mix:
+    """`fighter`, or `fighter=3,adept=1`: names checked against `known` (with a did-you-mean), weights > 0."""
+    known_names = sorted(known)
+    choices: list[str] = []
+    weights: list[float] = []
+    for part in (piece.strip() for piece in text.split(",")):
+        if not part:
+            continue
+        name, equals, weight_text = (side.strip() for side in part.partition("="))
+        if name not in known_names:
+            problem = unknown(option, name, known_names, what)
+            raise InputError(str(problem))
+        weight = _weight(option, name, weight_text) if equals else 1.0
+        if name in choices:
+            raise InputError(f"{option}: {name!r} is given twice in {text!r}")
+        choices.append(name)
+        weights.append(weight)
+    if not choices:
+        raise InputError(f"{option}: give a name, or a weighted mix such as a=3,b=1")
+    return Mix(tuple(choices), tuple(weights))
+
+
+def _weight(option: str, name: str, text: str) -> float:
+    try:
+        weight = float(text)
+    except ValueError:
+        raise InputError(f"{option}: weight of {name!r} must be a number, not {text!r}") from None
+    if not weight > 0 or weight == float("inf"):
+        raise InputError(f"{option}: weight of {name!r} must be a positive number, not {text!r}")
+    return weight
+
+
+def derived_seed(run_seed: int, number: int, purpose: str) -> int:
+    """A 31-bit seed for one NPC and one purpose. SHA-256 of the text, so it is the same on every
+    platform and Python version (unlike hash()), and NPCs of nearby seeds share nothing."""
+    digest = hashlib.sha256(f"chargen-batch:{run_seed}:{number}:{purpose}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFF_FFFF

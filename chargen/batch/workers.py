@@ -1,0 +1,78 @@
+"""Making NPCs on every core, handing them back in NPC order.
+
+Each worker process gets the plan and the tables once (its initializer), then makes NPCs a chunk at a
+time. Chunks are submitted through a bounded window and collected strictly in order, so the output is
+the same whatever the number of jobs, and memory holds a few chunks, never the whole run.
+"""
+
+from __future__ import annotations
+
+import collections
+import signal
+from collections.abc import Iterator
+from concurrent.futures import Future, ProcessPoolExecutor
+
+from chargen.batch.npc import NpcOutput, Plan, make_output
+from chargen.tables import Tables
+
+#: Chunks in flight per worker: enough to keep every worker busy while the parent writes.
+WINDOW_PER_JOB = 4
+
+# Set once per worker process by `_start_worker` (and in the parent when the run uses one job).
+_plan: Plan | None = None
+_tables: Tables | None = None
+
+
+def _start_worker(plan: Plan, tables: Tables, ignore_interrupt: bool) -> None:
+    global _plan, _tables
+    _plan, _tables = plan, tables
+    if ignore_interrupt:
+        # Ctrl-C reaches the whole process group; the parent alone decides to stop and clean up.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def make_chunk(numbers: range) -> list[NpcOutput]:
+    if _plan is None or _tables is None:
+        raise RuntimeError("make_chunk called before the worker was started")
+    return [make_output(_plan, number, _tables) for number in numbers]
+
+
+def chunk_size(count: int, jobs: int, *, expensive: bool) -> int:
+    """NPCs per task. A Character Record takes a third of a second, so one per task balances best; data
+    NPCs take a millisecond, so tasks are bigger to keep the per-task overhead small. Only scheduling
+    depends on it, never the output."""
+    if expensive:
+        return 1
+    return max(1, min(256, count // (jobs * WINDOW_PER_JOB) or 1))
+
+
+def outputs(
+    plan: Plan,
+    tables: Tables,
+    jobs: int,
+    chunk: int,
+) -> Iterator[NpcOutput]:
+    """Every NPC of the plan, in order. `jobs` <= 1 (or a single chunk) runs in this process."""
+    chunks = (range(start, min(start + chunk, plan.count + 1)) for start in range(1, plan.count + 1, chunk))
+    chunk_count = -(-plan.count // chunk)
+    if jobs <= 1 or chunk_count <= 1:
+        _start_worker(plan, tables, ignore_interrupt=False)
+        for numbers in chunks:
+            yield from make_chunk(numbers)
+        return
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, chunk_count), initializer=_start_worker, initargs=(plan, tables, True)
+    )
+    window: collections.deque[Future[list[NpcOutput]]] = collections.deque()
+    try:
+        for numbers in chunks:
+            window.append(pool.submit(make_chunk, numbers))
+            if len(window) >= jobs * WINDOW_PER_JOB:
+                yield from window.popleft().result()
+        while window:
+            yield from window.popleft().result()
+    except BaseException:
+        # A failed NPC, Ctrl-C, or the caller giving up: drop the queued work, don't wait for it.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)

@@ -1,0 +1,152 @@
+"""Benchmark of `chargen batch`, each figure beside its floor (the same work without our rules code).
+
+    python tests/bench/bench_batch.py              # 10,000 NPCs to JSONL, 200 to PDF, with 1 and 2 jobs
+    python tests/bench/bench_batch.py --quick      # 2,000 and 20, for a smoke run
+
+Each case runs in a fresh Python process so its peak memory (ru_maxrss of the process and of its largest
+worker) is its own. Floors: for JSONL, json.dumps of the same documents, made beforehand, written to a
+file; for PDF, WeasyPrint turning the very same record HTML into PDFs, one after another in one process.
+Not collected by pytest (the name does not start with test_).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _peak_mb() -> dict[str, float]:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # kilobytes on Linux
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+    return {"peak_mb": round(own, 1), "worker_peak_mb": round(workers, 1)}
+
+
+def case_batch(kind: str, count: int, jobs: int) -> dict[str, Any]:
+    from chargen.batch import BatchOptions, run_batch
+    from chargen.tables import load_tables
+
+    tables = load_tables()
+    with tempfile.TemporaryDirectory() as folder:
+        target = str(Path(folder) / ("npcs.jsonl" if kind == "jsonl" else "records.pdf"))
+        options = BatchOptions(
+            count=count,
+            seed=1,
+            jobs=jobs,
+            jsonl=target if kind == "jsonl" else None,
+            pdf=target if kind == "pdf" else None,
+        )
+        started = time.perf_counter()
+        run_batch(options, tables=tables)
+        seconds = time.perf_counter() - started
+        pages = 0
+        if kind == "pdf":
+            from pypdf import PdfReader
+
+            pages = len(PdfReader(target).pages)
+        size = Path(target).stat().st_size
+    return {"seconds": seconds, "count": count, "pages": pages, "bytes": size, **_peak_mb()}
+
+
+def case_jsonl_floor(count: int) -> dict[str, Any]:
+    from chargen.batch.mix import Mix
+    from chargen.batch.npc import Plan, make_character
+    from chargen.tables import load_tables
+
+    tables = load_tables()
+    plan = Plan(1, Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes)), None, None, count)
+    documents = [make_character(plan, number, tables) for number in range(1, count + 1)]
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        open(Path(folder) / "floor.jsonl", "w", encoding="utf-8") as out,
+    ):
+        started = time.perf_counter()
+        for document in documents:
+            out.write(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n")
+        seconds = time.perf_counter() - started
+    return {"seconds": seconds, "count": count, "pages": 0, **_peak_mb()}
+
+
+def case_pdf_floor(count: int) -> dict[str, Any]:
+    from chargen.batch.mix import Mix
+    from chargen.batch.npc import Plan, make_character
+    from chargen.render import _page, pdf
+    from chargen.tables import load_tables
+
+    tables = load_tables()
+    plan = Plan(1, Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes)), None, None, count)
+    pages_html = [
+        _page(make_character(plan, number, tables), tables, "letter", None, standalone=False)
+        for number in range(1, count + 1)
+    ]
+    pdf.write_pdf(pages_html[0], default_template=True)  # fonts and stylesheets parsed, as in a worker
+    started = time.perf_counter()
+    pdfs = [pdf.write_pdf(page, default_template=True) for page in pages_html]
+    seconds = time.perf_counter() - started
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    pages = sum(len(PdfReader(BytesIO(data)).pages) for data in pdfs)
+    return {"seconds": seconds, "count": count, "pages": pages, **_peak_mb()}
+
+
+def run_case(arguments: list[str]) -> dict[str, Any]:
+    completed = subprocess.run(
+        [sys.executable, __file__, "--case", *arguments], capture_output=True, text=True, cwd=REPO, check=True
+    )
+    result: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
+    return result
+
+
+def line(label: str, result: dict[str, Any]) -> str:
+    rate = result["count"] / result["seconds"]
+    pages = f"{result['pages'] / result['seconds']:8.1f} pages/s" if result["pages"] else " " * 15
+    return (
+        f"{label:<34} {result['seconds']:8.2f} s {rate:10.0f} NPCs/s {pages}   "
+        f"peak {result['peak_mb']:6.1f} MB (largest worker {result['worker_peak_mb']:6.1f} MB)"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
+    parser.add_argument("--case", nargs="+", help=argparse.SUPPRESS)
+    arguments = parser.parse_args()
+    if arguments.case:
+        name, *rest = arguments.case
+        numbers = [int(value) for value in rest]
+        if name == "jsonl-floor":
+            result = case_jsonl_floor(numbers[0])
+        elif name == "pdf-floor":
+            result = case_pdf_floor(numbers[0])
+        else:
+            result = case_batch(name, numbers[0], numbers[1])
+        print(json.dumps(result))
+        return
+    data_count, pdf_count = (2000, 20) if arguments.quick else (10_000, 200)
+    import os
+
+    print(f"chargen batch benchmark, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    print(line(f"JSONL floor (json.dumps) x{data_count}", run_case(["jsonl-floor", str(data_count)])))
+    for jobs in (1, 2):
+        print(
+            line(f"JSONL {data_count} NPCs, {jobs} job(s)", run_case(["jsonl", str(data_count), str(jobs)]))
+        )
+    print(line(f"PDF floor (WeasyPrint) x{pdf_count}", run_case(["pdf-floor", str(pdf_count)])))
+    for jobs in (1, 2):
+        print(line(f"PDF {pdf_count} NPCs, {jobs} job(s)", run_case(["pdf", str(pdf_count), str(jobs)])))
+
+
+if __name__ == "__main__":
+    main()

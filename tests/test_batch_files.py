@@ -1,0 +1,206 @@
+"""A failed or interrupted batch leaves no file behind; the PDFs are whole and the same for any jobs."""
+
+from __future__ import annotations
+
+import io
+import multiprocessing
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pypdf import PdfReader
+
+from chargen.batch import BatchOptions, run_batch, workers
+from chargen.batch.npc import NpcOutput, Plan, make_output
+from chargen.errors import ChargenError
+from chargen.tables import Tables
+
+
+def all_outputs(folder: Path, **extra: Any) -> BatchOptions:
+    return BatchOptions(
+        count=30,
+        seed=4,
+        jsonl=str(folder / "npcs.jsonl"),
+        csv=str(folder / "npcs.csv"),
+        out=str(folder / "village"),
+        roster=str(folder / "roster.html"),
+        **extra,
+    )
+
+
+# The failure is injected by patching the module; worker processes see the patch only when they are forked.
+needs_fork = pytest.mark.skipif(
+    multiprocessing.get_start_method() != "fork", reason="patched workers need the fork start method"
+)
+
+
+def failing_at(number: int, error: BaseException) -> Any:
+    def make(plan: Plan, npc_number: int, tables: Tables) -> NpcOutput:
+        if npc_number == number:
+            raise error
+        return make_output(plan, npc_number, tables)
+
+    return make
+
+
+def listing(folder: Path) -> dict[str, bytes]:
+    # Hidden temporaries count too: none may be left.
+    return {
+        str(path.relative_to(folder)): path.read_bytes() for path in folder.rglob("*") if path.is_file()
+    } | {str(path.relative_to(folder)) + "/": b"" for path in folder.rglob("*") if path.is_dir()}
+
+
+@needs_fork
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_failing_npc_leaves_no_file(
+    tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    (tmp_path / "npcs.csv").write_text("the old roster\n")
+    before = listing(tmp_path)
+    # Forked workers inherit the patched module, so NPC 17 fails inside a worker when jobs=2.
+    monkeypatch.setattr(
+        workers, "make_output", failing_at(17, ChargenError("NPC 17: the dice fell off the table"))
+    )
+    with pytest.raises(ChargenError) as error:
+        run_batch(all_outputs(tmp_path, jobs=jobs, force=True), tables=tables)
+    assert "NPC 17" in str(error.value)
+    assert listing(tmp_path) == before
+
+
+@needs_fork
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_interrupt_in_a_worker_leaves_no_file(
+    tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch, jobs: int
+) -> None:
+    (tmp_path / "village").mkdir()  # an existing, empty folder: staged inside it, so check it is left empty
+    monkeypatch.setattr(workers, "make_output", failing_at(23, KeyboardInterrupt()))
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(all_outputs(tmp_path, jobs=jobs), tables=tables)
+    assert listing(tmp_path) == {"village/": b""}
+
+
+def test_an_interrupt_while_writing_leaves_no_file(tmp_path: Path, tables: Tables) -> None:
+    seen: list[int] = []
+
+    def interrupt_after_some(done: int) -> None:
+        seen.append(done)
+        if sum(seen) >= 10:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_batch(all_outputs(tmp_path, jobs=2), tables=tables, progress=interrupt_after_some)
+    assert sum(seen) >= 10
+    assert listing(tmp_path) == {}
+
+
+def test_a_failing_npc_on_the_command_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from chargen.cli import main
+
+    monkeypatch.setattr(workers, "make_output", failing_at(3, ChargenError("NPC 3: broken")))
+    with pytest.raises(SystemExit) as exit_info:
+        main(["batch", "-n", "5", "-j", "1", "--jsonl", str(tmp_path / "x.jsonl")])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 2
+    assert err == "chargen: error: NPC 3: broken\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_records_and_roster_pdfs_are_whole_and_the_same_for_any_jobs(tmp_path: Path, tables: Tables) -> None:
+    made: dict[int, tuple[bytes, bytes]] = {}
+    for jobs in (1, 2):
+        folder = tmp_path / str(jobs)
+        folder.mkdir()
+        options = BatchOptions(
+            count=3,
+            seed=8,
+            archetype="knight=1,thief=1",
+            pdf=str(folder / "records.pdf"),
+            roster=str(folder / "roster.pdf"),
+            jsonl=str(folder / "npcs.jsonl"),
+            jobs=jobs,
+        )
+        run_batch(options, tables=tables)
+        made[jobs] = ((folder / "records.pdf").read_bytes(), (folder / "roster.pdf").read_bytes())
+    assert made[1] == made[2]
+    names = [
+        re.search(r'"name":"([^"]+)"', line).group(1)  # type: ignore[union-attr]
+        for line in (tmp_path / "1" / "npcs.jsonl").read_text().splitlines()
+    ]
+    records = PdfReader(io.BytesIO(made[1][0]))
+    text = [page.extract_text() for page in records.pages]
+    assert len(records.pages) >= 3
+    for name in names:
+        assert any(name in page for page in text)
+    roster = PdfReader(io.BytesIO(made[1][1]))
+    assert len(roster.pages) == 1
+    roster_text = roster.pages[0].extract_text()
+    assert all(name in roster_text for name in names)
+
+
+def test_the_roster_holds_ten_cards_a_page_and_is_the_same_for_any_jobs(
+    tmp_path: Path, tables: Tables
+) -> None:
+    # 21 cards make 3 pages, rendered as two groups (2 pages + 1): with 2 jobs, on two workers.
+    made = {}
+    for jobs in (1, 2):
+        target = tmp_path / f"roster{jobs}.pdf"
+        run_batch(BatchOptions(count=21, seed=2, roster=str(target), jobs=jobs), tables=tables)
+        made[jobs] = target.read_bytes()
+    assert made[1] == made[2]
+    pages = [page.extract_text() for page in PdfReader(io.BytesIO(made[1])).pages]
+    assert len(pages) == 3
+    assert [("page 1 of 3" in text, "page 3 of 3" in text) for text in (pages[0], pages[2])] == [
+        (True, False),
+        (False, True),
+    ]
+
+
+def test_the_html_roster_is_self_contained(tmp_path: Path, tables: Tables) -> None:
+    run_batch(BatchOptions(count=4, seed=2, roster=str(tmp_path / "roster.html"), jobs=1), tables=tables)
+    page = (tmp_path / "roster.html").read_text(encoding="utf-8")
+    assert page.count('<section class="card">') == 4
+    assert not re.search(r"\b(src|href)\s*=", page)
+    assert all(url.startswith("data:") for url in re.findall(r"url\(\s*['\"]?([^'\")]{0,12})", page))
+
+
+def test_ctrl_c_leaves_no_file(tmp_path: Path) -> None:
+    command = [
+        sys.executable,
+        "-m",
+        "chargen",
+        "batch",
+        "-n",
+        "1000000",
+        "-j",
+        "2",
+        "--jsonl",
+        "npcs.jsonl",
+        "--csv",
+        "npcs.csv",
+        "--out",
+        "village",
+    ]
+    process = subprocess.Popen(
+        command,
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])},
+    )
+    deadline = time.monotonic() + 30
+    while not any(tmp_path.glob(".npcs.jsonl.*.part")) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)  # well into the run
+    process.send_signal(signal.SIGINT)
+    _, err = process.communicate(timeout=60)
+    assert process.returncode == 130
+    assert err.endswith("chargen: aborted\n")
+    assert listing(tmp_path) == {}

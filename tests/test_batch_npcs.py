@@ -1,0 +1,136 @@
+"""Batch NPCs are real characters: seeds, mixes, names, and validate/build round trips."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from chargen import api
+from chargen.batch import BatchOptions, run_batch
+from chargen.batch.mix import Mix, derived_seed, parse_mix
+from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, slug
+from chargen.character_file import dump_document
+from chargen.errors import InputError
+from chargen.tables import Tables
+from chargen.tables.schema import NameParts
+
+
+def test_derived_seeds_are_pinned() -> None:
+    # These values are the contract "NPC i of seed S is always the same": changing the function breaks it.
+    assert [derived_seed(7, number, "character") for number in (1, 2)] == [887850958, 764326169]
+    assert derived_seed(7, 1, "mix") != derived_seed(7, 1, "character") != derived_seed(8, 1, "character")
+
+
+def test_a_mix_draws_by_weight() -> None:
+    mix = parse_mix("--archetype", "fighter=3, adept=1", ["adept", "fighter", "thief"], "an archetype")
+    assert mix == Mix(("fighter", "adept"), (3.0, 1.0))
+    rng = random.Random(1)
+    counts = Counter(mix.draw(rng) for _ in range(4000))
+    assert set(counts) == {"fighter", "adept"}
+    assert 2800 < counts["fighter"] < 3200
+
+
+def test_a_single_name_is_a_fixed_choice() -> None:
+    mix = parse_mix("--race", "orc", ["orc", "elf"], "a race")
+    assert mix.fixed == "orc"
+    assert {mix.draw(random.Random(seed)) for seed in range(20)} == {"orc"}
+
+
+def test_an_unknown_name_suggests_the_closest() -> None:
+    with pytest.raises(InputError) as error:
+        parse_mix("--archetype", "fighter=2,adpet=1", ["adept", "fighter"], "an archetype")
+    assert str(error.value) == "--archetype: 'adpet' is not an archetype; did you mean 'adept'?"
+
+
+def test_names_use_bynames_now_and_then() -> None:
+    parts = NameParts(male=["Hugh"], female=["Emma"], family=["Hale"], epithets=["the Bold"])
+    names = Counter(npc_name(parts, "male", random.Random(seed)) for seed in range(400))
+    assert set(names) == {"Hugh Hale", "Hugh Hale the Bold"}
+    assert 60 < names["Hugh Hale the Bold"] < 140  # about one in four
+    lowercase_family = NameParts(male=["Bolg"], female=["Urza"], family=["the Red Eye"], epithets=["the Sly"])
+    assert {npc_name(lowercase_family, "female", random.Random(seed)) for seed in range(50)} == {
+        "Urza the Red Eye",
+        "Urza the Sly",
+    }
+
+
+def test_slugs_are_safe_file_names() -> None:
+    assert slug("Sharga the Red Eye") == "sharga-the-red-eye"
+    assert slug("Aerin of the Greenwood") == "aerin-of-the-greenwood"
+    assert slug("Éowyn Ö'Brien") == "eowyn-o-brien"
+    assert slug("../../etc") == "etc"
+    assert slug("龍") == "npc"
+
+
+def test_a_sample_of_npcs_validates_and_rebuilds_exactly(tmp_path: Path, tables: Tables) -> None:
+    run_batch(BatchOptions(count=40, seed=99, out=str(tmp_path / "npcs"), jobs=2), tables=tables)
+    files = sorted((tmp_path / "npcs").iterdir())
+    assert len(files) == 40
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert api.validate(text, str(path), tables=tables) == []
+        assert dump_document(api.build(text, str(path), tables=tables), "yaml") == text
+
+
+def test_every_archetype_makes_a_valid_npc_of_every_race(tables: Tables) -> None:
+    # Catches archetype data that breaks the rules: an unknown item, or a Rank above a weapon's maximum.
+    for archetype in sorted(tables.archetypes):
+        for race in sorted(tables.races):
+            plan = Plan(
+                run_seed=5,
+                archetypes=Mix((archetype,), (1.0,)),
+                races=Mix((race,), (1.0,)),
+                gender=None,
+                count=1,
+            )
+            document = make_character(plan, 1, tables)
+            assert (document["strategy"], document["race"], document["equipment_given"]) == (
+                archetype,
+                race,
+                True,
+            )
+            text = json.dumps(document)
+            assert api.validate(text, f"{archetype}/{race}", tables=tables) == []
+
+
+def test_the_village_archetypes_exist(tables: Tables) -> None:
+    village = {
+        "priest",
+        "healer",
+        "hunter",
+        "sailor",
+        "smith",
+        "craftsman",
+        "farmer",
+        "militia",
+        "soldier",
+        "assassin",
+        "scout",
+        "innkeeper",
+        "minstrel",
+        "watchman",
+        "fisher",
+        "woodcutter",
+    }
+    assert village <= set(tables.archetypes)
+    assert all(tables.names[race].epithets for race in tables.races)
+
+
+def test_best_weapon_is_the_highest_strike_chance_first_on_ties() -> None:
+    document = {
+        "combat": {
+            "weapons": [
+                {"name": "a", "strike_chance": 40},
+                {"name": "b", "strike_chance": 55},
+                {"name": "c", "strike_chance": 55},
+            ],
+            "unarmed": {},
+        }
+    }
+    assert best_weapon(document)["name"] == "b"
+    unarmed = {"combat": {"weapons": [], "unarmed": {"strike_chance": 30, "damage": "D10-3"}}}
+    assert best_weapon(unarmed) == {"name": "unarmed", "rank": None, "strike_chance": 30, "damage": "D10-3"}
