@@ -69,9 +69,11 @@ def allocate_by_favours(
     spare = row.points - minimum * len(codes)
     share = sum(weights.values())
     target = {code: minimum + spare * weights[code] / share for code in codes}
-    values = dict.fromkeys(codes, minimum)
     near = row.maximum - 2  # only values reaching maximum-2 or above meet the 5.2 place limits
-    for _ in range(spare):
+    # Each characteristic starts at its whole share, kept below maximum-2 where no place limit applies;
+    # the points left over are handed out one at a time, checked against 5.2.
+    values = {code: max(minimum, min(int(target[code]), near - 1)) for code in codes}
+    for _ in range(row.points - sum(values.values())):
         best: str | None = None
         for code in codes:
             if values[code] >= row.maximum:
