@@ -143,6 +143,11 @@ BAD_INPUTS = {
         "bad.yaml:1:9: points: file says 95 (maximum 21) but the rolls give 95 (maximum 20); rule 5.1",
     ),
     "empty_name": ("name: ''\n", "bad.yaml:1:7: name: String should have at least 1 character (got '')"),
+    "tower_shield_rush": (
+        "weapons: [{name: shield}]\nshield: {name: tower-shield}\nequipment_given: true\n",
+        "bad.yaml:1:18: weapons[0].name: striking with a shield needs a shield carried, not a Main-Gauche or "
+        "Tower Shield; rule 16.5",
+    ),
     "unknown_key": ("nmae: Rolf\n", "bad.yaml:1:7: nmae: Extra inputs are not permitted (got 'Rolf')"),
     "shape_changer_aspect": (
         "race: shape-changer\naspect: sun\n",

@@ -20,7 +20,8 @@ class Equipment:
 
 
 def rank_problem(weapon: Weapon, rank: int | None, strength: int, dexterity: int) -> str | None:
-    """20.2: no Rank above the weapon's maximum, nor without its PS and MD (the Torch takes none)."""
+    """20.2: no Rank above the weapon's maximum, nor without its PS and MD (the Torch takes none).
+    Reading: the MD judged is the character's own, not lowered by a shield the character may put down."""
     if rank is None:
         return None
     if weapon.max_rank is None:
@@ -32,6 +33,11 @@ def rank_problem(weapon: Weapon, rank: int | None, strength: int, dexterity: int
     if dexterity < weapon.md:
         return f"Rank {rank} needs MD {weapon.md} for the {weapon.name}, MD is {dexterity}; rule 20.2"
     return None
+
+
+def _can_strike(shield: Item | None, tables: Tables) -> bool:
+    chart = tables.shields.get(shield.name) if shield is not None else None
+    return chart is not None and chart.can_strike
 
 
 def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tables) -> list[str]:
@@ -55,9 +61,10 @@ def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tabl
         if item.name in ranks and ranks[item.name] != item.rank:
             problems.append(f"weapons[{index}].rank: the {weapon.name} is listed twice with different Ranks")
         ranks[item.name] = item.rank
-        if item.name == "shield" and (equipment.shield is None or equipment.shield.name == "main-gauche"):
+        if item.name == "shield" and not _can_strike(equipment.shield, tables):
             problems.append(
-                f"weapons[{index}].name: striking with a shield needs a shield carried; rule 16.5"
+                f"weapons[{index}].name: striking with a shield needs a shield carried, not a Main-Gauche or "
+                "Tower Shield; rule 16.5"
             )
     if equipment.armor is not None and equipment.armor not in tables.armor:
         problems.append(str(unknown("armor", equipment.armor, tables.armor, "on the Armor Chart (18.1)")))

@@ -321,6 +321,7 @@ class Shield(Entry):
     manual_dexterity_loss: int = Field(ge=0)
     cost: int = Field(ge=0)
     weapon: str | None = None
+    can_strike: bool = True  # 16.5: may be used for a Shield Rush (the Weapons Chart's "Shield")
     note: str | None = None
 
 
