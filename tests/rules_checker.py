@@ -141,9 +141,11 @@ def check_combat(doc: dict[str, Any], tables: Tables) -> None:
     for item, line in zip(doc.get("weapons", []), fight["weapons"], strict=True):
         weapon = tables.weapons[item["name"]]
         rank = item.get("rank")
-        expected = weapon.base_chance - 5 * max(0, weapon.md - dexterity)
+        # Section 20: a shield and a two-handed weapon are never prepared together.
+        hand_dexterity = stats["MD"] if weapon.hands == "2" else dexterity
+        expected = weapon.base_chance - 5 * max(0, weapon.md - hand_dexterity)
         if rank is not None:
-            expected += dexterity + 4 * rank
+            expected += hand_dexterity + 4 * rank
         assert line["strike_chance"] == expected
         assert line["initiative"] == agility + stats["PC"] + (rank or 0)
         if weapon.damage_modifier is not None:

@@ -106,3 +106,21 @@ def test_6_6_giant_modifiers_by_type(tables: Tables) -> None:
         (19, 20),
         (8, 10),
     ]
+
+
+def test_section_20_a_shield_does_not_burden_a_two_handed_weapon(tables: Tables) -> None:
+    # "Carrying a prepared shield ... disallows a two-handed weapon": a (2) weapon is used without the shield,
+    # so the Kite Shield's -4 MD touches the Broadsword but not the Long Bow.
+    text = """
+gender: male
+race: human
+allocation: {PS: 18, MD: 15, AG: 15, EN: 16, MA: 7, WP: 17}
+weapons: [{name: long-bow, rank: 2}, {name: broadsword, rank: 1}]
+shield: {name: kite-shield, rank: 1}
+equipment_given: true
+"""
+    character = api.build(text, "archer.yaml", seed=3, tables=tables)
+    bow, sword = character["combat"]["weapons"]
+    assert character["combat"]["modified_manual_dexterity"] == 11
+    assert bow["strike_chance"] == 55 + 15 + 4 * 2
+    assert sword["strike_chance"] == 55 - 5 * (15 - 11) + 11 + 4 * 1

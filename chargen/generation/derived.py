@@ -87,7 +87,9 @@ def combat_values(generated: Generated, stats: dict[str, int], tables: Tables) -
     weapons = []
     for item in equipment.weapons:
         weapon = tables.weapons[item.name]
-        chance = rules.strike_chance(weapon, dexterity, item.rank)
+        # 20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without its MD loss.
+        weapon_dexterity = stats["MD"] if weapon.hands == "2" else dexterity
+        chance = rules.strike_chance(weapon, weapon_dexterity, item.rank)
         modifier = rules.weapon_damage_modifier(weapon, stats["PS"])
         entry: dict[str, Any] = {
             "name": item.name,
