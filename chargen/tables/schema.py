@@ -1,56 +1,76 @@
-"""The shape of every rules table under tables/, checked when the tables are loaded."""
+"""The shape of every rules table under tables/, checked when the tables are loaded.
+
+This module holds the character-generation tables (sections 5-8); the combat and equipment tables are in
+equipment_schema and are re-exported here, so `schema.Weapon` works as well as `schema.Race`.
+"""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
-PRIMARY_CODES = ("PS", "MD", "AG", "EN", "MA", "WP")
-MODIFIABLE_CODES = (*PRIMARY_CODES, "FT", "PC", "TMR")
+from chargen.tables.base import (
+    DICE_PATTERN,
+    MODIFIABLE_CODES,
+    PRIMARY_CODES,
+    Band,
+    Entry,
+    Modifiable,
+    Primary,
+    ValueBand,
+)
+from chargen.tables.equipment_schema import (
+    Accessory,
+    Archetype,
+    ArchetypeItem,
+    ArchetypesFile,
+    Armor,
+    ArmorFile,
+    BreakageRule,
+    CombatFile,
+    GrievousClasses,
+    NameParts,
+    NamesFile,
+    Shield,
+    ShieldsFile,
+    SpecialDamageRow,
+    SpecialDamageTable,
+    StunRule,
+    UnarmedRule,
+    Weapon,
+    WeaponsFile,
+)
 
-
-def _primary(code: str) -> str:
-    if code not in PRIMARY_CODES:
-        raise ValueError(f"{code!r} is not a primary characteristic ({', '.join(PRIMARY_CODES)})")
-    return code
-
-
-def _modifiable(code: str) -> str:
-    if code not in MODIFIABLE_CODES:
-        raise ValueError(
-            f"{code!r} is not a characteristic a race or gender modifies ({', '.join(MODIFIABLE_CODES)})"
-        )
-    return code
-
-
-Primary = Annotated[str, AfterValidator(_primary)]
-Modifiable = Annotated[str, AfterValidator(_modifiable)]
-DICE_PATTERN = r"^([1-9][0-9]*)?D[1-9][0-9]*([+-][0-9]+)?$"
-
-
-class Entry(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
-
-
-class Band(Entry):
-    """A row read by a die or a value falling between low and high, inclusive."""
-
-    low: int
-    high: int
-
-    @model_validator(mode="after")
-    def _ordered(self) -> Band:
-        if self.low > self.high:
-            raise ValueError(f"low {self.low} is above high {self.high}")
-        return self
-
-    def holds(self, value: int) -> bool:
-        return self.low <= value <= self.high
-
-
-class ValueBand(Band):
-    value: int
+__all__ = [
+    "DICE_PATTERN",
+    "MODIFIABLE_CODES",
+    "PRIMARY_CODES",
+    "Accessory",
+    "Archetype",
+    "ArchetypeItem",
+    "ArchetypesFile",
+    "Armor",
+    "ArmorFile",
+    "Band",
+    "BreakageRule",
+    "CombatFile",
+    "Entry",
+    "GrievousClasses",
+    "Modifiable",
+    "NameParts",
+    "NamesFile",
+    "Primary",
+    "Shield",
+    "ShieldsFile",
+    "SpecialDamageRow",
+    "SpecialDamageTable",
+    "StunRule",
+    "UnarmedRule",
+    "ValueBand",
+    "Weapon",
+    "WeaponsFile",
+]
 
 
 # --- characteristics.yaml (section 5) -------------------------------------------------------------
@@ -118,7 +138,7 @@ class CharacteristicsFile(Entry):
     fatigue: FatigueTable
     perception: PerceptionRule
     tmr: TmrTable
-    optional: list[OptionalCharacteristic] = []
+    optional: list[OptionalCharacteristic] = Field(default_factory=list)
 
 
 # --- birthrights.yaml (6.1, 6.2) --------------------------------------------------------------------
@@ -145,7 +165,7 @@ class BirthrightsFile(Entry):
 
 class RaceType(Band):
     name: str
-    modifiers: dict[Modifiable, int] = {}
+    modifiers: dict[Modifiable, int] = Field(default_factory=dict)
     element: str | None = None
 
 
@@ -161,7 +181,7 @@ class Race(Entry):
     fixed_aspect: str | None = None
     type_rule: str | None = None
     type_dice: str | None = Field(default=None, pattern=DICE_PATTERN)
-    types: dict[str, RaceType] = {}
+    types: dict[str, RaceType] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _types_need_dice(self) -> Race:
@@ -266,170 +286,3 @@ class HeritageFile(Entry):
     birth_order_effects: dict[Literal["bastard", "legitimate", "first-child"], BirthOrderEffect]
     sibling_rank: SiblingRankTable
     starting_allotment: AllotmentTable
-
-
-# --- weapons.yaml (20.2), shields.yaml (17.5), armor.yaml (18.1) -----------------------------------
-
-
-class Weapon(Entry):
-    name: str
-    group: str
-    weight: float | None = Field(ge=0)
-    weight_text: str | None = None
-    ps: int
-    md: int
-    base_chance: int
-    damage_modifier: int | None
-    damage_note: str | None = None
-    range: int | None = Field(ge=1)
-    damage_class: Literal["A", "B", "C"] | None = Field(alias="class")
-    use: str = Field(pattern=r"^R?M?C?$", min_length=1)
-    cost: int | None = Field(ge=0)
-    max_rank: int | None = Field(ge=0)
-    hands: Literal["1", "2", "1-2"]
-    thrown: bool = False
-    note: str | None = None
-    shield: str | None = None
-
-    @model_validator(mode="after")
-    def _damage_explained(self) -> Weapon:
-        if self.damage_modifier is None and not self.damage_note:
-            raise ValueError("a weapon without a damage_modifier needs a damage_note")
-        return self
-
-
-class Accessory(Entry):
-    name: str
-    number: int
-    weight: float
-    cost: int
-    use: str
-
-
-class WeaponsFile(Entry):
-    weapons: dict[str, Weapon]
-    groups: dict[str, str]
-    notes: dict[str, str]
-    accessories: dict[str, Accessory] = {}
-
-
-class Shield(Entry):
-    name: str
-    rule: str
-    weight: float = Field(ge=0)
-    defense_per_rank: int = Field(ge=0)
-    manual_dexterity_loss: int = Field(ge=0)
-    cost: int = Field(ge=0)
-    weapon: str | None = None
-    can_strike: bool = True  # 16.5: may be used for a Shield Rush (the Weapons Chart's "Shield")
-    note: str | None = None
-
-
-class ShieldsFile(Entry):
-    shields: dict[str, Shield]
-
-
-class Armor(Entry):
-    name: str
-    rule: str
-    weight: float = Field(ge=0)
-    protection: int = Field(ge=0)
-    agility_loss: int = Field(ge=0)
-    cost: int = Field(ge=0)
-    stealth_adjustment: int
-
-
-class ArmorFile(Entry):
-    human_size: int = Field(ge=1)
-    armor: dict[str, Armor]
-
-
-# --- combat.yaml (18.2, 18.3, 19, 21, 17.3) ---------------------------------------------------------
-
-
-class SpecialDamageRow(Entry):
-    low: int
-    high: int | None
-    grievous_high: int | None
-    endurance_high: int
-
-
-class SpecialDamageTable(Entry):
-    rule: str
-    rows: list[SpecialDamageRow]
-
-
-class GrievousClasses(Entry):
-    rule: str
-    A: Band
-    B: Band
-    C: Band
-
-
-class UnarmedRule(Entry):
-    rule: str
-    agility_multiplier: int
-    strength_threshold: int
-    chance_per_strength_point: int
-    damage_modifier: int
-    strength_points_per_damage: int = Field(ge=1)
-    kick_from_rank: int
-
-
-class StunRule(Entry):
-    rule: str
-    endurance_divisor: int = Field(ge=1)
-    recovery_willpower_multiplier: int
-
-
-class BreakageRule(Entry):
-    rule: str
-    manual_dexterity_multiplier: int
-
-
-class CombatFile(Entry):
-    special_damage: SpecialDamageTable
-    grievous_injury_classes: GrievousClasses
-    unarmed: UnarmedRule
-    stun: StunRule
-    breakage: BreakageRule
-
-
-# --- archetypes.yaml, names.yaml --------------------------------------------------------------------
-
-
-class ArchetypeItem(Entry):
-    name: str
-    rank: int | None = Field(default=None, ge=0)
-
-
-class Archetype(Entry):
-    name: str
-    favours: dict[Primary, float]
-    weapons: list[ArchetypeItem] = []
-    armor: list[str] = []
-    shield: list[ArchetypeItem] = []
-
-    @model_validator(mode="after")
-    def _some_favour(self) -> Archetype:
-        if not any(weight > 0 for weight in self.favours.values()):
-            raise ValueError("favours needs at least one positive weight")
-        if any(weight < 0 for weight in self.favours.values()):
-            raise ValueError("favours weights may not be negative")
-        return self
-
-
-class ArchetypesFile(Entry):
-    archetypes: dict[str, Archetype]
-
-
-class NameParts(Entry):
-    male: list[str] = Field(min_length=1)
-    female: list[str] = Field(min_length=1)
-    family: list[str] = []
-    # Bynames ("the Bold"); optional, so names files without them still load.
-    epithets: list[str] = []
-
-
-class NamesFile(Entry):
-    names: dict[str, NameParts]

@@ -1,0 +1,53 @@
+"""Building blocks of the table schemas: characteristic codes, entries, bands read by a die."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, model_validator
+
+PRIMARY_CODES = ("PS", "MD", "AG", "EN", "MA", "WP")
+MODIFIABLE_CODES = (*PRIMARY_CODES, "FT", "PC", "TMR")
+
+
+def _primary(code: str) -> str:
+    if code not in PRIMARY_CODES:
+        raise ValueError(f"{code!r} is not a primary characteristic ({', '.join(PRIMARY_CODES)})")
+    return code
+
+
+def _modifiable(code: str) -> str:
+    if code not in MODIFIABLE_CODES:
+        raise ValueError(
+            f"{code!r} is not a characteristic a race or gender modifies ({', '.join(MODIFIABLE_CODES)})"
+        )
+    return code
+
+
+Primary = Annotated[str, AfterValidator(_primary)]
+Modifiable = Annotated[str, AfterValidator(_modifiable)]
+DICE_PATTERN = r"^([1-9][0-9]*)?D[1-9][0-9]*([+-][0-9]+)?$"
+
+
+class Entry(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+
+class Band(Entry):
+    """A row read by a die or a value falling between low and high, inclusive."""
+
+    low: int
+    high: int
+
+    @model_validator(mode="after")
+    def _ordered(self) -> Band:
+        if self.low > self.high:
+            raise ValueError(f"low {self.low} is above high {self.high}")
+        return self
+
+    def holds(self, value: int) -> bool:
+        return self.low <= value <= self.high
+
+
+class ValueBand(Band):
+    value: int

@@ -1,0 +1,176 @@
+"""The shape of the combat and equipment tables: 17.5 shields, 18.1 armor, 18.2-21 combat values,
+20.2 weapons, and the archetypes and names a rolled character or NPC is made with."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from chargen.tables.base import Band, Entry, Primary
+
+# --- weapons.yaml (20.2), shields.yaml (17.5), armor.yaml (18.1) -----------------------------------
+
+
+class Weapon(Entry):
+    name: str
+    group: str
+    weight: float | None = Field(ge=0)
+    weight_text: str | None = None
+    ps: int
+    md: int
+    base_chance: int
+    damage_modifier: int | None
+    damage_note: str | None = None
+    range: int | None = Field(ge=1)
+    damage_class: Literal["A", "B", "C"] | None = Field(alias="class")
+    use: str = Field(pattern=r"^R?M?C?$", min_length=1)
+    cost: int | None = Field(ge=0)
+    max_rank: int | None = Field(ge=0)
+    hands: Literal["1", "2", "1-2"]
+    thrown: bool = False
+    note: str | None = None
+    shield: str | None = None
+
+    @model_validator(mode="after")
+    def _damage_explained(self) -> Weapon:
+        if self.damage_modifier is None and not self.damage_note:
+            raise ValueError("a weapon without a damage_modifier needs a damage_note")
+        return self
+
+
+class Accessory(Entry):
+    name: str
+    number: int
+    weight: float
+    cost: int
+    use: str
+
+
+class WeaponsFile(Entry):
+    weapons: dict[str, Weapon]
+    groups: dict[str, str]
+    notes: dict[str, str]
+    accessories: dict[str, Accessory] = Field(default_factory=dict)
+
+
+class Shield(Entry):
+    name: str
+    rule: str
+    weight: float = Field(ge=0)
+    defense_per_rank: int = Field(ge=0)
+    manual_dexterity_loss: int = Field(ge=0)
+    cost: int = Field(ge=0)
+    weapon: str | None = None
+    can_strike: bool = True  # 16.5: may be used for a Shield Rush (the Weapons Chart's "Shield")
+    note: str | None = None
+
+
+class ShieldsFile(Entry):
+    shields: dict[str, Shield]
+
+
+class Armor(Entry):
+    name: str
+    rule: str
+    weight: float = Field(ge=0)
+    protection: int = Field(ge=0)
+    agility_loss: int = Field(ge=0)
+    cost: int = Field(ge=0)
+    stealth_adjustment: int
+
+
+class ArmorFile(Entry):
+    human_size: int = Field(ge=1)
+    armor: dict[str, Armor]
+
+
+# --- combat.yaml (18.2, 18.3, 19, 21, 17.3) ---------------------------------------------------------
+
+
+class SpecialDamageRow(Entry):
+    low: int
+    high: int | None
+    grievous_high: int | None
+    endurance_high: int
+
+
+class SpecialDamageTable(Entry):
+    rule: str
+    rows: list[SpecialDamageRow]
+
+
+class GrievousClasses(Entry):
+    rule: str
+    A: Band
+    B: Band
+    C: Band
+
+
+class UnarmedRule(Entry):
+    rule: str
+    agility_multiplier: int
+    strength_threshold: int
+    chance_per_strength_point: int
+    damage_modifier: int
+    strength_points_per_damage: int = Field(ge=1)
+    kick_from_rank: int
+
+
+class StunRule(Entry):
+    rule: str
+    endurance_divisor: int = Field(ge=1)
+    recovery_willpower_multiplier: int
+
+
+class BreakageRule(Entry):
+    rule: str
+    manual_dexterity_multiplier: int
+
+
+class CombatFile(Entry):
+    special_damage: SpecialDamageTable
+    grievous_injury_classes: GrievousClasses
+    unarmed: UnarmedRule
+    stun: StunRule
+    breakage: BreakageRule
+
+
+# --- archetypes.yaml, names.yaml --------------------------------------------------------------------
+
+
+class ArchetypeItem(Entry):
+    name: str
+    rank: int | None = Field(default=None, ge=0)
+
+
+class Archetype(Entry):
+    name: str
+    favours: dict[Primary, float]
+    weapons: list[ArchetypeItem] = Field(default_factory=list)
+    armor: list[str] = Field(default_factory=list)
+    shield: list[ArchetypeItem] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _some_favour(self) -> Archetype:
+        if not any(weight > 0 for weight in self.favours.values()):
+            raise ValueError("favours needs at least one positive weight")
+        if any(weight < 0 for weight in self.favours.values()):
+            raise ValueError("favours weights may not be negative")
+        return self
+
+
+class ArchetypesFile(Entry):
+    archetypes: dict[str, Archetype]
+
+
+class NameParts(Entry):
+    male: list[str] = Field(min_length=1)
+    female: list[str] = Field(min_length=1)
+    family: list[str] = Field(default_factory=list)
+    # Bynames ("the Bold"); optional, so names files without them still load.
+    epithets: list[str] = Field(default_factory=list)
+
+
+class NamesFile(Entry):
+    names: dict[str, NameParts]
