@@ -77,13 +77,11 @@ class StagedFile:
         self.temporary = None
 
 
-class JsonlOutput:
+class _StreamOutput:
+    """An output written row by row into one staged file, renamed into place by commit."""
+
     def __init__(self, target: str, stdout: TextIO) -> None:
         self.file = StagedFile(target, stdout)
-
-    def add(self, npc: NpcOutput) -> None:
-        assert npc.jsonl is not None
-        self.file.stream.write(npc.jsonl)
 
     def finish(self) -> None:
         pass
@@ -95,24 +93,21 @@ class JsonlOutput:
         self.file.discard()
 
 
-class CsvOutput:
+class JsonlOutput(_StreamOutput):
+    def add(self, npc: NpcOutput) -> None:
+        assert npc.jsonl is not None
+        self.file.stream.write(npc.jsonl)
+
+
+class CsvOutput(_StreamOutput):
     def __init__(self, target: str, stdout: TextIO) -> None:
-        self.file = StagedFile(target, stdout)
+        super().__init__(target, stdout)
         self.writer = csv.writer(self.file.stream)
         self.writer.writerow(CSV_COLUMNS)
 
     def add(self, npc: NpcOutput) -> None:
         assert npc.csv_row is not None
         self.writer.writerow(npc.csv_row)
-
-    def finish(self) -> None:
-        pass
-
-    def commit(self) -> None:
-        self.file.commit()
-
-    def discard(self) -> None:
-        self.file.discard()
 
 
 class DirectoryOutput:
