@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import secrets
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from chargen.character_file import DERIVED_KEYS, CharacterInput, locate_problems, parse_located
-from chargen.errors import InputError
+from chargen.errors import ChargenError, InputError
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.tables import Tables, load_tables
 from chargen.yamlio import format_path, parse_path
@@ -102,10 +103,6 @@ def _differences(path: tuple[str | int, ...], written: Any, derived: Any) -> lis
 
 def read_source(source: str) -> tuple[str, str]:
     """The text of FILE, or of standard input for `-`; returns (text, name for messages)."""
-    import sys
-
-    from chargen.errors import ChargenError
-
     if source == "-":
         return sys.stdin.read(), "<stdin>"
     try:

@@ -45,10 +45,17 @@ class Dice:
     rng: random.Random
     given: Mapping[str, Any] = field(default_factory=dict)
     record: dict[str, Any] = field(default_factory=dict)
-    used_rng: bool = False
+
+    def __post_init__(self) -> None:
+        self._initial_state = self.rng.getstate()
+
+    @property
+    def used_rng(self) -> bool:
+        """Whether anything drew from the RNG (then the seed belongs in the file): read off the RNG's own
+        state, so no step can forget to say so."""
+        return self.rng.getstate() != self._initial_state
 
     def _fresh(self, sides: int) -> int:
-        self.used_rng = True
         return self.rng.randint(1, sides)
 
     def _check(self, key: str, value: Any, low: int, high: int, die: str, rule: str) -> int:
@@ -117,5 +124,4 @@ class Dice:
 
     def choice(self, options: list[Any]) -> Any:
         """A choice the player would make (not a die): drawn from the RNG, its result stored by the caller."""
-        self.used_rng = True
         return self.rng.choice(options)

@@ -52,7 +52,6 @@ def race_by_attempts(attempts: list[str], dice: Dice, tables: Tables) -> RaceRes
 def non_human_attempts(dice: Dice, tables: Tables) -> list[str]:
     """A rolled character with no race asked for tries three different non-human races in a random order."""
     candidates = [race_id for race_id, race in tables.races.items() if race.chance < 100]
-    dice.used_rng = True
     return dice.rng.sample(candidates, k=min(3, len(candidates)))
 
 

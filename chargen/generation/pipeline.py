@@ -56,7 +56,6 @@ def generate(
         if strategy is None:
             strategy = dice.choice(sorted(tables.archetypes))
         allocation = characteristics.strategy_allocation(row, tables.archetypes[strategy], rng, tables)
-        dice.used_rng = True
     stated_maximum = (
         spec.points.maximum if spec.points is not None and spec.points.maximum is not None else row.maximum
     )
