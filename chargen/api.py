@@ -6,11 +6,11 @@ import secrets
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from chargen.character_file import DERIVED_KEYS, CharacterInput, locate_problems, parse_located
 from chargen.errors import ChargenError, InputError
 from chargen.generation.pipeline import Equip, Options, generate
+from chargen.model import Character, DocumentValue, to_document
 from chargen.tables import Tables, load_tables
 from chargen.yamlio import format_path, parse_path
 
@@ -27,19 +27,21 @@ def roll(
     gender: str | None = None,
     race: str | None = None,
     race_attempts: Sequence[str] | None = None,
-    strategy: str | None = None,
+    archetype: str | None = None,
     optional: Sequence[str] = (),
     equip: Equip = "buy",
     tables: Tables | None = None,
-) -> dict[str, Any]:
-    """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG."""
+    strategy: str | None = None,
+) -> Character:
+    """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG.
+    `strategy` is the old name of `archetype` (deprecated, still accepted)."""
     spec = CharacterInput.model_validate(
         {
             "name": name,
             "gender": gender,
             "race": race,
             "race_attempts": list(race_attempts) if race_attempts else None,
-            "strategy": strategy,
+            "archetype": archetype if archetype is not None else strategy,
             "optional": list(optional),
         }
     )
@@ -49,7 +51,7 @@ def roll(
 
 def build(
     text: str, source: str = "<input>", *, seed: int | None = None, tables: Tables | None = None
-) -> dict[str, Any]:
+) -> Character:
     """Build a character from a character file's text (YAML or JSON): given rolls and choices are used and
     checked, the rest rolled with `seed` (else the file's seed, else a fresh one)."""
     spec, located = parse_located(text, source)
@@ -59,9 +61,7 @@ def build(
         raise locate_problems(error, located) from None
 
 
-def build_spec(
-    spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None
-) -> dict[str, Any]:
+def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None) -> Character:
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
     return generate(spec, tables or load_tables(), seed=chosen_seed)
 
@@ -75,14 +75,15 @@ def validate(text: str, source: str = "<input>", *, tables: Tables | None = None
     except InputError as error:
         raise locate_problems(error, located) from None
     written = spec.model_dump(include=set(DERIVED_KEYS), exclude_none=True)
+    derived = to_document(rebuilt)
     problems: list[str] = []
     for key in DERIVED_KEYS:
         if key in written:
-            problems.extend(_differences((key,), written[key], rebuilt.get(key)))
+            problems.extend(_differences((key,), written[key], derived.get(key)))
     return [f"{located.where(parse_path(problem.partition(': ')[0]))}: {problem}" for problem in problems]
 
 
-def _differences(path: tuple[str | int, ...], written: Any, derived: Any) -> list[str]:
+def _differences(path: tuple[str | int, ...], written: object, derived: DocumentValue) -> list[str]:
     if isinstance(written, dict) and isinstance(derived, dict):
         found = []
         for key in sorted(set(written) | set(derived), key=str):

@@ -3,15 +3,28 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
+from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import ErrorDetails
 
 from chargen.errors import InputError
+from chargen.model import Character, characteristics_from_mapping, to_document
+from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
 from chargen.yamlio import Located, dump_yaml, format_path, load_located, parse_path
 
-SCHEMA_VERSION = 1
-PRIMARIES = ("PS", "MD", "AG", "EN", "MA", "WP")
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 
 
@@ -65,12 +78,17 @@ class CharacterInput(_Strict):
     schema_version: Literal[1] = 1
     name: str | None = Field(None, min_length=1, max_length=500)
     seed: int | None = Field(None, ge=0, description="seed of the RNG that rolled the dice not given")
-    strategy: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
-    gender: Literal["male", "female"] | None = None
+    archetype: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
+    strategy: Id | None = Field(
+        None,
+        description="deprecated: the old name of `archetype`, still read",
+        json_schema_extra={"deprecated": True},
+    )
+    gender: GenderId | None = None
     race: Id | None = None
-    race_attempts: list[Id] | None = Field(None, min_length=1, max_length=3)
+    race_attempts: list[Id] | None = Field(None, min_length=1, description="6.3: races tried, in order")
     race_type: Id | None = None
-    hand: Literal["right", "left", "ambidextrous"] | None = None
+    hand: HandId | None = None
     aspect: Id | None = None
     points: Points | None = None
     allocation: Allocation | None = None
@@ -88,12 +106,24 @@ class CharacterInput(_Strict):
     modifiers: dict[str, dict[str, int]] | None = None
     tmr: int | None = None
     experience_multiplier: float | None = None
-    heritage: dict[str, Any] | None = None
+    heritage: dict[str, JsonValue] | None = None
     experience_points: int | None = None
     starting_silver: int | None = None
     silver_pennies: int | None = None
-    combat: dict[str, Any] | None = None
+    combat: dict[str, JsonValue] | None = None
     notes: list[str] | None = None
+
+    @model_validator(mode="after")
+    def _one_archetype(self) -> CharacterInput:
+        """`strategy` is the old spelling of `archetype`: read into it (both given, they must agree)."""
+        if self.strategy is not None:
+            if self.archetype is not None and self.archetype != self.strategy:
+                raise ValueError(
+                    f"{OLD_ARCHETYPE_KEY} (the old name of {ARCHETYPE_KEY}) says {self.strategy!r} but "
+                    f"{ARCHETYPE_KEY} says {self.archetype!r}"
+                )
+            self.archetype, self.strategy = self.strategy, None
+        return self
 
     @field_validator("race_attempts")
     @classmethod
@@ -143,8 +173,9 @@ def parse_located(text: str, source: str) -> tuple[CharacterInput, Located]:
         raise InputError(problems) from None
 
 
-def dump_document(document: dict[str, Any], fmt: str) -> str:
-    """The character file text: YAML (default) or JSON, byte-identical for the same document."""
+def dump_document(character: Character, fmt: str) -> str:
+    """The character file text: YAML (default) or JSON, byte-identical for the same character."""
+    document = to_document(character)
     if fmt == "json":
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     return dump_yaml(document)
@@ -166,3 +197,59 @@ def locate_problems(error: InputError, located: Located) -> InputError:
         known = bool(path) and path[:1] in located.marks
         problems.append(f"{located.where(path)}: {problem}" if known else f"{located.source}: {problem}")
     return InputError(problems)
+
+
+@cache
+def _character_adapter() -> TypeAdapter[Character]:
+    return TypeAdapter(Character)
+
+
+def from_document(data: Mapping[str, object], source: str = "<character>") -> Character:
+    """A character file's mapping, as chargen wrote it (choices and derived values), read into the typed
+    Character without re-deriving anything (the renderer shows a file as written). A missing or mistyped
+    field is an InputError naming its key path."""
+    fields = dict(data)
+    if OLD_ARCHETYPE_KEY in fields and ARCHETYPE_KEY not in fields:
+        fields[ARCHETYPE_KEY] = fields.pop(OLD_ARCHETYPE_KEY)
+    fields.setdefault(ARCHETYPE_KEY, None)
+    for key in ("seed", "race_attempts", "race_type", "armor", "shield", "unarmed_rank"):
+        fields.setdefault(key, None)
+    fields.setdefault("weapons", [])
+    fields.setdefault("notes", [])
+    fields.setdefault("equipment_given", False)
+    combat = fields.get("combat")
+    if isinstance(combat, dict):
+        fields["combat"] = _combat_with_defaults(combat)
+    stats = fields.get("characteristics")
+    try:
+        if isinstance(stats, dict):
+            fields["characteristics"] = characteristics_from_mapping(stats)
+        return _character_adapter().validate_python(fields)
+    except KeyError as error:
+        raise InputError(f"{source} has no characteristics.{error.args[0]}") from None
+    except ValidationError as error:
+        raise InputError([_document_problem(source, item) for item in error.errors()]) from None
+
+
+def _document_problem(source: str, item: ErrorDetails) -> str:
+    path = format_path(tuple(item["loc"]))
+    if item["type"] == "missing" or item["input"] is None:
+        return f"{source} has no {path}"
+    return f"{source}: {path}: {item['msg']} (got {str(item['input'])[:80]!r})"
+
+
+def _combat_with_defaults(combat: dict[str, object]) -> dict[str, object]:
+    """What a hand-written file may leave out of `combat`: no armor or shield, no weapons, no special damage
+    ranges, no Rank; unarmed Initiative is the Initiative without a weapon (12.3)."""
+    lines = {"rank": None, "endurance_damage": None, "grievous_injury": None}
+    filled: dict[str, object] = {"armor": None, "shield": None, "weapons": [], **combat}
+    unarmed = filled.get("unarmed")
+    if isinstance(unarmed, dict):
+        filled["unarmed"] = {**lines, "initiative": combat.get("initiative"), **unarmed}
+    weapons = filled.get("weapons")
+    if isinstance(weapons, list):
+        filled["weapons"] = [
+            {**lines, "damage_modifier": None, **weapon} if isinstance(weapon, dict) else weapon
+            for weapon in weapons
+        ]
+    return filled

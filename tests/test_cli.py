@@ -45,7 +45,7 @@ def test_roll_json_with_options_matches_the_golden_file(capsys: pytest.CaptureFi
         "giant",
         "--gender",
         "female",
-        "--strategy",
+        "--archetype",
         "knight",
         "--format",
         "json",
@@ -174,7 +174,7 @@ def test_bad_options(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(["roll", "--strategy", "figter"], capsys)
     assert (code, err) == (
         2,
-        "chargen: error: strategy: 'figter' is not an archetype (tables/archetypes.yaml); did you mean 'fighter'?\n",
+        "chargen: error: archetype: 'figter' is not an archetype (tables/archetypes.yaml); did you mean 'fighter'?\n",
     )
     code, _, err = run(["roll", "--race", "elf", "--race-attempts", "dwarf"], capsys)
     assert (code, err) == (

@@ -15,7 +15,10 @@ import signal
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chargen.batch.npc import RosterCard
 
 TEMPLATE = "roster.html.j2"
 STYLESHEET = "roster.css"
@@ -26,10 +29,10 @@ PAGES_PER_TASK = 2  # about a second of WeasyPrint: small enough to spread over 
 @dataclass(frozen=True)
 class RosterPage:
     number: int
-    cards: Sequence[dict[str, Any]]
+    cards: Sequence[RosterCard]
 
 
-def paginate(cards: Sequence[dict[str, Any]]) -> list[RosterPage]:
+def paginate(cards: Sequence[RosterCard]) -> list[RosterPage]:
     return [
         RosterPage(index // CARDS_PER_PAGE + 1, cards[index : index + CARDS_PER_PAGE])
         for index in range(0, len(cards), CARDS_PER_PAGE)
@@ -60,7 +63,7 @@ def _document(
         raise RenderError(f"{TEMPLATE}: template error: {error}") from None
 
 
-def roster_html(cards: Sequence[dict[str, Any]], *, paper: str, title: str) -> str:
+def roster_html(cards: Sequence[RosterCard], *, paper: str, title: str) -> str:
     """One self-contained HTML page: the fonts as data: URIs, the CSS inline, nothing fetched."""
     from chargen.render import html
 
@@ -82,7 +85,7 @@ def _ignore_interrupt() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone decides to stop
 
 
-def roster_pdf(cards: Sequence[dict[str, Any]], *, paper: str, title: str, jobs: int = 1) -> bytes:
+def roster_pdf(cards: Sequence[RosterCard], *, paper: str, title: str, jobs: int = 1) -> bytes:
     """The roster as PDF bytes, the same for the same cards whatever `jobs`."""
     pages = paginate(cards)
     groups = [pages[start : start + PAGES_PER_TASK] for start in range(0, len(pages), PAGES_PER_TASK)]

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any, Protocol, TextIO
 
-from chargen.batch.npc import CSV_COLUMNS, NpcOutput
+from chargen.batch.npc import CSV_COLUMNS, NpcOutput, RosterCard
 from chargen.errors import ChargenError
 
 
@@ -196,7 +196,7 @@ class RosterOutput:
     def __init__(self, target: str, stdout: TextIO, *, paper: str, title: str, jobs: int) -> None:
         self.as_html = target.lower().endswith((".html", ".htm"))
         self.file = StagedFile(target, stdout, binary=True)
-        self.cards: list[dict[str, Any]] = []  # small dicts: a roster of 10,000 is a few megabytes
+        self.cards: list[RosterCard] = []  # small cards: a roster of 10,000 is a few megabytes
         self.paper = paper
         self.title = title
         self.jobs = jobs

@@ -27,9 +27,11 @@ def _split(values: tuple[str, ...]) -> list[str]:
     help="Up to three races to roll for, in order (6.3). Default: three non-human races at random.",
 )
 @click.option(
-    "--strategy",
+    "--archetype",
+    "archetype",
     help="Archetype that allocates the points and buys the kit (see `chargen tables archetypes`).",
 )
+@click.option("--strategy", "archetype", hidden=True, help="Deprecated: the old name of --archetype.")
 @click.option(
     "--optional", multiple=True, metavar="CODE", help="Roll an optional characteristic too (e.g. PB)."
 )
@@ -42,7 +44,7 @@ def roll_command(
     gender: str | None,
     race: str | None,
     race_attempts: tuple[str, ...],
-    strategy: str | None,
+    archetype: str | None,
     optional: tuple[str, ...],
     outputs: Outputs,
 ) -> None:
@@ -60,7 +62,7 @@ def roll_command(
         gender=gender,
         race=race,
         race_attempts=attempts,
-        strategy=strategy,
+        archetype=archetype,
         optional=_split(optional),
         tables=tables,
     )

@@ -6,9 +6,13 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
+
+if TYPE_CHECKING:
+    from chargen.model import Character
+    from chargen.tables import Tables
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -79,7 +83,7 @@ def output_options(function: F) -> F:
     return command  # type: ignore[return-value]
 
 
-def emit(document: dict[str, Any], tables: Any, outputs: Outputs, *, print_default: bool = True) -> None:
+def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default: bool = True) -> None:
     """Produce every requested output first, then write each one aside and rename it into place."""
     from chargen.character_file import dump_document
     from chargen.output import write_atomic

@@ -37,6 +37,9 @@ class RaceResult:
 def race_by_attempts(attempts: list[str], dice: Dice, tables: Tables) -> RaceResult:
     """6.3: up to three D100 rolls at different races; the first at or under the race's chance binds.
     All failing, the character is human."""
+    allowed = tables.race_file.attempts
+    if len(attempts) > allowed:
+        raise InputError(f"race_attempts: {len(attempts)} attempts, but rule 6.3 allows {allowed}")
     for index, race_id in enumerate(attempts):
         race = tables.races.get(race_id)
         if race is None:
@@ -50,9 +53,10 @@ def race_by_attempts(attempts: list[str], dice: Dice, tables: Tables) -> RaceRes
 
 
 def non_human_attempts(dice: Dice, tables: Tables) -> list[str]:
-    """A rolled character with no race asked for tries three different non-human races in a random order."""
+    """A rolled character with no race asked for tries as many different non-human races as 6.3 allows
+    (races.yaml `attempts`), in a random order."""
     candidates = [race_id for race_id, race in tables.races.items() if race.chance < 100]
-    return dice.rng.sample(candidates, k=min(3, len(candidates)))
+    return dice.rng.sample(candidates, k=min(tables.race_file.attempts, len(candidates)))
 
 
 def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:

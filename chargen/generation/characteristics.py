@@ -95,7 +95,7 @@ def allocate_by_favours(
     return values
 
 
-def strategy_allocation(
+def archetype_allocation(
     row: PointRow, archetype: Archetype, rng: random.Random, tables: Tables
 ) -> dict[str, int]:
     return allocate_by_favours(row, archetype.favours, rng, tables)

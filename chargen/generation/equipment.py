@@ -144,7 +144,7 @@ def bought_equipment(
                 shield, left = Item(name=item.name), left - price
                 break
     for name, weapon in usable:
-        if len(weapons) >= 3:
+        if len(weapons) >= tables.archetype_file.weapons_bought:
             break
         if all(item.name != name for item in weapons) and weapon.cost is not None and weapon.cost <= left:
             weapons.append(Item(name=name))

@@ -10,21 +10,21 @@ imported only when a PDF is asked for.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chargen.output import write_atomic
 from chargen.render.errors import RenderError
 
 if TYPE_CHECKING:
+    from chargen.render.sheet import Renderable
     from chargen.tables import Tables
 
 __all__ = ["RenderError", "render_html", "render_pdf", "write_record"]
 
 
 def _page(
-    character: Mapping[str, Any], tables: Tables, paper: str, template: Path | None, *, standalone: bool
+    character: Renderable, tables: Tables, paper: str, template: Path | None, *, standalone: bool
 ) -> str:
     import chargen
     from chargen.render import html
@@ -40,14 +40,14 @@ def _page(
 
 
 def render_html(
-    character: Mapping[str, Any], tables: Tables, *, paper: str = "letter", template: Path | None = None
+    character: Renderable, tables: Tables, *, paper: str = "letter", template: Path | None = None
 ) -> str:
     """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests."""
     return _page(character, tables, paper, template, standalone=True)
 
 
 def render_pdf(
-    character: Mapping[str, Any], tables: Tables, *, paper: str = "letter", template: Path | None = None
+    character: Renderable, tables: Tables, *, paper: str = "letter", template: Path | None = None
 ) -> bytes:
     """The record as PDF bytes, the same for the same character file."""
     from chargen.render import pdf
@@ -57,7 +57,7 @@ def render_pdf(
 
 
 def write_record(
-    character: Mapping[str, Any],
+    character: Renderable,
     tables: Tables,
     *,
     html: Path | None,

@@ -6,8 +6,10 @@ from typing import Annotated
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, model_validator
 
-PRIMARY_CODES = ("PS", "MD", "AG", "EN", "MA", "WP")
-MODIFIABLE_CODES = (*PRIMARY_CODES, "FT", "PC", "TMR")
+from chargen.vocabulary import EIGHT, PRIMARIES
+
+PRIMARY_CODES = PRIMARIES
+MODIFIABLE_CODES = (*EIGHT, "TMR")
 
 
 def _primary(code: str) -> str:

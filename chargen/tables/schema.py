@@ -41,6 +41,7 @@ from chargen.tables.equipment_schema import (
     Weapon,
     WeaponsFile,
 )
+from chargen.vocabulary import GenderId, HandId
 
 __all__ = [
     "DICE_PATTERN",
@@ -152,11 +153,11 @@ class Gender(Entry):
 
 class Hands(Entry):
     rule: str
-    names: dict[Literal["right", "left", "ambidextrous"], str]
+    names: dict[HandId, str]
 
 
 class BirthrightsFile(Entry):
-    genders: dict[Literal["male", "female"], Gender]
+    genders: dict[GenderId, Gender]
     hands: Hands
 
 
@@ -191,6 +192,7 @@ class Race(Entry):
 
 
 class RacesFile(Entry):
+    attempts: int = Field(ge=0)
     races: dict[str, Race]
 
 

@@ -97,5 +97,6 @@ def with_change(character: dict[str, Any], **changes: Any) -> dict[str, Any]:
 def rolled(seed: int, **choices: Any) -> dict[str, Any]:
     """A character rolled by the core (chargen.api.roll), as `chargen roll --seed N` writes it."""
     from chargen.api import roll
+    from chargen.model import to_document
 
-    return roll(seed=seed, **choices)
+    return to_document(roll(seed=seed, **choices))
