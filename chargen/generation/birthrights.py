@@ -6,9 +6,9 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from chargen.dice import Dice, DiceSpec
+from chargen.dice import Dice
 from chargen.errors import InputError
-from chargen.tables import Tables
+from chargen.tables import Tables, row_for
 from chargen.tables.schema import Race
 
 
@@ -67,13 +67,13 @@ def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:
                 f"race_type: {race.name} has no types; rules 6.6 and 6.9 type giants and shape-changers"
             )
         return None
-    spec = DiceSpec.parse(race.type_dice or "D10")
     if chosen is not None and "race_type" not in dice.given:
         if chosen not in race.types:
             raise unknown("race_type", chosen, race.types, f"a {race.name} type ({race.type_rule})")
         return chosen
-    roll = dice.die("race_type", spec.sides, race.type_rule or race.rule)
-    rolled = next(type_id for type_id, kind in race.types.items() if kind.holds(roll))
+    assert race.type_dice is not None  # the races schema requires type_dice beside types
+    roll = dice.roll("race_type", race.type_dice, race.type_rule or race.rule)
+    rolled = row_for(race.types, roll, f"races.{race.name}.types")
     if chosen is not None and chosen != rolled:
         raise InputError(
             f"race_type: file says {chosen} but rolls.race_type {roll} gives {rolled}; rule {race.type_rule}"
@@ -94,8 +94,8 @@ def aspect(race: Race, chosen: str | None, dice: Dice, tables: Tables) -> str:
         if chosen not in table.aspects:
             raise unknown("aspect", chosen, table.aspects, "an aspect (7.1)")
         return chosen
-    roll = dice.die("aspect", DiceSpec.parse(table.dice).sides, table.rule)
-    rolled = next(aspect_id for aspect_id, item in table.aspects.items() if item.holds(roll))
+    roll = dice.roll("aspect", table.dice, table.rule)
+    rolled = row_for(table.aspects, roll, "aspects")
     if chosen is not None and chosen != rolled:
         raise InputError(
             f"aspect: file says {chosen} but rolls.aspect {roll} gives {rolled}; rule {table.rule}"

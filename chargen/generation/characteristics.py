@@ -6,7 +6,7 @@ import random
 from collections.abc import Mapping
 
 from chargen.character_file import Allocation
-from chargen.dice import Dice, DiceSpec
+from chargen.dice import Dice
 from chargen.errors import InputError
 from chargen.rules.allocation import (
     allocation_problems,
@@ -37,8 +37,7 @@ def characteristic_points(
                 totals = sorted(r.points for r in generation.rows)
                 raise InputError(f"{field} {total}; rule 5.1 gives {totals[0]} to {totals[-1]} points")
             return row
-    spec = DiceSpec.parse(generation.dice)
-    roll = dice.total("points", spec.count, spec.sides, generation.rule)
+    roll = dice.roll("points", generation.dice, generation.rule)
     return point_row_for_roll(generation.rows, roll)
 
 
@@ -112,7 +111,7 @@ def optional_characteristics(wanted: list[str], dice: Dice, tables: Tables) -> d
             )
     for item in tables.characteristics.optional:
         if item.code in wanted or item.roll_key in dice.given:
-            spec = DiceSpec.parse(item.dice)
+            spec = item.dice
             rolled = dice.each(item.roll_key, [spec.sides] * spec.count, item.rule)
             values[item.code] = sum(rolled) + spec.modifier
     return values

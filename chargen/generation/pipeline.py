@@ -142,7 +142,7 @@ def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
 
 def birthrights_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Birthrights:
     """6.1-6.3, 6.6, 6.9, 7.1: gender, hand, race, type, aspect."""
-    gender = spec.gender or dice.choice(list(GENDERS))
+    gender: str = spec.gender or dice.choice(GENDERS)
     hand = _given_or_rolled("hand", spec.hand, dice, lambda: birthrights.primary_hand(dice, tables))
     outcome = race_step(spec, dice, tables)
     race = tables.races[outcome.race]

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer, model_validator
 
+from chargen.dice import DiceSpec
 from chargen.vocabulary import EIGHT, PRIMARIES
 
 PRIMARY_CODES = PRIMARIES
@@ -28,7 +29,16 @@ def _modifiable(code: str) -> str:
 
 Primary = Annotated[str, AfterValidator(_primary)]
 Modifiable = Annotated[str, AfterValidator(_modifiable)]
-DICE_PATTERN = r"^([1-9][0-9]*)?D[1-9][0-9]*([+-][0-9]+)?$"
+
+
+def _dice(text: object) -> DiceSpec:
+    if isinstance(text, DiceSpec):
+        return text
+    return DiceSpec.parse(text)  # type: ignore[arg-type]
+
+
+#: Dice notation in a table (`dice: D100`), parsed once when the tables load by chargen.dice.
+DiceNotation = Annotated[DiceSpec, BeforeValidator(_dice), PlainSerializer(str)]
 
 
 class Entry(BaseModel):

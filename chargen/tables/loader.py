@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -146,14 +146,27 @@ def _load_cached(directory: str, shown_as: str) -> Tables:
     return tables
 
 
-def covers(bands: Iterable[schema.Band], low: int, high: int) -> str | None:
-    """Why `bands` fail to cover low..high exactly once, or None when they do."""
+def covers(bands: Iterable[schema.Band], low: int, high: int, dice: object = None) -> str | None:
+    """Why `bands` fail to cover low..high exactly once (every result of `dice`, when named), or None."""
     ordered = sorted(bands, key=lambda band: band.low)
+    rolled = f"; {dice} rolls {low}-{high}" if dice is not None else ""
     expected = low
     for band in ordered:
         if band.low != expected:
-            return f"rows leave a gap or overlap at {expected} (next row starts at {band.low})"
+            return f"rows leave a gap or overlap at {expected} (next row starts at {band.low}){rolled}"
         expected = band.high + 1
     if expected != high + 1:
-        return f"rows end at {expected - 1}, not {high}"
+        return f"rows end at {expected - 1}, not {high}{rolled}"
     return None
+
+
+Key = TypeVar("Key")
+
+
+def row_for(rows: Mapping[Key, schema.Band], roll: int, where: str) -> Key:
+    """The key of the row that holds `roll`. The tables' checks make every result of a table's die land in
+    exactly one row, so a miss is a table error (never a bare StopIteration)."""
+    for key, row in rows.items():
+        if row.holds(roll):
+            return key
+    raise TableError(f"{where}: no row holds the roll {roll}; the table's dice roll past its rows")

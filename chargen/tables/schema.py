@@ -11,10 +11,10 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from chargen.tables.base import (
-    DICE_PATTERN,
     MODIFIABLE_CODES,
     PRIMARY_CODES,
     Band,
+    DiceNotation,
     Entry,
     Modifiable,
     Primary,
@@ -44,7 +44,6 @@ from chargen.tables.equipment_schema import (
 from chargen.vocabulary import GenderId, HandId
 
 __all__ = [
-    "DICE_PATTERN",
     "MODIFIABLE_CODES",
     "PRIMARY_CODES",
     "Accessory",
@@ -85,7 +84,7 @@ class PointRow(Entry):
 
 class PointGeneration(Entry):
     rule: str
-    dice: str = Field(pattern=DICE_PATTERN)
+    dice: DiceNotation
     rows: list[PointRow]
 
 
@@ -127,7 +126,7 @@ class OptionalCharacteristic(Entry):
     code: str = Field(pattern=r"^[A-Z]{2,3}$")
     name: str
     rule: str
-    dice: str = Field(pattern=DICE_PATTERN)
+    dice: DiceNotation
     roll_key: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
 
 
@@ -181,7 +180,7 @@ class Race(Entry):
     abilities: list[str]
     fixed_aspect: str | None = None
     type_rule: str | None = None
-    type_dice: str | None = Field(default=None, pattern=DICE_PATTERN)
+    type_dice: DiceNotation | None = None
     types: dict[str, RaceType] = Field(default_factory=dict)
 
     @model_validator(mode="after")
@@ -224,7 +223,7 @@ class AspectEffects(Entry):
 
 class AspectsFile(Entry):
     rule: str
-    dice: str = Field(pattern=DICE_PATTERN)
+    dice: DiceNotation
     aspects: dict[str, Aspect]
     effects: dict[AspectKind, AspectEffects]
 
@@ -239,7 +238,7 @@ class SocialStatus(Band):
 
 class SocialStatusTable(Entry):
     rule: str
-    dice: str
+    dice: DiceNotation
     rows: dict[str, SocialStatus]
 
 
@@ -250,7 +249,7 @@ class BirthOrderBand(Entry):
 
 class BirthOrderTable(Entry):
     rule: str
-    dice: str
+    dice: DiceNotation
     bands: dict[str, BirthOrderBand]
 
 
@@ -267,7 +266,7 @@ class NamedBand(Band):
 
 class SiblingRankTable(Entry):
     rule: str
-    dice: str
+    dice: DiceNotation
     rows: dict[str, NamedBand]
 
 
@@ -278,7 +277,7 @@ class AllotmentRow(Band):
 
 class AllotmentTable(Entry):
     rule: str
-    dice: str
+    dice: DiceNotation
     rows: list[AllotmentRow]
 
 
