@@ -8,11 +8,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from chargen.character_file import DERIVED_KEYS, CharacterInput, locate_problems, parse_located
-from chargen.errors import ChargenError, InputError
+from chargen.errors import ChargenError, InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, DocumentValue, to_document
 from chargen.tables import Tables, load_tables
-from chargen.yamlio import format_path, parse_path
 
 
 def new_seed() -> int:
@@ -76,14 +75,14 @@ def validate(text: str, source: str = "<input>", *, tables: Tables | None = None
         raise locate_problems(error, located) from None
     written = spec.model_dump(include=set(DERIVED_KEYS), exclude_none=True)
     derived = to_document(rebuilt)
-    problems: list[str] = []
+    problems: list[Problem] = []
     for key in DERIVED_KEYS:
         if key in written:
             problems.extend(_differences((key,), written[key], derived.get(key)))
-    return [f"{located.where(parse_path(problem.partition(': ')[0]))}: {problem}" for problem in problems]
+    return [problem.at(located.where(problem.path)).text for problem in problems]
 
 
-def _differences(path: tuple[str | int, ...], written: object, derived: DocumentValue) -> list[str]:
+def _differences(path: KeyPath, written: object, derived: DocumentValue) -> list[Problem]:
     if isinstance(written, dict) and isinstance(derived, dict):
         found = []
         for key in sorted(set(written) | set(derived), key=str):
@@ -96,9 +95,8 @@ def _differences(path: tuple[str | int, ...], written: object, derived: Document
             for item in _differences((*path, i), *pair)
         ]
     if written != derived:
-        return [
-            f"{format_path(path)}: file says {written!r} but the rules give {derived!r}; build rewrites it"
-        ]
+        message = f"file says {shown(written)} but the rules give {shown(derived)}; build rewrites it"
+        return [Problem(path, message, value=written)]
     return []
 
 

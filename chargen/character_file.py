@@ -20,10 +20,10 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
-from chargen.errors import InputError
+from chargen.errors import InputError, Problem, shown
 from chargen.model import Character, characteristics_from_mapping, to_document
 from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
-from chargen.yamlio import Located, dump_yaml, format_path, load_located, parse_path
+from chargen.yamlio import Located, dump_yaml, format_path, load_located
 
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 
@@ -164,12 +164,9 @@ def parse_located(text: str, source: str) -> tuple[CharacterInput, Located]:
         problems = []
         for item in error.errors():
             loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
-            value = (
-                f" (got {item['input']!r})"
-                if item["type"] != "missing" and not isinstance(item["input"], dict | list)
-                else ""
-            )
-            problems.append(f"{located.where(loc)}: {format_path(loc)}: {item['msg']}{value}")
+            quoted = item["type"] != "missing" and not isinstance(item["input"], dict | list)
+            message = f"{item['msg']} (got {shown(item['input'])})" if quoted else item["msg"]
+            problems.append(Problem(loc, message, value=item.get("input")).at(located.where(loc)))
         raise InputError(problems) from None
 
 
@@ -189,13 +186,12 @@ def json_schema() -> dict[str, Any]:
 
 
 def locate_problems(error: InputError, located: Located) -> InputError:
-    """Prefix each `key.path: ...` problem with the file, line and column of that key."""
+    """Each problem placed at the file, line and column of its key path (the file alone when the key is not
+    in the file, or the problem has no key path)."""
     problems = []
-    for problem in error.problems:
-        head, separator, _ = problem.partition(": ")
-        path = parse_path(head) if separator and " " not in head else ()
-        known = bool(path) and path[:1] in located.marks
-        problems.append(f"{located.where(path)}: {problem}" if known else f"{located.source}: {problem}")
+    for problem in error.items:
+        known = bool(problem.path) and problem.path[:1] in located.marks
+        problems.append(problem.at(located.where(problem.path) if known else located.source))
     return InputError(problems)
 
 

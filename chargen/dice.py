@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from chargen.errors import InputError
+from chargen.errors import InputError, Problem, shown
 
 _DICE = re.compile(r"^(?P<count>[1-9][0-9]*)?D(?P<sides>[1-9][0-9]*)(?P<modifier>[+-][0-9]+)?$")
 T = TypeVar("T")
@@ -72,9 +72,19 @@ class Dice:
     def _fresh(self, sides: int) -> int:
         return self.rng.randint(1, sides)
 
-    def _check(self, key: str, value: object, low: int, high: int, die: str, rule: str) -> int:
+    @staticmethod
+    def _problem(
+        where: str | tuple[str, int], value: object, message: str, rule: str | None = None
+    ) -> Problem:
+        """A problem with a given roll, at `rolls.KEY` (or `rolls.KEY[i]`)."""
+        path = ("rolls", where) if isinstance(where, str) else ("rolls", *where)
+        return Problem(path=path, message=f"{shown(value)} {message}", rule=rule, value=value)
+
+    def _check(
+        self, where: str | tuple[str, int], value: object, low: int, high: int, die: str, rule: str
+    ) -> int:
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise InputError(f"rolls.{key}: {value!r} is not a {die} roll ({low}-{high}); rule {rule}")
+            raise InputError(self._problem(where, value, f"is not a {die} roll ({low}-{high})", rule))
         return value
 
     def roll(self, key: str, spec: DiceSpec, rule: str) -> int:
@@ -94,10 +104,10 @@ class Dice:
             if not isinstance(values, list) or len(values) != len(sides):
                 names = ", ".join(f"D{side}" for side in sides)
                 raise InputError(
-                    f"rolls.{key}: {values!r} should be a list of {len(sides)} dice [{names}]; rule {rule}"
+                    self._problem(key, values, f"should be a list of {len(sides)} dice [{names}]", rule)
                 )
             checked = [
-                self._check(f"{key}[{index}]", value, 1, side, f"D{side}", rule)
+                self._check((key, index), value, 1, side, f"D{side}", rule)
                 for index, (value, side) in enumerate(zip(values, sides, strict=True))
             ]
         else:
@@ -109,9 +119,9 @@ class Dice:
         """The index-th die of a list that grows one roll at a time (one D100 per race attempt, 6.3)."""
         given = self.given.get(key)
         if given is not None and not isinstance(given, list):
-            raise InputError(f"rolls.{key}: {given!r} should be a list of D{sides} rolls; rule {rule}")
+            raise InputError(self._problem(key, given, f"should be a list of D{sides} rolls", rule))
         if given is not None and index < len(given):
-            value = self._check(f"{key}[{index}]", given[index], 1, sides, f"D{sides}", rule)
+            value = self._check((key, index), given[index], 1, sides, f"D{sides}", rule)
         else:
             value = self._fresh(sides)
         rolled = self.record.setdefault(key, [])
@@ -119,15 +129,15 @@ class Dice:
         rolled.append(value)
         return value
 
-    def unused(self) -> list[str]:
+    def unused(self) -> list[Problem]:
         """Given rolls that the generation never read: a sign of a mistaken file."""
         problems = []
         for key, value in self.given.items():
             if key not in self.record:
-                problems.append(f"rolls.{key}: {value!r} was given but no step uses it")
+                problems.append(self._problem(key, value, "was given but no step uses it"))
             elif isinstance(value, list) and len(value) > len(recorded := self.record[key]):  # type: ignore[arg-type]
                 extra = value[len(recorded) :]  # type: ignore[arg-type]
-                problems.append(f"rolls.{key}: {extra!r} given beyond the rolls used")
+                problems.append(self._problem(key, extra, "given beyond the rolls used"))
         return problems
 
     def choice(self, options: Sequence[T]) -> T:

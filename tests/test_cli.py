@@ -136,7 +136,7 @@ BAD_INPUTS = {
     ),
     "points_total_out_of_range": (
         "points: {total: 100}\n",
-        "bad.yaml:1:17: points.total: 100; rule 5.1 gives 81 to 99 points",
+        "bad.yaml:1:17: points.total: 100, outside the 81 to 99 points; rule 5.1",
     ),
     "points_maximum_wrong": (
         "points: {total: 95, maximum: 21}\n",

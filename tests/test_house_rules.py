@@ -200,3 +200,34 @@ def test_a_die_that_does_not_fit_its_table_is_a_one_line_table_error(
         house(tmp_path, file, old, new)
     message = str(refused.value)
     assert "\n" not in message and expected in message
+
+
+# --- problems as data ---------------------------------------------------------------------------------
+
+
+def test_a_problem_carries_its_key_path_rule_and_value(tables: Tables) -> None:
+    text = ARCHER.replace("{name: broadsword, rank: 1}", "{name: broadsword, rank: 9}")
+    with pytest.raises(InputError) as refused:
+        api.build(text, "archer.yaml", seed=3, tables=tables)
+    (problem,) = refused.value.items
+    assert problem.path == ("weapons", 1, "rank") and problem.value == 9
+    line = 5  # ARCHER starts with a blank line; `rank: 9` is the 63rd character of the weapons line
+    assert (line, 63) == (
+        text.splitlines().index(next(x for x in text.splitlines() if "rank: 9" in x)) + 1,
+        63,
+    )
+    assert problem.place == f"archer.yaml:{line}:63"  # the line and column of that key, from the path
+    assert str(refused.value) == f"archer.yaml:{line}:63: weapons[1].rank: {problem.message}"
+
+
+def test_a_given_roll_out_of_range_names_its_key_and_rule(tables: Tables) -> None:
+    with pytest.raises(InputError) as refused:
+        api.build(ARCHER + "rolls: {aspect: 101}\n", "archer.yaml", seed=3, tables=tables)
+    (problem,) = refused.value.items
+    assert (problem.path, problem.rule, problem.value) == (("rolls", "aspect"), "7.1", 101)
+    assert str(refused.value) == "archer.yaml:9:17: rolls.aspect: 101 is not a D100 roll (1-100); rule 7.1"
+
+
+def test_plain_messages_still_make_an_input_error() -> None:
+    assert str(InputError("one line")) == "one line"
+    assert InputError(["a", "b"]).problems == ["a", "b"]

@@ -7,17 +7,24 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from chargen.dice import Dice
-from chargen.errors import InputError
+from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.tables import Tables, row_for
 from chargen.tables.schema import Race
 
 
-def unknown(field: str, value: str, known: Iterable[str], rule: str) -> InputError:
-    """`race: 'elfe' is not a race (6.3); did you mean 'elf'?`"""
+def unknown_problem(where: str | KeyPath, value: str, known: Iterable[str], what: str) -> Problem:
+    """`race: 'elfe' is not a race (6.3); did you mean 'elf'?` at a key path, or at a label (`--race`)."""
     options = sorted(known)
     close = difflib.get_close_matches(value, options, n=1)
     hint = f"; did you mean {close[0]!r}?" if close else f"; one of: {', '.join(options)}"
-    return InputError(f"{field}: {value!r} is not {rule}{hint}")
+    message = f"{shown(value)} is not {what}{hint}"
+    if isinstance(where, str):
+        return Problem(label=where, message=message, value=value)
+    return Problem(path=where, message=message, value=value)
+
+
+def unknown(where: str | KeyPath, value: str, known: Iterable[str], what: str) -> InputError:
+    return InputError(unknown_problem(where, value, known, what))
 
 
 def primary_hand(dice: Dice, tables: Tables) -> str:
@@ -39,13 +46,23 @@ def race_by_attempts(attempts: list[str], dice: Dice, tables: Tables) -> RaceRes
     All failing, the character is human."""
     allowed = tables.race_file.attempts
     if len(attempts) > allowed:
-        raise InputError(f"race_attempts: {len(attempts)} attempts, but rule 6.3 allows {allowed}")
+        raise InputError(
+            Problem(
+                ("race_attempts",), f"{len(attempts)} attempts, but rule 6.3 allows {allowed}", value=attempts
+            )
+        )
     for index, race_id in enumerate(attempts):
         race = tables.races.get(race_id)
         if race is None:
-            raise unknown(f"race_attempts[{index}]", race_id, tables.races, "a race (6.3)")
+            raise unknown(("race_attempts", index), race_id, tables.races, "a race (6.3)")
         if race.chance >= 100:
-            raise InputError(f"race_attempts[{index}]: {race_id} needs no roll; rule 6.3 lets anyone be one")
+            raise InputError(
+                Problem(
+                    ("race_attempts", index),
+                    f"{race_id} needs no roll; rule 6.3 lets anyone be one",
+                    value=race_id,
+                )
+            )
         roll = dice.nth("race", index, 100, "6.3")
         if roll <= race.chance:
             return RaceResult(race_id, attempts[: index + 1])
@@ -64,19 +81,28 @@ def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:
     if not race.types:
         if chosen is not None:
             raise InputError(
-                f"race_type: {race.name} has no types; rules 6.6 and 6.9 type giants and shape-changers"
+                Problem(
+                    ("race_type",),
+                    f"{race.name} has no types; rules 6.6 and 6.9 type giants and shape-changers",
+                    value=chosen,
+                )
             )
         return None
     if chosen is not None and "race_type" not in dice.given:
         if chosen not in race.types:
-            raise unknown("race_type", chosen, race.types, f"a {race.name} type ({race.type_rule})")
+            raise unknown(("race_type",), chosen, race.types, f"a {race.name} type ({race.type_rule})")
         return chosen
     assert race.type_dice is not None  # the races schema requires type_dice beside types
     roll = dice.roll("race_type", race.type_dice, race.type_rule or race.rule)
     rolled = row_for(race.types, roll, f"races.{race.name}.types")
     if chosen is not None and chosen != rolled:
         raise InputError(
-            f"race_type: file says {chosen} but rolls.race_type {roll} gives {rolled}; rule {race.type_rule}"
+            Problem(
+                ("race_type",),
+                f"file says {chosen} but rolls.race_type {roll} gives {rolled}",
+                race.type_rule,
+                chosen,
+            )
         )
     return rolled
 
@@ -86,18 +112,25 @@ def aspect(race: Race, chosen: str | None, dice: Dice, tables: Tables) -> str:
     if race.fixed_aspect:
         if chosen is not None and chosen != race.fixed_aspect:
             raise InputError(
-                f"aspect: {chosen!r}, but a {race.name} is always {race.fixed_aspect}; rule {race.rule}"
+                Problem(
+                    ("aspect",),
+                    f"{shown(chosen)}, but a {race.name} is always {race.fixed_aspect}",
+                    race.rule,
+                    chosen,
+                )
             )
         return race.fixed_aspect
     table = tables.aspect_file
     if chosen is not None and "aspect" not in dice.given:
         if chosen not in table.aspects:
-            raise unknown("aspect", chosen, table.aspects, "an aspect (7.1)")
+            raise unknown(("aspect",), chosen, table.aspects, "an aspect (7.1)")
         return chosen
     roll = dice.roll("aspect", table.dice, table.rule)
     rolled = row_for(table.aspects, roll, "aspects")
     if chosen is not None and chosen != rolled:
         raise InputError(
-            f"aspect: file says {chosen} but rolls.aspect {roll} gives {rolled}; rule {table.rule}"
+            Problem(
+                ("aspect",), f"file says {chosen} but rolls.aspect {roll} gives {rolled}", table.rule, chosen
+            )
         )
     return rolled

@@ -13,7 +13,7 @@ from typing import Literal
 
 from chargen.character_file import CharacterInput
 from chargen.dice import Dice
-from chargen.errors import InputError
+from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
 from chargen.generation.derived import Generated, character
 from chargen.generation.equipment import (
@@ -120,7 +120,7 @@ def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
     archetype = spec.archetype
     if archetype is not None and archetype not in tables.archetypes:
         raise birthrights.unknown(
-            "archetype", archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
+            ("archetype",), archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
         )
     stated_total = spec.points.total if spec.points is not None else None
     row = characteristics.characteristic_points(spec.allocation, dice, tables, stated_total)
@@ -134,8 +134,13 @@ def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
         stated_maximum = spec.points.maximum if spec.points.maximum is not None else row.maximum
         if (spec.points.total, stated_maximum) != (row.points, row.maximum):
             raise InputError(
-                f"points: file says {spec.points.total} (maximum {spec.points.maximum}) but the rolls give "
-                f"{row.points} (maximum {row.maximum}); rule 5.1"
+                Problem(
+                    ("points",),
+                    f"file says {spec.points.total} (maximum {spec.points.maximum}) but the rolls give "
+                    f"{row.points} (maximum {row.maximum})",
+                    "5.1",
+                    spec.points.total,
+                )
             )
     return Points(archetype, row, allocation)
 
@@ -157,13 +162,18 @@ def race_step(spec: CharacterInput, dice: Dice, tables: Tables) -> birthrights.R
         outcome = birthrights.race_by_attempts(spec.race_attempts, dice, tables)
         if spec.race is not None and spec.race != outcome.race:
             raise InputError(
-                f"race: file says {spec.race} but race_attempts {outcome.attempts} with rolls.race "
-                f"{dice.record['race']} give {outcome.race}; rule 6.3"
+                Problem(
+                    ("race",),
+                    f"file says {spec.race} but race_attempts {outcome.attempts} with rolls.race "
+                    f"{dice.record['race']} give {outcome.race}",
+                    "6.3",
+                    spec.race,
+                )
             )
         return outcome
     if spec.race is not None:
         if spec.race not in tables.races:
-            raise birthrights.unknown("race", spec.race, tables.races, "a race (6.3)")
+            raise birthrights.unknown(("race",), spec.race, tables.races, "a race (6.3)")
         return birthrights.RaceResult(spec.race, None)
     return birthrights.race_by_attempts(birthrights.non_human_attempts(dice, tables), dice, tables)
 
@@ -197,8 +207,12 @@ def kit_step(
         raise InputError(problems)
     if cost > background.starting_silver:
         raise InputError(
-            f"equipment: costs {cost} Silver Pennies but the purse holds {background.starting_silver} "
-            "(8.5); buy less, or set equipment_given: true"
+            Problem(
+                label="equipment",
+                message=f"costs {cost} Silver Pennies but the purse holds {background.starting_silver} (8.5); "
+                "buy less, or set equipment_given: true",
+                value=cost,
+            )
         )
     return Kit(equipment, given, cost)
 
@@ -209,7 +223,11 @@ def _given_or_rolled(key: str, chosen: str | None, dice: Dice, roll: Callable[[]
         return chosen
     rolled = roll()
     if chosen is not None and chosen != rolled:
-        raise InputError(f"{key}: file says {chosen} but rolls.{key} {dice.record[key]} gives {rolled}")
+        raise InputError(
+            Problem(
+                (key,), f"file says {chosen} but rolls.{key} {dice.record[key]} gives {rolled}", value=chosen
+            )
+        )
     return rolled
 
 
