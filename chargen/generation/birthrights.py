@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from chargen.dice import Dice
 from chargen.errors import InputError, KeyPath, Problem, shown
+from chargen.generation.decisions import RaceResult
 from chargen.tables import Tables, row_for
 from chargen.tables.schema import Race
 
@@ -33,12 +33,6 @@ def primary_hand(dice: Dice, tables: Tables) -> str:
     if d10 > d5:
         return "right"
     return "left" if d5 > d10 else "ambidextrous"
-
-
-@dataclass(frozen=True)
-class RaceResult:
-    race: str
-    attempts: list[str] | None  # the races tried, in order, up to the first success
 
 
 def race_by_attempts(attempts: list[str], dice: Dice, tables: Tables) -> RaceResult:

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from chargen.character_file import CharacterInput, Item
-from chargen.generation.equipment import Equipment
-from chargen.generation.heritage import Heritage as Background
+from chargen.character_file import Item
+from chargen.generation.decisions import Decisions
 from chargen.model import (
     ArmorLine,
     Carried,
@@ -14,9 +11,7 @@ from chargen.model import (
     Characteristics,
     Combat,
     Heritage,
-    Modifier,
     Points,
-    Roll,
     ShieldLine,
     UnarmedLine,
     WeaponLine,
@@ -24,56 +19,25 @@ from chargen.model import (
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, perception, tmr_from_agility
 from chargen.tables import Tables
-from chargen.tables.schema import Armor, PointRow, Shield
+from chargen.tables.schema import Armor, Shield
 from chargen.vocabulary import EIGHT, PRIMARIES
 
 
-@dataclass(frozen=True)
-class Generated:
-    """What the generation steps decided, before the derived values are worked out."""
-
-    spec: CharacterInput
-    seed: int | None
-    name: str
-    archetype: str | None
-    gender: str
-    race: str
-    race_attempts: list[str] | None
-    race_type: str | None
-    hand: str
-    aspect: str
-    points: PointRow
-    allocation: dict[str, int]
-    rolls: dict[str, Roll]
-    optional: dict[str, int]
-    race_modifiers: dict[str, int]
-    gender_modifiers: dict[str, int]
-    heritage: Background
-    equipment: Equipment
-    equipment_given: bool
-    cost: int
-
-    def modifier(self, code: str) -> Modifier:
-        return Modifier(self.race_modifiers.get(code, 0), self.gender_modifiers.get(code, 0))
-
-    def total_modifier(self, code: str) -> int:
-        return self.race_modifiers.get(code, 0) + self.gender_modifiers.get(code, 0)
-
-
-def final_characteristics(generated: Generated, tables: Tables) -> tuple[Characteristics, list[str]]:
+def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Characteristics, list[str]]:
     """The eight characteristics (5.3, 5.4, 6.x) plus optional ones, and notes for the record."""
     table = tables.characteristics
-    values = {code: generated.allocation[code] + generated.total_modifier(code) for code in PRIMARIES}
+    modifiers = decided.modifiers
+    values = {code: decided.points.allocation[code] + modifiers.total(code) for code in PRIMARIES}
     reading = fatigue_from_endurance(values["EN"], table.fatigue)
-    values["FT"] = reading.value + generated.total_modifier("FT")
-    values["PC"] = perception(table.perception.base, generated.total_modifier("PC"))
+    values["FT"] = reading.value + modifiers.total("FT")
+    values["PC"] = perception(table.perception.base, modifiers.total("PC"))
     notes = []
     if reading.beyond_table:
         notes.append(
             f"Fatigue: Endurance {values['EN']} is beyond the printed 5.3 table; its step (one Fatigue per three "
             f"Endurance) was continued to read {reading.value} before modifiers."
         )
-    return Characteristics(**values, optional=dict(generated.optional)), notes
+    return Characteristics(**values, optional=dict(decided.optional)), notes
 
 
 def _special(chance: int, tables: Tables) -> tuple[str | None, str | None]:
@@ -127,16 +91,17 @@ def unarmed_line(
     )
 
 
-def armor_line(generated: Generated, armor: Armor | None, tables: Tables) -> ArmorLine | None:
-    if armor is None or generated.equipment.armor is None:
+def armor_line(decided: Decisions, armor: Armor | None, tables: Tables) -> ArmorLine | None:
+    armor_id = decided.kit.equipment.armor
+    if armor is None or armor_id is None:
         return None
-    size = tables.races[generated.race].size
+    size = tables.races[decided.born.race.race].size
     return ArmorLine(
-        name=generated.equipment.armor,
+        name=armor_id,
         protection=armor.protection,
         agility_loss=armor.agility_loss,
         stealth_adjustment=armor.stealth_adjustment,
-        weight=rules.armor_weight(armor, size, generated.gender, tables.armor_file),
+        weight=rules.armor_weight(armor, size, decided.born.gender, tables.armor_file),
     )
 
 
@@ -151,9 +116,9 @@ def shield_line(item: Item | None, shield: Shield | None) -> ShieldLine | None:
     )
 
 
-def combat_values(generated: Generated, stats: Characteristics, tables: Tables) -> Combat:
+def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) -> Combat:
     """Section 12 and 17-21 values a Character Record carries."""
-    equipment = generated.equipment
+    equipment = decided.kit.equipment
     armor = tables.armor.get(equipment.armor) if equipment.armor else None
     shield = tables.shields.get(equipment.shield.name) if equipment.shield else None
     agility = rules.modified_agility(stats.AG, armor)
@@ -163,11 +128,11 @@ def combat_values(generated: Generated, stats: Characteristics, tables: Tables) 
         modified_agility=agility,
         modified_manual_dexterity=dexterity,
         defense=rules.defense(agility, shield, shield_rank),
-        tmr=tmr_from_agility(agility, tables.characteristics.tmr, generated.total_modifier("TMR")),
+        tmr=tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total("TMR")),
         initiative=rules.initiative_value(agility, stats.PC, tables.combat),
-        unarmed=unarmed_line(generated.spec.unarmed_rank, stats, dexterity, agility, tables),
+        unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
         weapons=[weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],
-        armor=armor_line(generated, armor, tables),
+        armor=armor_line(decided, armor, tables),
         shield=shield_line(equipment.shield, shield),
         stun_threshold=rules.stun_threshold(stats.EN, tables.combat),
         stun_recovery=rules.stun_recovery(stats.WP, stats.FT, tables.combat),
@@ -175,33 +140,33 @@ def combat_values(generated: Generated, stats: Characteristics, tables: Tables) 
     )
 
 
-def character(generated: Generated, tables: Tables) -> Character:
+def character(decided: Decisions, tables: Tables) -> Character:
     """The whole typed Character: the decisions of the steps and everything derived from them."""
-    stats, notes = final_characteristics(generated, tables)
-    background = generated.heritage
-    equipment = generated.equipment
+    stats, notes = final_characteristics(decided, tables)
+    born, background, kit = decided.born, decided.heritage, decided.kit
+    equipment = kit.equipment
     return Character(
-        name=generated.name,
-        seed=generated.seed,
-        archetype=generated.archetype,
-        gender=generated.gender,
-        race=generated.race,
-        race_attempts=generated.race_attempts,
-        race_type=generated.race_type,
-        hand=generated.hand,
-        aspect=generated.aspect,
-        points=Points(generated.points.points, generated.points.maximum),
-        allocation=dict(generated.allocation),
-        rolls=dict(generated.rolls),
+        name=decided.name,
+        seed=decided.seed,
+        archetype=decided.points.archetype,
+        gender=born.gender,
+        race=born.race.race,
+        race_attempts=born.race.attempts,
+        race_type=born.race_type,
+        hand=born.hand,
+        aspect=born.aspect,
+        points=Points(decided.points.row.points, decided.points.row.maximum),
+        allocation=dict(decided.points.allocation),
+        rolls=dict(decided.rolls),
         weapons=[Carried(item.name, item.rank) for item in equipment.weapons],
         armor=equipment.armor,
         shield=Carried(equipment.shield.name, equipment.shield.rank) if equipment.shield else None,
-        unarmed_rank=generated.spec.unarmed_rank,
-        equipment_given=generated.equipment_given,
+        unarmed_rank=decided.spec.unarmed_rank,
+        equipment_given=kit.given,
         characteristics=stats,
-        modifiers={code: generated.modifier(code) for code in (*EIGHT, "TMR")},
-        tmr=tmr_from_agility(stats.AG, tables.characteristics.tmr, generated.total_modifier("TMR")),
-        experience_multiplier=tables.races[generated.race].experience_multiplier,
+        modifiers={code: decided.modifiers.of(code) for code in (*EIGHT, "TMR")},
+        tmr=tmr_from_agility(stats.AG, tables.characteristics.tmr, decided.modifiers.total("TMR")),
+        experience_multiplier=tables.races[born.race.race].experience_multiplier,
         heritage=Heritage(
             social_status=background.social_status,
             money_multiplier=background.money_multiplier,
@@ -210,7 +175,7 @@ def character(generated: Generated, tables: Tables) -> Character:
         ),
         experience_points=background.experience_points,
         starting_silver=background.starting_silver,
-        silver_pennies=background.starting_silver - generated.cost,
-        combat=combat_values(generated, stats, tables),
+        silver_pennies=background.starting_silver - kit.cost,
+        combat=combat_values(decided, stats, tables),
         notes=notes,
     )

@@ -43,8 +43,17 @@ def _can_strike(shield: Item | None, tables: Tables) -> bool:
 
 def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tables) -> list[Problem]:
     """Every item exists and every Rank is allowed; problems named by key path."""
-    problems: list[Problem] = []
     ranks: dict[str, int | None] = {}
+    problems = _weapon_problems(equipment, stats, tables, ranks)
+    problems.extend(_armor_and_shield_problems(equipment, tables, ranks))
+    return problems
+
+
+def _weapon_problems(
+    equipment: Equipment, stats: Mapping[str, int], tables: Tables, ranks: dict[str, int | None]
+) -> list[Problem]:
+    """20.2 and 16.5 for each weapon; fills `ranks` (weapon id -> Rank) for the shield check."""
+    problems: list[Problem] = []
     for index, item in enumerate(equipment.weapons):
         weapon = tables.weapons.get(item.name)
         if weapon is None:
@@ -70,6 +79,14 @@ def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tabl
                     "16.5",
                 )
             )
+    return problems
+
+
+def _armor_and_shield_problems(
+    equipment: Equipment, tables: Tables, ranks: dict[str, int | None]
+) -> list[Problem]:
+    """18.1 and 17.5: the armor and shield exist; a shield that is also a weapon has one Rank as both."""
+    problems: list[Problem] = []
     if equipment.armor is not None and equipment.armor not in tables.armor:
         problems.append(
             unknown_problem(("armor",), equipment.armor, tables.armor, "on the Armor Chart (18.1)")

@@ -15,7 +15,8 @@ from chargen.character_file import CharacterInput
 from chargen.dice import Dice
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
-from chargen.generation.derived import Generated, character
+from chargen.generation.decisions import Birthrights, Decisions, Kit, Modifiers, Points, RaceResult
+from chargen.generation.derived import character
 from chargen.generation.equipment import (
     Equipment,
     bought_equipment,
@@ -27,7 +28,7 @@ from chargen.generation.heritage import Heritage, heritage
 from chargen.model import Character
 from chargen.rules.characteristics import combined_modifiers, modified_characteristics
 from chargen.tables import Tables
-from chargen.tables.schema import PointRow, Race
+from chargen.tables.schema import Race
 from chargen.vocabulary import GENDERS
 
 Equip = Literal["none", "buy", "give"]
@@ -41,78 +42,35 @@ class Options:
     equip: Equip = "none"
 
 
-@dataclass(frozen=True)
-class Points:
-    """5.1-5.2: the archetype followed (if any), the Characteristic Points row and the allocation."""
-
-    archetype: str | None
-    row: PointRow
-    allocation: dict[str, int]
-
-
-@dataclass(frozen=True)
-class Birthrights:
-    """6.1-6.3, 6.6, 6.9, 7.1."""
-
-    gender: str
-    hand: str
-    race: birthrights.RaceResult
-    race_type: str | None
-    aspect: str
-
-
-@dataclass(frozen=True)
-class Kit:
-    """8.7: what the character carries, whether it was given, and what it cost."""
-
-    equipment: Equipment
-    given: bool
-    cost: int
-
-
 def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
     """Make (or rebuild) a character."""
     options = options or Options()
-    rng = random.Random(seed)
-    dice = Dice(rng, given=spec.rolls.model_dump(exclude_none=True))
+    dice = Dice(random.Random(seed), given=spec.rolls.model_dump(exclude_none=True))
     points = points_step(spec, dice, tables)
     optional = characteristics.optional_characteristics(spec.optional, dice, tables)
     born = birthrights_step(spec, dice, tables)
     background = heritage(dice, tables)
     race = tables.races[born.race.race]
-    race_modifiers = combined_modifiers(
-        race.modifiers, race.types[born.race_type].modifiers if born.race_type else {}
-    )
-    gender_modifiers = dict(tables.birthrights.genders[born.gender].modifiers)  # type: ignore[index]
-    primaries = modified_characteristics(points.allocation, race_modifiers, gender_modifiers)
+    modifiers = modifiers_step(born, tables)
+    primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
     kit = kit_step(spec, options, points.archetype, primaries, background, race, tables)
     name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables)  # 8.8
     unused = dice.unused()
     if unused:
         raise InputError(unused)
-    generated = Generated(
-        spec=spec,
-        seed=spec.seed if spec.seed is not None else (seed if dice.used_rng else None),
-        name=name,
-        archetype=points.archetype,
-        gender=born.gender,
-        race=born.race.race,
-        race_attempts=born.race.attempts,
-        race_type=born.race_type,
-        hand=born.hand,
-        aspect=born.aspect,
-        points=points.row,
-        allocation=points.allocation,
-        rolls=dice.record,
-        optional=optional,
-        race_modifiers=race_modifiers,
-        gender_modifiers=gender_modifiers,
-        heritage=background,
-        equipment=kit.equipment,
-        equipment_given=kit.given,
-        cost=kit.cost,
+    used_seed = spec.seed if spec.seed is not None else (seed if dice.used_rng else None)
+    decided = Decisions(
+        spec, used_seed, points, optional, born, background, modifiers, kit, name, dice.record
     )
-    return character(generated, tables)
+    return character(decided, tables)
+
+
+def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:
+    """6.1, 6.4-6.9: the race's modifiers (with its type's) and the gender's."""
+    race = tables.races[born.race.race]
+    type_modifiers = race.types[born.race_type].modifiers if born.race_type else {}
+    gender = tables.birthrights.genders[born.gender]  # type: ignore[index]
+    return Modifiers(combined_modifiers(race.modifiers, type_modifiers), dict(gender.modifiers))
 
 
 def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
@@ -156,7 +114,7 @@ def birthrights_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Birthr
     return Birthrights(gender, hand, outcome, race_type, aspect)
 
 
-def race_step(spec: CharacterInput, dice: Dice, tables: Tables) -> birthrights.RaceResult:
+def race_step(spec: CharacterInput, dice: Dice, tables: Tables) -> RaceResult:
     """6.3: the race the file sets, or the first of its attempts that succeeds, or rolled attempts."""
     if spec.race_attempts is not None:
         outcome = birthrights.race_by_attempts(spec.race_attempts, dice, tables)
@@ -174,7 +132,7 @@ def race_step(spec: CharacterInput, dice: Dice, tables: Tables) -> birthrights.R
     if spec.race is not None:
         if spec.race not in tables.races:
             raise birthrights.unknown(("race",), spec.race, tables.races, "a race (6.3)")
-        return birthrights.RaceResult(spec.race, None)
+        return RaceResult(spec.race, None)
     return birthrights.race_by_attempts(birthrights.non_human_attempts(dice, tables), dice, tables)
 
 
