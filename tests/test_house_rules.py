@@ -231,3 +231,13 @@ def test_a_given_roll_out_of_range_names_its_key_and_rule(tables: Tables) -> Non
 def test_plain_messages_still_make_an_input_error() -> None:
     assert str(InputError("one line")) == "one line"
     assert InputError(["a", "b"]).problems == ["a", "b"]
+
+
+def test_hand_and_race_dice_come_from_the_tables(tables: Tables, tmp_path: Path) -> None:
+    given = ARCHER + "rolls: {hand: [3, 15]}\n"
+    with pytest.raises(InputError, match=r"rolls\.hand\[1\]: 15 is not a D10 roll"):
+        api.build(given, "archer.yaml", seed=3, tables=tables)
+    twenty = house(tmp_path, "birthrights", "right_die: D10", "right_die: D20")
+    assert api.build(given, "archer.yaml", seed=3, tables=twenty).hand == "right"
+    with pytest.raises(TableError, match="is not a single die"):
+        house(tmp_path / "again", "races", "attempt_die: D100", "attempt_die: 2D50")

@@ -28,11 +28,13 @@ def unknown(where: str | KeyPath, value: str, known: Iterable[str], what: str) -
 
 
 def primary_hand(dice: Dice, tables: Tables) -> str:
-    """6.2: D5 and D10; the higher D10 means right-handed, the higher D5 left-handed, equal ambidextrous."""
-    d5, d10 = dice.each("hand", [5, 10], tables.birthrights.hands.rule)
-    if d10 > d5:
+    """6.2: D5 and D10 (birthrights.yaml); the higher D10 means right-handed, the higher D5 left-handed,
+    equal ambidextrous."""
+    hands = tables.birthrights.hands
+    left, right = dice.each("hand", [hands.left_die.sides, hands.right_die.sides], hands.rule)
+    if right > left:
         return "right"
-    return "left" if d5 > d10 else "ambidextrous"
+    return "left" if left > right else "ambidextrous"
 
 
 def race_by_attempts(attempts: list[str], dice: Dice, tables: Tables) -> RaceResult:
@@ -57,7 +59,7 @@ def race_by_attempts(attempts: list[str], dice: Dice, tables: Tables) -> RaceRes
                     value=race_id,
                 )
             )
-        roll = dice.nth("race", index, 100, "6.3")
+        roll = dice.nth("race", index, tables.race_file.attempt_die.sides, "6.3")
         if roll <= race.chance:
             return RaceResult(race_id, attempts[: index + 1])
     return RaceResult("human", list(attempts))

@@ -41,6 +41,16 @@ def _dice(text: object) -> DiceSpec:
 DiceNotation = Annotated[DiceSpec, BeforeValidator(_dice), PlainSerializer(str)]
 
 
+def _single(spec: DiceSpec) -> DiceSpec:
+    if spec.count != 1 or spec.modifier:
+        raise ValueError(f"{spec} is not a single die (such as D10): each of these rolls is read alone")
+    return spec
+
+
+#: One die read alone (6.2's D5 and D10, 6.3's D100 per attempt).
+SingleDie = Annotated[DiceNotation, AfterValidator(_single)]
+
+
 class Entry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
 

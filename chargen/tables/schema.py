@@ -18,6 +18,7 @@ from chargen.tables.base import (
     Entry,
     Modifiable,
     Primary,
+    SingleDie,
     ValueBand,
 )
 from chargen.tables.equipment_schema import (
@@ -153,6 +154,8 @@ class Gender(Entry):
 class Hands(Entry):
     rule: str
     names: dict[HandId, str]
+    left_die: SingleDie
+    right_die: SingleDie
 
 
 class BirthrightsFile(Entry):
@@ -192,6 +195,7 @@ class Race(Entry):
 
 class RacesFile(Entry):
     attempts: int = Field(ge=0)
+    attempt_die: SingleDie
     races: dict[str, Race]
 
 
