@@ -5,12 +5,13 @@ from __future__ import annotations
 import secrets
 import sys
 from collections.abc import Sequence
+from dataclasses import fields, is_dataclass
 from pathlib import Path
 
 from chargen.character_file import DERIVED_KEYS, CharacterInput, locate_problems, parse_located
 from chargen.errors import ChargenError, InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
-from chargen.model import Character, DocumentValue, to_document
+from chargen.model import Character, Characteristics, to_document_value
 from chargen.tables import Tables, load_tables
 
 
@@ -74,19 +75,30 @@ def validate(text: str, source: str = "<input>", *, tables: Tables | None = None
     except InputError as error:
         raise locate_problems(error, located) from None
     written = spec.model_dump(include=set(DERIVED_KEYS), exclude_none=True)
-    derived = to_document(rebuilt)
     problems: list[Problem] = []
     for key in DERIVED_KEYS:
         if key in written:
-            problems.extend(_differences((key,), written[key], derived.get(key)))
+            problems.extend(_differences((key,), written[key], getattr(rebuilt, key)))
     return [problem.at(located.where(problem.path)).text for problem in problems]
 
 
-def _differences(path: KeyPath, written: object, derived: DocumentValue) -> list[Problem]:
-    if isinstance(written, dict) and isinstance(derived, dict):
+def _fields(derived: object) -> dict[str, object] | None:
+    """A typed value's fields by name (the flat characteristics mapping for Characteristics); a mapping as
+    it is; None for a plain value."""
+    if isinstance(derived, Characteristics):
+        return dict(derived.items())
+    if is_dataclass(derived) and not isinstance(derived, type):
+        return {item.name: getattr(derived, item.name) for item in fields(derived)}
+    return dict(derived) if isinstance(derived, dict) else None
+
+
+def _differences(path: KeyPath, written: object, derived: object) -> list[Problem]:
+    """What the file says against the rebuilt Character's typed fields, value by value."""
+    named = _fields(derived)
+    if isinstance(written, dict) and named is not None:
         found = []
-        for key in sorted(set(written) | set(derived), key=str):
-            found.extend(_differences((*path, key), written.get(key), derived.get(key)))
+        for key in sorted(set(written) | {key for key, value in named.items() if value is not None}, key=str):
+            found.extend(_differences((*path, key), written.get(key), named.get(key)))
         return found
     if isinstance(written, list) and isinstance(derived, list) and len(written) == len(derived):
         return [
@@ -95,9 +107,14 @@ def _differences(path: KeyPath, written: object, derived: DocumentValue) -> list
             for item in _differences((*path, i), *pair)
         ]
     if written != derived:
-        message = f"file says {shown(written)} but the rules give {shown(derived)}; build rewrites it"
+        message = f"file says {shown(written)} but the rules give {shown(_plain(derived))}; build rewrites it"
         return [Problem(path, message, value=written)]
     return []
+
+
+def _plain(derived: object) -> object:
+    """A typed value as the file writes it, for a message."""
+    return to_document_value(derived)
 
 
 def read_source(source: str) -> tuple[str, str]:

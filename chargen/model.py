@@ -189,12 +189,13 @@ class Character:
 def to_document(character: Character) -> Document:
     """The character file as an ordered mapping: keys in the order the fields are declared, a field marked
     OMITTED left out when it is None or empty rather than written as null."""
-    document = _dump(character)
+    document = to_document_value(character)
     assert isinstance(document, dict)
     return document
 
 
-def _dump(value: object) -> DocumentValue:
+def to_document_value(value: object) -> DocumentValue:
+    """Any part of a Character as the file writes it (a dataclass as an ordered mapping)."""
     if isinstance(value, Characteristics):
         return dict(value.items())  # one flat mapping in the file: the eight, then the optional ones
     if is_dataclass(value) and not isinstance(value, type):
@@ -203,12 +204,12 @@ def _dump(value: object) -> DocumentValue:
             entry = getattr(value, item.name)
             if item.metadata.get(OMIT) and (entry is None or entry == []):
                 continue
-            document[item.name] = _dump(entry)
+            document[item.name] = to_document_value(entry)
         return document
     if isinstance(value, list):
-        return [_dump(entry) for entry in value]
+        return [to_document_value(entry) for entry in value]
     if isinstance(value, dict):
-        return {key: _dump(entry) for key, entry in value.items()}
+        return {key: to_document_value(entry) for key, entry in value.items()}
     assert value is None or isinstance(value, str | int | float)
     return value
 
