@@ -196,22 +196,36 @@ def to_document(character: Character) -> Document:
 
 def to_document_value(value: object) -> DocumentValue:
     """Any part of a Character as the file writes it (a dataclass as an ordered mapping)."""
+    kind = type(value)
+    if kind is int or kind is str or value is None or kind is float or kind is bool:
+        return value  # type: ignore[return-value]
+    if kind is list:
+        return [to_document_value(entry) for entry in value]  # type: ignore[attr-defined]
+    if kind is dict:
+        return {key: to_document_value(entry) for key, entry in value.items()}  # type: ignore[attr-defined]
     if isinstance(value, Characteristics):
         return dict(value.items())  # one flat mapping in the file: the eight, then the optional ones
-    if is_dataclass(value) and not isinstance(value, type):
-        document: Document = {}
-        for item in fields(value):
-            entry = getattr(value, item.name)
-            if item.metadata.get(OMIT) and (entry is None or entry == []):
-                continue
-            document[item.name] = to_document_value(entry)
-        return document
-    if isinstance(value, list):
-        return [to_document_value(entry) for entry in value]
-    if isinstance(value, dict):
-        return {key: to_document_value(entry) for key, entry in value.items()}
-    assert value is None or isinstance(value, str | int | float)
-    return value
+    document: Document = {}
+    layout = _LAYOUTS.get(kind) or _layout(kind)
+    for name, omit in layout:
+        entry = getattr(value, name)
+        if omit and (entry is None or entry == []):
+            continue
+        document[name] = to_document_value(entry)
+    return document
+
+
+_LAYOUTS: dict[type, tuple[tuple[str, bool], ...]] = {}
+
+
+def _layout(kind: type) -> tuple[tuple[str, bool], ...]:
+    """A dataclass's field names in order, each with whether the file leaves it out when None or empty:
+    read once per class (dataclasses.fields is slow on the batch's hot path)."""
+    if not is_dataclass(kind):
+        raise TypeError(f"{kind.__name__} is not part of a Character")
+    layout = tuple((item.name, bool(item.metadata.get(OMIT))) for item in fields(kind))
+    _LAYOUTS[kind] = layout
+    return layout
 
 
 def characteristics_from_mapping(values: Mapping[str, int]) -> Characteristics:
