@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from chargen.batch.mix import Mix, parse_mix
 from chargen.errors import InputError
+from chargen.vocabulary import GENDERS, PAPERS
 
 if TYPE_CHECKING:
     from chargen.batch.npc import Plan
@@ -120,12 +121,12 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
     races = (
         parse_mix("--race", options.race, tables.races, "a race (6.3)") if options.race is not None else None
     )
-    if options.gender is not None and options.gender not in ("male", "female"):
-        raise unknown("--gender", options.gender, ("male", "female"), "a gender (6.1)")
+    if options.gender is not None and options.gender not in GENDERS:
+        raise unknown("--gender", options.gender, GENDERS, "a gender (6.1)")
     if options.template is not None and not Path(options.template).is_file():
         raise InputError(f"--template: {options.template} is not a file")
-    if options.paper not in ("letter", "a4"):
-        raise InputError(f"--paper: must be letter or a4, not {options.paper!r}")
+    if options.paper not in PAPERS:
+        raise InputError(f"--paper: must be {' or '.join(PAPERS)}, not {options.paper!r}")
     return Plan(
         run_seed=options.seed if options.seed is not None else new_seed(),
         archetypes=archetypes,
