@@ -12,10 +12,11 @@ import pytest
 from chargen import api
 from chargen.batch import BatchOptions, run_batch
 from chargen.batch.mix import Mix, derived_seed, parse_mix
-from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, slug
+from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, roster_card, slug
 from chargen.character_file import dump_document
 from chargen.errors import InputError
 from chargen.model import WeaponLine, to_document
+from chargen.render.sheet import build_sheet
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 
@@ -134,3 +135,16 @@ def test_best_weapon_is_the_highest_strike_chance_first_on_ties(tables: Tables) 
     assert best is character.combat.weapons[chances.index(max(chances))]
     unarmed = api.build(text.replace("weapons: [", "# ["), "bare.yaml", seed=3, tables=tables)
     assert best_weapon(unarmed) is unarmed.combat.unarmed
+
+
+def test_roster_card_names_the_race_as_the_record_does(tables: Tables) -> None:
+    plan = Plan(
+        run_seed=5, archetypes=Mix(("knight",), (1.0,)), races=Mix(("giant",), (1.0,)), gender=None, count=1
+    )
+    character = make_character(plan, 1, tables)
+    card = roster_card(1, character, tables)
+    sheet = build_sheet(character, tables, "test")
+    assert character.race_type is not None
+    assert card.race == sheet.race == f"Giant ({tables.races['giant'].types[character.race_type].name})"
+    assert card.characteristics == dict(character.characteristics.items())
+    assert (card.defense, card.tmr) == (character.combat.defense, character.tmr)
