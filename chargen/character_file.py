@@ -12,6 +12,7 @@ from pydantic import (
     ConfigDict,
     Field,
     JsonValue,
+    PrivateAttr,
     StringConstraints,
     TypeAdapter,
     ValidationError,
@@ -101,6 +102,7 @@ class CharacterInput(_Strict):
     shield: Item | None = None
     unarmed_rank: int | None = Field(None, ge=0, description="Rank in Unarmed Combat (21)")
     equipment_given: bool = False
+    _archetype_key: str = PrivateAttr(ARCHETYPE_KEY)
     # Derived: written by chargen, recomputed on build, compared by validate.
     characteristics: dict[str, int] | None = None
     modifiers: dict[str, dict[str, int]] | None = None
@@ -123,7 +125,13 @@ class CharacterInput(_Strict):
                     f"{ARCHETYPE_KEY} says {self.archetype!r}"
                 )
             self.archetype, self.strategy = self.strategy, None
+            self._archetype_key = OLD_ARCHETYPE_KEY
         return self
+
+    @property
+    def archetype_key(self) -> str:
+        """The key the file named its archetype under (`strategy` in older files), for messages."""
+        return self._archetype_key
 
     @field_validator("race_attempts")
     @classmethod

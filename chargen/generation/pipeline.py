@@ -78,7 +78,7 @@ def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
     archetype = spec.archetype
     if archetype is not None and archetype not in tables.archetypes:
         raise birthrights.unknown(
-            ("archetype",), archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
+            (spec.archetype_key,), archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
         )
     stated_total = spec.points.total if spec.points is not None else None
     row = characteristics.characteristic_points(spec.allocation, dice, tables, stated_total)
