@@ -12,7 +12,6 @@ from pydantic import (
     ConfigDict,
     Field,
     JsonValue,
-    PrivateAttr,
     StringConstraints,
     TypeAdapter,
     ValidationError,
@@ -102,7 +101,6 @@ class CharacterInput(_Strict):
     shield: Item | None = None
     unarmed_rank: int | None = Field(None, ge=0, description="Rank in Unarmed Combat (21)")
     equipment_given: bool = False
-    _archetype_key: str = PrivateAttr(ARCHETYPE_KEY)
     # Derived: written by chargen, recomputed on build, compared by validate.
     characteristics: dict[str, int] | None = None
     modifiers: dict[str, dict[str, int]] | None = None
@@ -124,14 +122,13 @@ class CharacterInput(_Strict):
                     f"{OLD_ARCHETYPE_KEY} (the old name of {ARCHETYPE_KEY}) says {self.strategy!r} but "
                     f"{ARCHETYPE_KEY} says {self.archetype!r}"
                 )
-            self.archetype, self.strategy = self.strategy, None
-            self._archetype_key = OLD_ARCHETYPE_KEY
+            self.archetype = self.strategy
         return self
 
     @property
     def archetype_key(self) -> str:
         """The key the file named its archetype under (`strategy` in older files), for messages."""
-        return self._archetype_key
+        return OLD_ARCHETYPE_KEY if self.strategy is not None else ARCHETYPE_KEY
 
     @field_validator("race_attempts")
     @classmethod

@@ -52,6 +52,24 @@ class DiceSpec:
         return f"{count}D{self.sides}{modifier}"
 
 
+class CountingRandom(random.Random):
+    """A seeded random.Random that counts its draws: every method of Random draws through random() or
+    getrandbits(), so a count above zero means the RNG was used. The same numbers as random.Random(seed);
+    cheaper to ask than comparing the whole generator state before and after."""
+
+    def __init__(self, seed: int) -> None:
+        self.draws = 0
+        super().__init__(seed)
+
+    def random(self) -> float:
+        self.draws += 1
+        return super().random()
+
+    def getrandbits(self, k: int, /) -> int:
+        self.draws += 1
+        return super().getrandbits(k)
+
+
 @dataclass
 class Dice:
     """Hands out rolls: the given ones first (checked against the die), otherwise fresh ones from `rng`."""
@@ -61,13 +79,18 @@ class Dice:
     record: dict[str, GivenRoll] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self._initial_state = self.rng.getstate()
+        rng = self.rng
+        self._initial: int | tuple[object, ...] = (
+            rng.draws if isinstance(rng, CountingRandom) else rng.getstate()
+        )
 
     @property
     def used_rng(self) -> bool:
-        """Whether anything drew from the RNG (then the seed belongs in the file): read off the RNG's own
-        state, so no step can forget to say so."""
-        return self.rng.getstate() != self._initial_state
+        """Whether anything drew from the RNG (then the seed belongs in the file): read off the RNG itself
+        (its draw count, or its whole state), so no step can forget to say so."""
+        if isinstance(self.rng, CountingRandom):
+            return self.rng.draws != self._initial
+        return self.rng.getstate() != self._initial
 
     def _fresh(self, sides: int) -> int:
         return self.rng.randint(1, sides)
@@ -93,7 +116,9 @@ class Dice:
         if key in self.given:
             value = self._check(key, self.given[key], spec.low, spec.high, str(spec), rule)
         else:
-            value = sum(self._fresh(spec.sides) for _ in range(spec.count)) + spec.modifier
+            value = self.rng.randint(1, spec.sides) + spec.modifier
+            for _ in range(spec.count - 1):
+                value += self.rng.randint(1, spec.sides)
         self.record[key] = value
         return value
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from chargen import api
-from chargen.dice import Dice, DiceSpec
+from chargen.dice import CountingRandom, Dice, DiceSpec
 from chargen.errors import InputError, TableError
 from chargen.model import Character
 from chargen.paths import tables_dir
@@ -241,3 +241,19 @@ def test_hand_and_race_dice_come_from_the_tables(tables: Tables, tmp_path: Path)
     assert api.build(given, "archer.yaml", seed=3, tables=twenty).hand == "right"
     with pytest.raises(TableError, match="is not a single die"):
         house(tmp_path / "again", "races", "attempt_die: D100", "attempt_die: 2D50")
+
+
+def test_the_counting_rng_draws_what_random_random_draws() -> None:
+    counting, plain = CountingRandom(5), random.Random(5)
+    for rng in (counting, plain):
+        rng.seed(5)
+    draws = [(counting.randint(1, 100), plain.randint(1, 100)) for _ in range(50)]
+    assert all(a == b for a, b in draws)
+    assert counting.sample(range(40), 5) == plain.sample(range(40), 5)
+    assert counting.uniform(0.75, 1.33) == plain.uniform(0.75, 1.33)
+    assert counting.choice("abcdef") == plain.choice("abcdef")
+    dice = Dice(CountingRandom(1), given={"aspect": 5})
+    dice.roll("aspect", DiceSpec.parse("D100"), "7.1")
+    assert not dice.used_rng  # a given roll draws nothing: the seed stays out of the file
+    dice.roll("silver", DiceSpec.parse("D100"), "8.5")
+    assert dice.used_rng

@@ -90,7 +90,7 @@ def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:
         return chosen
     assert race.type_dice is not None  # the races schema requires type_dice beside types
     roll = dice.roll("race_type", race.type_dice, race.type_rule or race.rule)
-    rolled = row_for(race.types, roll, f"races.{race.name}.types")
+    rolled = row_for(race.types.items(), roll, f"races.{race.name}.types")
     if chosen is not None and chosen != rolled:
         raise InputError(
             Problem(
@@ -122,7 +122,7 @@ def aspect(race: Race, chosen: str | None, dice: Dice, tables: Tables) -> str:
             raise unknown(("aspect",), chosen, table.aspects, "an aspect (7.1)")
         return chosen
     roll = dice.roll("aspect", table.dice, table.rule)
-    rolled = row_for(table.aspects, roll, "aspects")
+    rolled = row_for(table.aspects.items(), roll, "aspects")
     if chosen is not None and chosen != rolled:
         raise InputError(
             Problem(

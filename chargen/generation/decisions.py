@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from chargen.model import Modifier
+from chargen.vocabulary import EIGHT
+
+#: The codes race and gender modify: the eight characteristics and TMR (6.1, 6.4-6.9).
+MODIFIED = (*EIGHT, "TMR")
 
 if TYPE_CHECKING:  # the steps import this module; their types are needed for checking only
     from chargen.character_file import CharacterInput
@@ -45,16 +49,18 @@ class Birthrights:
 
 @dataclass(frozen=True)
 class Modifiers:
-    """6.1, 6.4-6.9: what race (with its type) and gender add, by characteristic code (and TMR)."""
+    """6.1, 6.4-6.9: what race (with its type) and gender add, by characteristic code (and TMR); `each`
+    and `total` hold every code the record lists, worked out once."""
 
     race: dict[str, int]
     gender: dict[str, int]
+    each: dict[str, Modifier] = field(init=False)
+    total: dict[str, int] = field(init=False)
 
-    def of(self, code: str) -> Modifier:
-        return Modifier(self.race.get(code, 0), self.gender.get(code, 0))
-
-    def total(self, code: str) -> int:
-        return self.race.get(code, 0) + self.gender.get(code, 0)
+    def __post_init__(self) -> None:
+        each = {code: Modifier(self.race.get(code, 0), self.gender.get(code, 0)) for code in MODIFIED}
+        object.__setattr__(self, "each", each)
+        object.__setattr__(self, "total", {code: item.race + item.gender for code, item in each.items()})
 
 
 @dataclass(frozen=True)

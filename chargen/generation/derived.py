@@ -20,17 +20,17 @@ from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, perception, tmr_from_agility
 from chargen.tables import Tables
 from chargen.tables.schema import Armor, Shield
-from chargen.vocabulary import EIGHT, PRIMARIES
+from chargen.vocabulary import PRIMARIES
 
 
 def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Characteristics, list[str]]:
     """The eight characteristics (5.3, 5.4, 6.x) plus optional ones, and notes for the record."""
     table = tables.characteristics
     modifiers = decided.modifiers
-    values = {code: decided.points.allocation[code] + modifiers.total(code) for code in PRIMARIES}
+    values = {code: decided.points.allocation[code] + modifiers.total[code] for code in PRIMARIES}
     reading = fatigue_from_endurance(values["EN"], table.fatigue)
-    values["FT"] = reading.value + modifiers.total("FT")
-    values["PC"] = perception(table.perception.base, modifiers.total("PC"))
+    values["FT"] = reading.value + modifiers.total["FT"]
+    values["PC"] = perception(table.perception.base, modifiers.total["PC"])
     notes = []
     if reading.beyond_table:
         notes.append(
@@ -128,7 +128,7 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
         modified_agility=agility,
         modified_manual_dexterity=dexterity,
         defense=rules.defense(agility, shield, shield_rank),
-        tmr=tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total("TMR")),
+        tmr=tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"]),
         initiative=rules.initiative_value(agility, stats.PC, tables.combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
         weapons=[weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],
@@ -164,8 +164,8 @@ def character(decided: Decisions, tables: Tables) -> Character:
         unarmed_rank=decided.spec.unarmed_rank,
         equipment_given=kit.given,
         characteristics=stats,
-        modifiers={code: decided.modifiers.of(code) for code in (*EIGHT, "TMR")},
-        tmr=tmr_from_agility(stats.AG, tables.characteristics.tmr, decided.modifiers.total("TMR")),
+        modifiers=dict(decided.modifiers.each),
+        tmr=tmr_from_agility(stats.AG, tables.characteristics.tmr, decided.modifiers.total["TMR"]),
         experience_multiplier=tables.races[born.race.race].experience_multiplier,
         heritage=Heritage(
             social_status=background.social_status,

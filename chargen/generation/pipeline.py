@@ -6,13 +6,12 @@ one step alone."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from chargen.character_file import CharacterInput
-from chargen.dice import Dice
+from chargen.dice import CountingRandom, Dice
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
 from chargen.generation.decisions import Birthrights, Decisions, Kit, Modifiers, Points, RaceResult
@@ -45,7 +44,7 @@ class Options:
 def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
     """Make (or rebuild) a character."""
     options = options or Options()
-    dice = Dice(random.Random(seed), given=spec.rolls.model_dump(exclude_none=True))
+    dice = Dice(CountingRandom(seed), given=spec.rolls.model_dump(exclude_none=True))
     points = points_step(spec, dice, tables)
     optional = characteristics.optional_characteristics(spec.optional, dice, tables)
     born = birthrights_step(spec, dice, tables)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
@@ -163,10 +163,10 @@ def covers(bands: Iterable[schema.Band], low: int, high: int, dice: object = Non
 Key = TypeVar("Key")
 
 
-def row_for(rows: Mapping[Key, schema.Band], roll: int, where: str) -> Key:
-    """The key of the row that holds `roll`. The tables' checks make every result of a table's die land in
-    exactly one row, so a miss is a table error (never a bare StopIteration)."""
-    for key, row in rows.items():
+def row_for(rows: Iterable[tuple[Key, schema.Band]], roll: int, where: str) -> Key:
+    """The key of the (key, row) pair whose row holds `roll`. The tables' checks make every result of a
+    table's die land in exactly one row, so a miss is a table error (never a bare StopIteration)."""
+    for key, row in rows:
         if row.holds(roll):
             return key
     raise TableError(f"{where}: no row holds the roll {roll}; the table's dice roll past its rows")
