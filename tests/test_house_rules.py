@@ -14,6 +14,7 @@ from chargen.dice import CountingRandom, Dice, DiceSpec
 from chargen.errors import InputError, TableError
 from chargen.model import Character
 from chargen.paths import tables_dir
+from chargen.render import captions
 from chargen.render.sheet import Sheet, build_sheet
 from chargen.tables import Tables, load_tables
 
@@ -257,3 +258,33 @@ def test_the_counting_rng_draws_what_random_random_draws() -> None:
     assert not dice.used_rng  # a given roll draws nothing: the seed stays out of the file
     dice.roll("silver", DiceSpec.parse("D100"), "8.5")
     assert dice.used_rng
+
+
+# A human with PS 15, two short of the Hand & Half's 17 (20.2: chart modifier +5, hands 1-2).
+SWORDSMAN = """
+gender: male
+race: human
+allocation: {PS: 15, MD: 18, AG: 15, EN: 16, MA: 7, WP: 17}
+weapons: [{name: hand-and-a-half}]
+equipment_given: true
+"""
+
+
+def test_20_2_strength_shortfall_and_two_handed_bonus(tables: Tables, tmp_path: Path) -> None:
+    book = api.build(SWORDSMAN, "sword.yaml", seed=3, tables=tables)
+    (line,) = book.combat.weapons
+    shortfall = tables.weapons["hand-and-a-half"].ps - book.characteristics.PS
+    assert shortfall == 2
+    assert (line.damage_modifier, line.damage, line.two_handed_damage) == (5 - 2, "D10+3", "D10+4")
+    ruled = house(
+        tmp_path,
+        "combat",
+        "penalty_per_strength_point_short: 1",
+        "penalty_per_strength_point_short: 2",
+        "two_handed_bonus: 1",
+        "two_handed_bonus: 3",
+    )
+    (house_line,) = api.build(SWORDSMAN, "sword.yaml", seed=3, tables=ruled).combat.weapons
+    assert (house_line.damage, house_line.two_handed_damage) == ("D10+1", "D10+4")
+    caption = captions.damage(ruled.combat)
+    assert caption == "Damage: \u22122 per point of PS below the weapon's; +3 two-handed (20.2)."
