@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import secrets
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from chargen.character_file import DERIVED_KEYS, CharacterInput, locate_problems, parse_located
-from chargen.errors import ChargenError, InputError
+from chargen.errors import InputError
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.tables import Tables, load_tables
-from chargen.yamlio import format_path, parse_path
+from chargen.yamlio import format_path, parse_path, read_file, read_stdin
 
 
 def new_seed() -> int:
@@ -104,10 +103,5 @@ def _differences(path: tuple[str | int, ...], written: Any, derived: Any) -> lis
 def read_source(source: str) -> tuple[str, str]:
     """The text of FILE, or of standard input for `-`; returns (text, name for messages)."""
     if source == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(source).read_text(encoding="utf-8"), source
-    except OSError as error:
-        raise ChargenError(f"{source}: cannot read ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise ChargenError(f"{source}: not a UTF-8 text file") from None
+        return read_stdin(), "<stdin>"
+    return read_file(Path(source)), source

@@ -76,6 +76,13 @@ def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tabl
             )
         else:
             twin = tables.shields[shield.name].weapon
+            # 17.5: Rank with a shield is Rank in the Weapons Chart's Shield line (the Main-Gauche: its own).
+            chart = tables.weapons.get(twin or "shield")
+            if chart is not None and chart.max_rank is not None and (shield.rank or 0) > chart.max_rank:
+                problems.append(
+                    f"shield.rank: Rank {shield.rank} is above the maximum Rank {chart.max_rank} with a "
+                    f"shield ({chart.name} on the Weapons Chart); rules 17.5, 20.2"
+                )
             if twin and twin in ranks and ranks[twin] != shield.rank:
                 problems.append(
                     f"shield.rank: the {tables.shields[shield.name].name} has one Rank as weapon and shield "
