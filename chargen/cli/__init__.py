@@ -6,12 +6,15 @@ starts fast. Every ChargenError is caught once, here: one line on stderr, exit s
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 import click
 
-from chargen import __version__
+from chargen import __version__, stopping
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.info import schema_command, tables_command
 from chargen.errors import ChargenError
@@ -51,19 +54,44 @@ except ImportError:  # pragma: no cover - only while the batch module is absent
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the `chargen` script and of `python -m chargen`."""
+    """Entry point of the `chargen` script and of `python -m chargen`. Every failure is one line on stderr:
+    exit 2 for what a user can fix, 128 + the signal's number when stopped, 141 (quietly) when whoever
+    reads standard output stops reading (`chargen batch ... --jsonl - | head`)."""
+    previous = stopping.install()
     try:
         code = cli.main(
             args=list(argv) if argv is not None else None, prog_name="chargen", standalone_mode=False
         )
+        sys.stdout.flush()
     except ChargenError as error:
-        message = " ".join(str(error).split())
-        click.echo(f"chargen: error: {message}", err=True)
-        sys.exit(2)
+        _fail(" ".join(str(error).split()), 2)
     except click.ClickException as error:
         error.show()
         sys.exit(2 if error.exit_code == 1 else error.exit_code)
-    except click.exceptions.Abort:
-        click.echo("chargen: aborted", err=True)
-        sys.exit(130)
+    except (stopping.Stopped, click.exceptions.Abort) as stop:
+        signum = stop.signum if isinstance(stop, stopping.Stopped) else signal.SIGINT
+        _fail(f"stopped by {signal.Signals(signum).name}", 128 + signum)
+    except BrokenPipeError:
+        _quiet_stdout()
+        sys.exit(128 + signal.SIGPIPE)
+    except OSError as error:  # standard output full or gone (`>/dev/full`); files report their own names
+        _quiet_stdout()
+        _fail(f"cannot write standard output ({error.strerror or error})", 2)
+    finally:
+        stopping.restore(previous)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str, status: int) -> NoReturn:
+    click.echo(f"chargen: error: {message}", err=True)
+    sys.exit(status)
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null so the interpreter's last flush cannot fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind it (tests): nothing to protect
+        pass

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from chargen.output import write_atomic
+from chargen.output import write_all
 from chargen.render.errors import RenderError
 
 if TYPE_CHECKING:
@@ -65,12 +65,11 @@ def write_record(
     paper: str = "letter",
     template: Path | None = None,
 ) -> None:
-    """Write the HTML and/or the PDF. Both are made before either is written; each lands whole or not at all."""
-    outputs: list[tuple[Path, bytes]] = []
+    """Write the HTML and/or the PDF. Both are made before either is written; both land whole, or neither."""
+    outputs: list[tuple[str, bytes]] = []
     if html is not None:
         page = render_html(character, tables, paper=paper, template=template)
-        outputs.append((Path(html), page.encode("utf-8")))
+        outputs.append((str(html), page.encode("utf-8")))
     if pdf is not None:
-        outputs.append((Path(pdf), render_pdf(character, tables, paper=paper, template=template)))
-    for target, data in outputs:
-        write_atomic(target, data)
+        outputs.append((str(pdf), render_pdf(character, tables, paper=paper, template=template)))
+    write_all(outputs)

@@ -48,11 +48,16 @@ def fetch(url: str, root: Path) -> Resource:
     if parts.netloc not in ("", "localhost"):
         raise RenderError(f"the record may not load {_short(url)}: only the package's templates and fonts")
     base = root.resolve()
-    path = Path(url2pathname(parts.path)).resolve()
-    if not path.is_relative_to(base) or not path.is_file():
+    try:
+        path = Path(url2pathname(parts.path)).resolve()
+        allowed = path.is_relative_to(base) and path.is_file()
+        data = path.read_bytes() if allowed else b""
+    except (OSError, ValueError):  # a NUL byte, a name too long, a file that vanished
+        allowed = False
+    if not allowed:
         raise RenderError(f"the record may not load {_short(url)}: only files under {base}")
     mime = _TYPES.get(path.suffix.lower()) or mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-    return Resource(url, path.read_bytes(), mime)
+    return Resource(url, data, mime)
 
 
 def _data(url: str) -> Resource:
