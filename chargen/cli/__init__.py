@@ -10,7 +10,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 import click
 
@@ -20,7 +20,19 @@ from chargen.cli.info import schema_command, tables_command
 from chargen.errors import ChargenError
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _ReaderGone(BaseException):
+    """Standard output's reader went away; a BaseException so click does not turn it into exit 1."""
+
+
+class _Chargen(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as error:
+            raise _ReaderGone from error
+
+
+@click.group(cls=_Chargen, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="chargen")
 @click.option(
     "--tables",
@@ -71,9 +83,8 @@ def main(argv: Sequence[str] | None = None) -> None:
     except (stopping.Stopped, click.exceptions.Abort) as stop:
         signum = stop.signum if isinstance(stop, stopping.Stopped) else signal.SIGINT
         _fail(f"stopped by {signal.Signals(signum).name}", 128 + signum)
-    except BrokenPipeError:
-        _quiet_stdout()
-        sys.exit(128 + signal.SIGPIPE)
+    except (BrokenPipeError, _ReaderGone):
+        _reader_gone()
     except OSError as error:  # standard output full or gone (`>/dev/full`); files report their own names
         _quiet_stdout()
         _fail(f"cannot write standard output ({error.strerror or error})", 2)
@@ -85,6 +96,12 @@ def main(argv: Sequence[str] | None = None) -> None:
 def _fail(message: str, status: int) -> NoReturn:
     click.echo(f"chargen: error: {message}", err=True)
     sys.exit(status)
+
+
+def _reader_gone() -> NoReturn:
+    """Whoever read standard output stopped (`| head`): no message, exit 141 as if killed by SIGPIPE."""
+    _quiet_stdout()
+    sys.exit(128 + signal.SIGPIPE)
 
 
 def _quiet_stdout() -> None:

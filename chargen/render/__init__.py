@@ -42,8 +42,14 @@ def _page(
 def render_html(
     character: Mapping[str, Any], tables: Tables, *, paper: str = "letter", template: Path | None = None
 ) -> str:
-    """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests."""
-    return _page(character, tables, paper, template, standalone=True)
+    """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests
+    (a GM's template that refers to anything outside the page is refused)."""
+    from chargen.render.fetcher import check_standalone
+
+    page = _page(character, tables, paper, template, standalone=True)
+    if template is not None:
+        check_standalone(page, str(template))
+    return page
 
 
 def render_pdf(
