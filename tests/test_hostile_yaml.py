@@ -129,6 +129,20 @@ def test_an_exported_table_that_is_not_utf8_is_one_line(tmp_path: Path) -> None:
     one_line_exit_2(result, "races.yaml:1:6: not UTF-8")
 
 
+@pytest.mark.parametrize(("value", "needle"), [("1e308", "valid number"), ("1.0e+308", "out of range")])
+def test_a_huge_favour_in_an_exported_archetype_is_one_line(tmp_path: Path, value: str, needle: str) -> None:
+    exported = tmp_path / "house"
+    shutil.copytree(tables_dir(), exported)
+    archetypes = exported / "archetypes.yaml"
+    text = archetypes.read_text(encoding="utf-8")
+    assert "favours: {PS: 5," in text
+    archetypes.write_text(text.replace("favours: {PS: 5,", f"favours: {{PS: {value},", 1), encoding="utf-8")
+    result = chargen(
+        ["--tables", str(exported), "roll", "--seed", "1", "--strategy", "fighter"], cwd=tmp_path
+    )
+    one_line_exit_2(result, "archetypes.yaml:", needle)
+
+
 def test_a_file_over_the_size_limit_is_refused_without_echoing_it(tmp_path: Path) -> None:
     (tmp_path / "big.yaml").write_text("name: " + "x" * 50_000_000 + "\n", encoding="utf-8")
     err = one_line_exit_2(chargen(["build", "big.yaml"], cwd=tmp_path), "over the limit")

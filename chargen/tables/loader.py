@@ -85,7 +85,7 @@ class Tables:
 
 def _validate(located: Located, model: type[Model], problems: list[str]) -> Model | None:
     try:
-        return model.model_validate(located.data)
+        return model.model_validate(located.data, strict=True)  # "5" is not 5 in a table either
     except ValidationError as error:
         for item in error.errors():
             loc = tuple(item["loc"])
