@@ -15,6 +15,7 @@ file is kept aside as a hard link until every output is in. Interrupts are held 
 from __future__ import annotations
 
 import contextlib
+import io
 import os
 import shutil
 import signal
@@ -23,7 +24,7 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Protocol
 
 from chargen.errors import ChargenError
 
@@ -154,21 +155,16 @@ def commit_all(outputs: Sequence[Committable]) -> None:
 
 
 class StagedFile:
-    """One output file, written aside while it is produced; `-` streams to standard output instead."""
+    """One output file (not `-`), written aside while it is produced, then committed or discarded."""
 
-    def __init__(self, target: str, stdout: IO[Any] | None = None) -> None:
+    def __init__(self, target: str) -> None:
         self.shown = target
         self.temporary: Path | None = None
-        self.in_place = False
-        self.stream: IO[bytes]
-        if target == STDOUT:
-            self.stream = stdout if stdout is not None else sys.stdout.buffer
-            self.target = None
-            return
         self.target = Path(os.path.realpath(target))  # a symbolic link: write where it points
         if self.target.is_dir():
             raise ChargenError(f"{target}: is a folder; give a file name")
         self.in_place = is_special(self.target)
+        self.stream: IO[bytes]
         try:
             if self.in_place:  # staged in an unnamed file: nothing to leave behind, whatever happens
                 self.stream = tempfile.TemporaryFile()  # noqa: SIM115
@@ -183,17 +179,22 @@ class StagedFile:
 
     def text(self) -> IO[str]:
         """A UTF-8 text view of the stream; newline="" keeps the csv module's own line endings."""
-        import io
-
         return io.TextIOWrapper(self.stream, encoding="utf-8", newline="", write_through=True)
+
+    def write(self, data: bytes) -> None:
+        try:
+            self.stream.write(data)
+        except OSError as error:
+            raise cannot(self.shown, error) from None
 
     def commit(self, journal: Journal) -> None:
         try:
             self.stream.flush()
-            if self.target is None:
-                return
             if self.in_place:
-                self._copy_in_place()
+                self.stream.seek(0)
+                with self.target.open("wb") as device:
+                    shutil.copyfileobj(self.stream, device)
+                self.stream.close()
                 return
             assert self.temporary is not None
             self.stream.close()
@@ -203,16 +204,7 @@ class StagedFile:
         except OSError as error:
             raise cannot(self.shown, error) from None
 
-    def _copy_in_place(self) -> None:
-        assert self.target is not None
-        self.stream.seek(0)
-        with self.target.open("wb") as device:
-            shutil.copyfileobj(self.stream, device)
-        self.stream.close()
-
     def discard(self) -> None:
-        if self.target is None:
-            return
         with contextlib.suppress(OSError, ValueError):
             self.stream.close()
         if self.temporary is not None:
@@ -221,27 +213,26 @@ class StagedFile:
 
 
 def write_all(files: Sequence[tuple[str, bytes]]) -> None:
-    """Write every (target, bytes) pair, all or none; `-` is standard output."""
+    """Write every (target, bytes) pair, all or none; `-` is standard output, written last so that a
+    file's failure prints nothing."""
     staged: list[StagedFile] = []
     try:
         for target, data in files:
-            output = StagedFile(target)
-            staged.append(output)
             if target != STDOUT:
-                output.stream.write(data)
+                staged.append(StagedFile(target))
+                staged[-1].write(data)
         commit_all(staged)
-    except OSError as error:
-        raise ChargenError(f"cannot write ({error.strerror or error})") from None
     finally:
         for output in staged:
             output.discard()
-    for target, data in files:  # standard output last: a file's failure prints nothing
+    for target, data in files:
         if target == STDOUT:
             write_stdout(data)
 
 
 def write_stdout(data: bytes) -> None:
-    stream = sys.stdout.buffer if hasattr(sys.stdout, "buffer") else None
+    """Bytes to standard output, after whatever text is already waiting there."""
+    stream = getattr(sys.stdout, "buffer", None)
     if stream is None:  # a text stream put in place of standard output (tests, embedding programs)
         sys.stdout.write(data.decode("utf-8"))
         return

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import signal
 import sys
+import threading
 from types import FrameType
 from typing import Any
 
@@ -40,7 +41,10 @@ Handlers = dict[int, Any]
 
 
 def install() -> Handlers:
-    """In the main process: every stopping signal raises Stopped. Returns the handlers it replaced."""
+    """In the main process: every stopping signal raises Stopped. Returns the handlers it replaced (none
+    outside the main thread, where Python allows no handler)."""
+    if threading.current_thread() is not threading.main_thread():
+        return {}
     return {signum: signal.signal(signum, _stop) for signum in STOPPING}
 
 

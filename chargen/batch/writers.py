@@ -15,7 +15,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import Any, Protocol, TextIO
+from typing import IO, Any, Protocol, TextIO
 
 from chargen.batch.npc import CSV_COLUMNS, NpcOutput
 from chargen.errors import ChargenError
@@ -35,18 +35,20 @@ class _StreamOutput:
     """An output written row by row into one staged file (or straight to standard output for `-`)."""
 
     def __init__(self, target: str, stdout: TextIO) -> None:
-        self.file = StagedFile(target)
-        self.in_place = self.file.in_place
-        self.stream: TextIO = stdout if target == STDOUT else self.file.text()  # type: ignore[assignment]
+        self.file = StagedFile(target) if target != STDOUT else None
+        self.in_place = self.file.in_place if self.file is not None else False
+        self.stream: IO[str] = self.file.text() if self.file is not None else stdout
 
     def finish(self) -> None:
         self.stream.flush()
 
     def commit(self, journal: Journal) -> None:
-        self.file.commit(journal)
+        if self.file is not None:
+            self.file.commit(journal)
 
     def discard(self) -> None:
-        self.file.discard()
+        if self.file is not None:
+            self.file.discard()
 
 
 class JsonlOutput(_StreamOutput):
@@ -149,7 +151,10 @@ class RecordsPdfOutput:
         self.writer.append(PdfReader(BytesIO(npc.record_pdf)))
 
     def finish(self) -> None:
-        self.writer.write(self.file.stream)
+        try:
+            self.writer.write(self.file.stream)
+        except OSError as error:
+            raise cannot(self.file.shown, error) from None
 
     def commit(self, journal: Journal) -> None:
         self.file.commit(journal)
@@ -182,7 +187,7 @@ class RosterOutput:
             data = roster.roster_html(self.cards, paper=self.paper, title=self.title).encode("utf-8")
         else:
             data = roster.roster_pdf(self.cards, paper=self.paper, title=self.title, jobs=self.jobs)
-        self.file.stream.write(data)
+        self.file.write(data)
 
     def commit(self, journal: Journal) -> None:
         self.file.commit(journal)
