@@ -100,7 +100,6 @@ class _Open:
     anchor: str | None
     size: int = 1
     key: Any = None
-    key_mark: Any = None
     has_key: bool = False
 
 
@@ -130,7 +129,8 @@ class _Builder:
             self.alias(event)
             return
         if isinstance(event, yaml.CollectionEndEvent):
-            self.close()
+            done = self.stack.pop()
+            self.place(event, done.value, done.size, done.anchor)
             return
         if isinstance(event, yaml.NodeEvent):
             self.node(event)
@@ -184,10 +184,12 @@ class _Builder:
         self.place(event, value, size, None)
 
     def place(self, event: Any, value: Any, size: int, anchor: str | None) -> None:
+        """Put a finished value (a scalar, an alias's value, a closed collection) where it belongs: the
+        root, the next item of a list, or a mapping's next key or value."""
         if anchor is not None:
             self.anchors[anchor] = (value, size)
         if not self.stack:
-            self.marks[()] = _line_column(event)
+            self.marks.setdefault((), _line_column(event))
             self.root = value
             return
         top = self.stack[-1]
@@ -200,31 +202,13 @@ class _Builder:
                 raise self.fail(event, "a mapping key must be a plain value")
             if value in top.value:
                 raise self.fail(event, f"key {format_path((*top.path, value))} appears twice")
-            top.key, top.key_mark, top.has_key = value, event.start_mark, True
+            top.key, top.has_key = value, True
             return
         else:
             path = (*top.path, top.key)
             top.value[top.key] = value
             top.has_key = False
         self.marks.setdefault(path, _line_column(event))
-
-    def close(self) -> None:
-        done = self.stack.pop()
-        self.place_closed(done)
-
-    def place_closed(self, done: _Open) -> None:
-        if done.anchor is not None:
-            self.anchors[done.anchor] = (done.value, done.size)
-        if not self.stack:
-            self.root = done.value
-            return
-        top = self.stack[-1]
-        top.size += done.size
-        if isinstance(top.value, list):
-            top.value.append(done.value)
-        else:
-            top.value[top.key] = done.value
-            top.has_key = False
 
 
 def decode(data: bytes, source: str) -> str:
