@@ -64,7 +64,7 @@ def one_line_exit_2(result: subprocess.CompletedProcess[bytes], *needles: str) -
 def test_the_alias_bomb_is_refused_under_a_memory_cap(tmp_path: Path) -> None:
     (tmp_path / "laughs.yaml").write_text(BOMB, encoding="utf-8")
     assert len(BOMB.encode()) < 400
-    result = chargen(["build", "laughs.yaml"], cwd=tmp_path, memory_mb=300)
+    result = chargen(["build", "laughs.yaml"], cwd=tmp_path, memory_mb=200)
     one_line_exit_2(result, "laughs.yaml:2:", "alias")
 
 
@@ -73,7 +73,7 @@ def test_the_alias_bomb_in_an_exported_table_is_refused(tmp_path: Path) -> None:
     shutil.copytree(tables_dir(), exported)
     names = exported / "names.yaml"
     names.write_text(names.read_text(encoding="utf-8") + "\nbomb:\n" + textwrap.indent(BOMB, "  "), "utf-8")
-    result = chargen(["--tables", str(exported), "roll", "--seed", "1"], cwd=tmp_path, memory_mb=300)
+    result = chargen(["--tables", str(exported), "roll", "--seed", "1"], cwd=tmp_path, memory_mb=200)
     one_line_exit_2(result, "names.yaml:", "aliases expand to too many values")
 
 
