@@ -1,6 +1,6 @@
 """One signal policy for every command: SIGINT, SIGTERM and SIGHUP stop the run the same way.
 
-The signal becomes a `Stopped` exception in the main process, so the code that was running removes its
+The signal becomes an exception in the main process (`Stopped`; KeyboardInterrupt for SIGINT), so the code that was running removes its
 temporaries on the way out (every output is staged; see chargen.output), worker pools are torn down, and
 the command line prints one line and exits with 128 + the signal's number. Worker processes leave the
 decision to their parent: they ignore Ctrl-C (which the terminal sends to the whole process group), and
@@ -41,11 +41,13 @@ Handlers = dict[int, Any]
 
 
 def install() -> Handlers:
-    """In the main process: every stopping signal raises Stopped. Returns the handlers it replaced (none
+    """In the main process: SIGTERM and SIGHUP raise Stopped. Returns the handlers it replaced (none
     outside the main thread, where Python allows no handler)."""
     if threading.current_thread() is not threading.main_thread():
         return {}
-    return {signum: signal.signal(signum, _stop) for signum in STOPPING}
+    # SIGINT keeps Python's own KeyboardInterrupt, which code below may catch as it always has; the
+    # command line turns it into Stopped(SIGINT) on its way out (chargen.cli).
+    return {signum: signal.signal(signum, _stop) for signum in STOPPING if signum != signal.SIGINT}
 
 
 def restore(handlers: Handlers) -> None:

@@ -25,11 +25,16 @@ class _ReaderGone(BaseException):
 
 
 class _Chargen(click.Group):
+    """The command group, passing two things to main() that click would otherwise handle its own way: a
+    closed standard output (click: exit 1) and Ctrl-C (click: a blank line, then Abort)."""
+
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except BrokenPipeError as error:
             raise _ReaderGone from error
+        except KeyboardInterrupt as error:
+            raise stopping.Stopped(signal.SIGINT) from error
 
 
 @click.group(cls=_Chargen, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -80,9 +85,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     except click.ClickException as error:
         error.show()
         sys.exit(2 if error.exit_code == 1 else error.exit_code)
-    except (stopping.Stopped, click.exceptions.Abort) as stop:
-        signum = stop.signum if isinstance(stop, stopping.Stopped) else signal.SIGINT
-        _fail(f"stopped by {signal.Signals(signum).name}", 128 + signum)
+    except stopping.Stopped as stop:
+        _fail(f"stopped by {signal.Signals(stop.signum).name}", stop.exit_status)
+    except click.exceptions.Abort:
+        _fail("aborted", 128 + signal.SIGINT)
     except (BrokenPipeError, _ReaderGone):
         _reader_gone()
     except OSError as error:  # standard output full or gone (`>/dev/full`); files report their own names
