@@ -97,11 +97,14 @@ def test_outputs_that_collide_or_lie_are_refused(tmp_path: Path, command: list[s
     assert sorted(path.name for path in tmp_path.iterdir()) == ["link.html"]
 
 
-def test_pdf_to_standard_output_writes_no_file_named_dash(tmp_path: Path) -> None:
-    result = chargen(["roll", "--seed", "1", "--pdf", "-"], tmp_path)
+@pytest.mark.parametrize(("option", "start"), [("--pdf", b"%PDF-"), ("--html", b"<!DOCTYPE html>")])
+def test_a_record_to_standard_output_writes_no_file_named_dash(
+    tmp_path: Path, option: str, start: bytes
+) -> None:
+    result = chargen(["roll", "--seed", "1", option, "-", "-o", "hero.yaml"], tmp_path)
     assert result.returncode == 0, result.stderr
-    assert result.stdout.startswith(b"%PDF-")
-    assert list(tmp_path.iterdir()) == []
+    assert result.stdout.startswith(start)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["hero.yaml"]
 
 
 def test_a_folder_in_the_way_moves_nothing_in(tmp_path: Path) -> None:
