@@ -106,9 +106,10 @@ class Journal:
         self.undo.append(lambda: os.replace(kept, target) if kept else target.unlink())
 
     def rename(self, staged: Path, target: Path) -> None:
-        """Move a new folder into place (fails, rather than merges, if the name was taken meanwhile)."""
+        """Move a new folder into place (fails, rather than merges, if the name was taken meanwhile); to
+        undo, the folder, which is all ours, is removed."""
         os.rename(staged, target)
-        self.undo.append(lambda: os.rename(target, staged))
+        self.undo.append(lambda: shutil.rmtree(target))
 
     def rollback(self) -> None:
         for step in reversed(self.undo):

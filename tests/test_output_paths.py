@@ -140,6 +140,19 @@ def test_a_commit_that_fails_late_moves_back_what_it_had_moved(
     assert everything(tmp_path) == ["a.jsonl"]
 
 
+def test_a_new_folder_moved_in_is_removed_when_a_later_output_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def fail(self: Journal, staged: Path, target: Path) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(Journal, "replace", fail)
+    options = BatchOptions(count=2, seed=1, out=str(tmp_path / "nd"), roster=str(tmp_path / "r.html"), jobs=1)
+    with pytest.raises(ChargenError, match="No space left on device"):
+        run_batch(options)
+    assert everything(tmp_path) == []
+
+
 def test_write_all_is_all_or_nothing(tmp_path: Path) -> None:
     (tmp_path / "keep.yaml").write_text("old\n")
     with pytest.raises(ChargenError):
