@@ -142,17 +142,23 @@ def signals_held() -> Iterator[None]:
 
 
 def commit_all(outputs: Sequence[Committable]) -> None:
-    """Move every staged output into place, all or none. Writes into devices and pipes come last: they
-    cannot be taken back."""
+    """Move every staged output into place, all or none. Renames happen with signals held (they take
+    microseconds); writes into devices and pipes come last, unheld (a pipe may wait for its reader, and
+    Ctrl-C must still work), and cannot be taken back."""
     journal = Journal()
-    with signals_held():
-        try:
-            for output in sorted(outputs, key=lambda output: output.in_place):
+    try:
+        with signals_held():
+            for output in outputs:
+                if not output.in_place:
+                    output.commit(journal)
+        for output in outputs:
+            if output.in_place:
                 output.commit(journal)
-        except BaseException:
+    except BaseException:
+        with signals_held():
             journal.rollback()
-            raise
-        journal.finish()
+        raise
+    journal.finish()
 
 
 class StagedFile:
