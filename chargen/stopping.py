@@ -1,15 +1,15 @@
 """One signal policy for every command: SIGINT, SIGTERM and SIGHUP stop the run the same way.
 
-The signal becomes an exception in the main process (`Stopped`; KeyboardInterrupt for SIGINT), so the code that was running removes its
-temporaries on the way out (every output is staged; see chargen.output), worker pools are torn down, and
-the command line prints one line and exits with 128 + the signal's number. Worker processes leave the
+The signal becomes an exception in the main process (`Stopped`; KeyboardInterrupt for SIGINT), so the
+code that was running removes its temporaries on the way out (every output is staged; see
+chargen.output), worker pools are torn down, and the command line prints one line and exits with
+128 + the signal's number. Worker processes leave the
 decision to their parent: they ignore Ctrl-C (which the terminal sends to the whole process group), and
 die with their parent if it dies first.
 """
 
 from __future__ import annotations
 
-import ctypes
 import signal
 import sys
 import threading
@@ -61,6 +61,8 @@ def in_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
     if sys.platform.startswith("linux"):
+        import ctypes
+
         # Die with the parent even if it is killed outright (SIGKILL), so no worker is ever orphaned.
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
