@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import secrets
-import sys
 from collections.abc import Sequence
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 
 from chargen.character_file import DERIVED_KEYS, CharacterInput, locate_problems, parse_located
-from chargen.errors import ChargenError, InputError, KeyPath, Problem, shown
+from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, Characteristics, to_document_value
 from chargen.tables import Tables, load_tables
+from chargen.yamlio import read_file, read_stdin
 
 
 def new_seed() -> int:
@@ -120,10 +120,5 @@ def _plain(derived: object) -> object:
 def read_source(source: str) -> tuple[str, str]:
     """The text of FILE, or of standard input for `-`; returns (text, name for messages)."""
     if source == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(source).read_text(encoding="utf-8"), source
-    except OSError as error:
-        raise ChargenError(f"{source}: cannot read ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise ChargenError(f"{source}: not a UTF-8 text file") from None
+        return read_stdin(), "<stdin>"
+    return read_file(Path(source)), source

@@ -12,6 +12,8 @@ from pydantic import (
     ConfigDict,
     Field,
     JsonValue,
+    StrictBool,
+    StrictInt,
     StringConstraints,
     TypeAdapter,
     ValidationError,
@@ -26,6 +28,12 @@ from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandI
 from chargen.yamlio import Located, dump_yaml, format_path, load_located
 
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+# Strict: a file says 14, not '14', 14.0 or true. Bounds keep every number near its rule's range; the rules
+# themselves (the dice, the charts' maximum Ranks) are checked when the character is built.
+Count = Annotated[StrictInt, Field(ge=0, le=10_000)]
+Roll = Annotated[StrictInt, Field(ge=0, le=1_000)]
+Rank = Annotated[StrictInt, Field(ge=0, le=100)]
+Seed = Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]
 
 
 class _Strict(BaseModel):
@@ -35,12 +43,12 @@ class _Strict(BaseModel):
 class Allocation(_Strict):
     """Rule 5.2: the six primaries as assigned, before race and gender modifiers."""
 
-    PS: int
-    MD: int
-    AG: int
-    EN: int
-    MA: int
-    WP: int
+    PS: Count
+    MD: Count
+    AG: Count
+    EN: Count
+    MA: Count
+    WP: Count
 
 
 class Rolls(BaseModel):
@@ -48,27 +56,27 @@ class Rolls(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    points: int | None = Field(None, description="5.1: the 2D10 total, 2-20")
-    hand: list[int] | None = Field(None, description="6.2: [D5, D10]")
-    race: list[int] | None = Field(None, description="6.3: one D100 per race attempt")
-    race_type: int | None = Field(None, description="6.6/6.9: D10 for a giant's or shape-changer's type")
-    aspect: int | None = Field(None, description="7.1: D100")
-    social_status: int | None = Field(None, description="8.1: D100")
-    birth_order: int | None = Field(None, description="8.2: D100")
-    sibling_rank: int | None = Field(None, description="8.4: D10, legitimate children only")
-    experience: int | None = Field(None, description="8.5: D100 for Experience Points")
-    silver: int | None = Field(None, description="8.5: D100 for Silver Pennies")
-    beauty: list[int] | None = Field(None, description="5.5: four D5 for Physical Beauty (4D5+3)")
+    points: Roll | None = Field(None, description="5.1: the 2D10 total, 2-20")
+    hand: list[Roll] | None = Field(None, description="6.2: [D5, D10]")
+    race: list[Roll] | None = Field(None, description="6.3: one D100 per race attempt")
+    race_type: Roll | None = Field(None, description="6.6/6.9: D10 for a giant's or shape-changer's type")
+    aspect: Roll | None = Field(None, description="7.1: D100")
+    social_status: Roll | None = Field(None, description="8.1: D100")
+    birth_order: Roll | None = Field(None, description="8.2: D100")
+    sibling_rank: Roll | None = Field(None, description="8.4: D10, legitimate children only")
+    experience: Roll | None = Field(None, description="8.5: D100 for Experience Points")
+    silver: Roll | None = Field(None, description="8.5: D100 for Silver Pennies")
+    beauty: list[Roll] | None = Field(None, description="5.5: four D5 for Physical Beauty (4D5+3)")
 
 
 class Item(_Strict):
     name: Id
-    rank: int | None = Field(None, ge=0, description="no rank = unranked; 0 is Rank 0")
+    rank: Rank | None = Field(None, description="no rank = unranked; 0 is Rank 0")
 
 
 class Points(_Strict):
-    total: int
-    maximum: int | None = None
+    total: Count
+    maximum: Count | None = None
 
 
 class CharacterInput(_Strict):
@@ -77,7 +85,7 @@ class CharacterInput(_Strict):
 
     schema_version: Literal[1] = 1
     name: str | None = Field(None, min_length=1, max_length=500)
-    seed: int | None = Field(None, ge=0, description="seed of the RNG that rolled the dice not given")
+    seed: Seed | None = Field(None, description="seed of the RNG that rolled the dice not given")
     archetype: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
     strategy: Id | None = Field(
         None,
@@ -99,8 +107,8 @@ class CharacterInput(_Strict):
     weapons: list[Item] = Field(default_factory=list)
     armor: Id | None = None
     shield: Item | None = None
-    unarmed_rank: int | None = Field(None, ge=0, description="Rank in Unarmed Combat (21)")
-    equipment_given: bool = False
+    unarmed_rank: Rank | None = Field(None, description="Rank in Unarmed Combat (21)")
+    equipment_given: StrictBool = False
     # Derived: written by chargen, recomputed on build, compared by validate.
     characteristics: dict[str, int] | None = None
     modifiers: dict[str, dict[str, int]] | None = None
@@ -136,6 +144,15 @@ class CharacterInput(_Strict):
         if value is not None and len(set(value)) != len(value):
             raise ValueError("each attempt must be at a different race (6.3)")
         return value
+
+    @model_validator(mode="after")
+    def _beauty_needs_pb(self) -> CharacterInput:
+        # 5.5: Physical Beauty is rolled only when asked for; its dice alone do not add it.
+        if self.rolls.beauty is not None and "PB" not in self.optional:
+            raise ValueError(
+                "rolls.beauty gives Physical Beauty's dice, but optional does not list PB (rule 5.5)"
+            )
+        return self
 
 
 DERIVED_KEYS = (

@@ -16,7 +16,8 @@ VALUE_WIDTH = 80
 
 def shown(value: object) -> str:
     """A value as a message quotes it: its repr, cut to VALUE_WIDTH characters."""
-    text = repr(value)
+    # A string is cut before repr, so a 50 MB value is never copied whole into a message.
+    text = repr(value[: VALUE_WIDTH + 1] if isinstance(value, str) else value)
     return text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 3] + "..."
 
 

@@ -11,9 +11,7 @@ its own folio, so the file is the same for any number of jobs.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -81,10 +79,6 @@ def _group_pdf(pages: Sequence[RosterPage], page_count: int, paper: str, title: 
     return pdf.write_pdf(page, default_template=False)
 
 
-def _ignore_interrupt() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone decides to stop
-
-
 def roster_pdf(cards: Sequence[RosterCard], *, paper: str, title: str, jobs: int = 1) -> bytes:
     """The roster as PDF bytes, the same for the same cards whatever `jobs`."""
     pages = paginate(cards)
@@ -92,13 +86,10 @@ def roster_pdf(cards: Sequence[RosterCard], *, paper: str, title: str, jobs: int
     arguments = (groups, [len(pages)] * len(groups), [paper] * len(groups), [title] * len(groups))
     if jobs <= 1 or len(groups) <= 1:
         return join_pdfs(list(map(_group_pdf, *arguments)))
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(groups)), initializer=_ignore_interrupt)
-    try:
+    from chargen.batch.workers import worker_pool
+
+    with worker_pool(min(jobs, len(groups))) as pool:
         parts = list(pool.map(_group_pdf, *arguments))
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
     return join_pdfs(parts)
 
 

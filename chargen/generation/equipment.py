@@ -99,6 +99,18 @@ def _armor_and_shield_problems(
             )
         else:
             twin = tables.shields[shield.name].weapon
+            # 17.5: Rank with a shield is Rank in the Weapons Chart's Shield line (the Main-Gauche: its own).
+            chart = tables.weapons.get(twin or "shield")
+            if chart is not None and chart.max_rank is not None and (shield.rank or 0) > chart.max_rank:
+                problems.append(
+                    Problem(
+                        ("shield", "rank"),
+                        f"Rank {shield.rank} is above the maximum Rank {chart.max_rank} with a shield "
+                        f"({chart.name} on the Weapons Chart)",
+                        "17.5 and 20.2",
+                        shield.rank,
+                    )
+                )
             if twin and twin in ranks and ranks[twin] != shield.rank:
                 problems.append(
                     Problem(

@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 from chargen.errors import ChargenError, TableError
 from chargen.paths import tables_dir
 from chargen.tables import schema
-from chargen.yamlio import Located, format_path, load_located
+from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -79,12 +79,13 @@ class Tables:
 
     def raw(self, name: str) -> Any:
         """One table file as plain data (for `chargen tables NAME`)."""
-        return load_located((self.directory / f"{name}.yaml").read_text(encoding="utf-8"), name).data
+        text = read_file(self.directory / f"{name}.yaml", name)
+        return load_located(text, name, alias_budget=TABLE_ALIAS_BUDGET).data
 
 
 def _validate(located: Located, model: type[Model], problems: list[str]) -> Model | None:
     try:
-        return model.model_validate(located.data)
+        return model.model_validate(located.data, strict=True)  # "5" is not 5 in a table either
     except ValidationError as error:
         for item in error.errors():
             loc = tuple(item["loc"])
@@ -109,12 +110,8 @@ def _load_cached(directory: str, shown_as: str) -> Tables:
     for name, model in FILES.items():
         path = shown / f"{name}.yaml"
         try:
-            text = (root / f"{name}.yaml").read_text(encoding="utf-8")
-        except OSError as error:
-            problems.append(f"{path}: cannot be read ({error.strerror})")
-            continue
-        try:
-            located[name] = load_located(text, str(path))
+            text = read_file(root / f"{name}.yaml", str(path))
+            located[name] = load_located(text, str(path), alias_budget=TABLE_ALIAS_BUDGET)
         except ChargenError as error:
             problems.append(str(error))
             continue
