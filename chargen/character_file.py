@@ -3,16 +3,35 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StringConstraints,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
 from chargen.errors import InputError
-from chargen.yamlio import Located, dump_yaml, format_path, load_located, parse_path
+from chargen.yamlio import Located, dump_yaml, load_located, parse_path
 
 SCHEMA_VERSION = 1
 PRIMARIES = ("PS", "MD", "AG", "EN", "MA", "WP")
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+#: Rolls read on percentile dice: a D100 showing `00` is 100 (6.3, 7.1, 8.1, 8.2, 8.5).
+D100_ROLLS = ("race", "aspect", "social_status", "birth_order", "experience", "silver")
+
+
+def _percentile(value: Any) -> Any:
+    """`00` (or 0) on a D100 is 100, as players read the two dice."""
+    if isinstance(value, str) and value.strip() in {"0", "00"}:
+        return 100
+    return 100 if value == 0 and not isinstance(value, bool) else value
 
 
 class _Strict(BaseModel):
@@ -47,6 +66,19 @@ class Rolls(BaseModel):
     silver: int | None = Field(None, description="8.5: D100 for Silver Pennies")
     beauty: list[int] | None = Field(None, description="5.5: four D5 for Physical Beauty (4D5+3)")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _hundred(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        read = dict(data)
+        for key in D100_ROLLS:
+            value = read.get(key)
+            read[key] = [_percentile(v) for v in value] if isinstance(value, list) else _percentile(value)
+            if key not in data:
+                del read[key]
+        return read
+
 
 class Item(_Strict):
     name: Id
@@ -63,7 +95,7 @@ class CharacterInput(_Strict):
     and recomputed on `build` (a file chargen wrote gives back the same character)."""
 
     schema_version: Literal[1] = 1
-    name: str | None = Field(None, min_length=1, max_length=500)
+    name: Name | None = None
     seed: int | None = Field(None, ge=0, description="seed of the RNG that rolled the dice not given")
     strategy: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
     gender: Literal["male", "female"] | None = None
@@ -94,6 +126,19 @@ class CharacterInput(_Strict):
     silver_pennies: int | None = None
     combat: dict[str, Any] | None = None
     notes: list[str] | None = None
+
+    @field_validator("weapons", mode="before")
+    @classmethod
+    def _bare_weapon_names(cls, value: Any) -> Any:
+        """`weapons: [broadsword, dagger]` is a list of unranked weapons."""
+        if isinstance(value, list):
+            return [{"name": item} if isinstance(item, str) else item for item in value]
+        return value
+
+    @field_validator("shield", mode="before")
+    @classmethod
+    def _bare_shield_name(cls, value: Any) -> Any:
+        return {"name": value} if isinstance(value, str) else value
 
     @field_validator("race_attempts")
     @classmethod
@@ -128,18 +173,23 @@ def parse_located(text: str, source: str) -> tuple[CharacterInput, Located]:
     located = load_located(text, source)
     if not isinstance(located.data, dict):
         raise InputError(f"{source}: a character file is a mapping of keys (name, gender, allocation, ...)")
+    return character_input(located.data, located.where), located
+
+
+def character_input(
+    data: dict[str, Any], where: Callable[[Iterable[str | int]], str] | None = None
+) -> CharacterInput:
+    """The checked character; every problem in chargen's words with its key path (and, given `where`,
+    the file and line:column), raised as one InputError."""
+    from chargen.messages import rewritten
+
     try:
-        return CharacterInput.model_validate(located.data), located
+        return CharacterInput.model_validate(data)
     except ValidationError as error:
         problems = []
         for item in error.errors():
-            loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
-            value = (
-                f" (got {item['input']!r})"
-                if item["type"] != "missing" and not isinstance(item["input"], dict | list)
-                else ""
-            )
-            problems.append(f"{located.where(loc)}: {format_path(loc)}: {item['msg']}{value}")
+            loc, message = rewritten(item, CharacterInput.model_fields)
+            problems.append(f"{where(loc)}: {message}" if where else message)
         raise InputError(problems) from None
 
 

@@ -54,7 +54,10 @@ def generate(
         allocation = characteristics.checked_allocation(spec.allocation, row, tables)
     else:
         if strategy is None:
-            strategy = dice.choice(sorted(tables.archetypes))
+            strategy = dice.choice(
+                sorted(key for key, kind in tables.archetypes.items() if kind.adventurer)
+                or sorted(tables.archetypes)
+            )
         allocation = characteristics.strategy_allocation(row, tables.archetypes[strategy], rng, tables)
     stated_maximum = (
         spec.points.maximum if spec.points is not None and spec.points.maximum is not None else row.maximum

@@ -1,0 +1,91 @@
+"""pydantic's messages, told again in chargen's words: the key path, what is wrong, and the rule.
+
+A player meets these when a character file (or an option of `chargen roll`) breaks the file's shape;
+`Input should be a valid dictionary or instance of Item` means nothing at the table.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from pydantic_core import ErrorDetails
+
+from chargen.yamlio import format_path
+
+#: The rule behind each top-level key of a character file, named in its messages.
+RULES = {
+    "points": "5.1",
+    "allocation": "5.2",
+    "optional": "5.5",
+    "gender": "6.1",
+    "hand": "6.2",
+    "race": "6.3",
+    "race_attempts": "6.3",
+    "race_type": "6.6, 6.9",
+    "aspect": "7.1",
+    "weapons": "20.2",
+    "armor": "18.1",
+    "shield": "17.5",
+    "unarmed_rank": "21",
+}
+LIMIT = 80
+
+
+def _context(item: ErrorDetails, key: str) -> Any:
+    return (item.get("ctx") or {}).get(key)
+
+
+def _expected(item: ErrorDetails) -> str:
+    return str(_context(item, "expected")).replace("'", "")
+
+
+_WORDS: dict[str, Callable[[ErrorDetails], str]] = {
+    "missing": lambda item: "is required",
+    "string_too_short": lambda item: "must not be empty",
+    "string_too_long": lambda item: f"is longer than {_context(item, 'max_length')} characters",
+    "too_short": lambda item: f"needs at least {_context(item, 'min_length')} item(s)",
+    "too_long": lambda item: (
+        f"has {_context(item, 'actual_length')} items; at most {_context(item, 'max_length')} are allowed"
+    ),
+    "string_type": lambda item: "should be text",
+    "int_type": lambda item: "should be a whole number",
+    "int_parsing": lambda item: "should be a whole number",
+    "int_from_float": lambda item: "should be a whole number",
+    "float_type": lambda item: "should be a number",
+    "float_parsing": lambda item: "should be a number",
+    "bool_type": lambda item: "should be true or false",
+    "bool_parsing": lambda item: "should be true or false",
+    "list_type": lambda item: "should be a list",
+    "dict_type": lambda item: "should be a mapping of keys",
+    "model_type": lambda item: "should be a mapping of keys",
+    "model_attributes_type": lambda item: "should be a mapping of keys",
+    "literal_error": lambda item: f"should be one of: {_expected(item)}",
+    "greater_than_equal": lambda item: f"should be {_context(item, 'ge')} or more",
+    "less_than_equal": lambda item: f"should be {_context(item, 'le')} or less",
+    "value_error": lambda item: str(_context(item, "error") or item["msg"]),
+}
+
+
+def _value(item: ErrorDetails) -> str:
+    if item["type"] == "missing" or isinstance(item["input"], dict | list):
+        return ""
+    shown = repr(item["input"])
+    return f" (got {shown if len(shown) <= LIMIT else shown[: LIMIT - 3] + '...'})"
+
+
+def _rule(loc: tuple[str | int, ...], words: str) -> str:
+    rule = RULES.get(str(loc[0])) if loc else None
+    return f"; rule {rule}" if rule and "rule" not in words and f"({rule})" not in words else ""
+
+
+def rewritten(item: ErrorDetails, known_keys: Iterable[str] = ()) -> tuple[tuple[str | int, ...], str]:
+    """(key path, `path: what is wrong (got value); rule N`) for one pydantic error."""
+    loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
+    if item["type"] == "extra_forbidden":
+        close = difflib.get_close_matches(str(loc[-1]), list(known_keys), n=1) if len(loc) == 1 else []
+        hint = f"; did you mean {close[0]!r}?" if close else ""
+        return loc, f"{format_path(loc)}: unknown key{hint}"
+    words = _WORDS[item["type"]](item) if item["type"] in _WORDS else str(item["msg"])
+    return loc, f"{format_path(loc)}: {words}{_value(item)}{_rule(loc, words)}"
