@@ -14,6 +14,7 @@ import click
 from chargen import __version__
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.info import schema_command, tables_command
+from chargen.cli.shared import one_line, with_global_options
 from chargen.errors import ChargenError
 
 
@@ -40,12 +41,12 @@ for command in (
     tables_command,
     schema_command,
 ):
-    cli.add_command(command)
+    cli.add_command(with_global_options(command))
 
 try:  # the batch command (issue 4) lives in its own module
     from chargen.cli.batch import batch_command  # type: ignore[import-not-found,unused-ignore]
 
-    cli.add_command(batch_command)
+    cli.add_command(with_global_options(batch_command))
 except ImportError:  # pragma: no cover - only while the batch module is absent
     pass
 
@@ -61,7 +62,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         click.echo(f"chargen: error: {message}", err=True)
         sys.exit(2)
     except click.ClickException as error:
-        error.show()
+        if isinstance(error, click.exceptions.NoArgsIsHelpError):
+            error.show()  # `chargen` alone: the help, as asked
+        else:
+            click.echo(one_line(error), err=True)
         sys.exit(2 if error.exit_code == 1 else error.exit_code)
     except click.exceptions.Abort:
         click.echo("chargen: aborted", err=True)
