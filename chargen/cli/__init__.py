@@ -14,6 +14,7 @@ import click
 from chargen import __version__
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.info import schema_command, tables_command
+from chargen.cli.new import new_command
 from chargen.cli.shared import one_line, with_global_options
 from chargen.errors import ChargenError
 
@@ -34,6 +35,7 @@ def cli(context: click.Context, tables_dir: str | None) -> None:
 
 
 for command in (
+    new_command,
     roll_command,
     build_command,
     validate_command,

@@ -1,0 +1,176 @@
+"""Steps 6.1-6.2, 6.6/6.9, 7.1, 8.1-8.5 and 8.8: gender, hand, race type, aspect, heritage, money, name."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chargen.errors import InputError
+from chargen.tables.schema import HeritageFile
+from chargen.walkthrough.dice_steps import d100, dice_question, sides_of
+from chargen.walkthrough.walk import Question, Walk
+
+
+def gender_question() -> Question:
+    def explain(walk: Walk) -> str:
+        genders = walk.tables.birthrights.genders
+        told = "; ".join(
+            f"{gender.name}: {_modifiers(gender.modifiers) or 'no change'}" for gender in genders.values()
+        )
+        return f"6.1 Gender, your choice. {told}."
+
+    def take(walk: Walk, text: str) -> str:
+        options = sorted(walk.tables.birthrights.genders)
+        if not text:
+            walk.data["gender"] = walk.rng.choice(options)
+            return f"chargen chose {walk.data['gender']}"
+        chosen = [option for option in options if option.startswith(text.lower())]
+        if len(chosen) != 1:
+            raise InputError(f"gender: {text[:40]!r}; answer {' or '.join(options)} (6.1)")
+        walk.data["gender"] = chosen[0]
+        return chosen[0]
+
+    return Question("gender", explain, lambda walk: "male or female (Enter: chargen chooses)", take)
+
+
+def _modifiers(modifiers: dict[str, int]) -> str:
+    return ", ".join(f"{code} {value:+d}" for code, value in modifiers.items())
+
+
+def hand_question() -> Question:
+    def explain(walk: Walk) -> str:
+        return (
+            f"{walk.tables.birthrights.hands.rule} Hand: roll D5 and D10; a higher D10 means right-handed, "
+            "a higher D5 left-handed, a tie ambidextrous."
+        )
+
+    return dice_question(
+        "hand",
+        lambda walk: [5, 10],
+        lambda walk: walk.tables.birthrights.hands.rule,
+        explain,
+        lambda walk, character: f"{character['hand']}-handed",
+    )
+
+
+def _race(walk: Walk) -> Any:
+    return walk.tables.races[walk.preview()["race"]]
+
+
+def race_type_question() -> Question:
+    def explain(walk: Walk) -> str:
+        race = _race(walk)
+        kinds = ", ".join(f"{kind.name} {kind.low}-{kind.high}" for kind in race.types.values())
+        return f"{race.type_rule} {race.name} type: roll {race.type_dice}: {kinds}."
+
+    def result(walk: Walk, character: dict[str, Any]) -> str:
+        return str(_race(walk).types[character["race_type"]].name)
+
+    return dice_question(
+        "race_type",
+        lambda walk: sides_of(_race(walk).type_dice or "D10"),
+        lambda walk: _race(walk).type_rule or "6.3",
+        explain,
+        result,
+        applies=lambda walk: bool(_race(walk).types),
+    )
+
+
+def aspect_question() -> Question:
+    def explain(walk: Walk) -> str:
+        table = walk.tables.aspect_file
+        bands = ", ".join(f"{item.name} {item.low}-{item.high}" for item in table.aspects.values())
+        return f"{table.rule} Aspect: roll {table.dice}: {bands}."
+
+    def result(walk: Walk, character: dict[str, Any]) -> str:
+        aspect = walk.tables.aspects[character["aspect"]]
+        effects = walk.tables.aspect_file.effects[aspect.kind]
+        return f"{aspect.name} (rule {aspect.rule}): its effects apply {effects.window}"
+
+    return dice_question(
+        "aspect",
+        lambda walk: sides_of(walk.tables.aspect_file.dice),
+        lambda walk: walk.tables.aspect_file.rule,
+        explain,
+        result,
+        applies=lambda walk: _race(walk).fixed_aspect is None,
+    )
+
+
+def _heritage(walk: Walk) -> HeritageFile:
+    return walk.tables.heritage
+
+
+def heritage_questions() -> list[Question]:
+    def status(walk: Walk, character: dict[str, Any]) -> str:
+        row = walk.tables.heritage.social_status.rows[character["heritage"]["social_status"]]
+        return f"{row.name}, money x{row.money_multiplier}"
+
+    def order(walk: Walk, character: dict[str, Any]) -> str:
+        effect = walk.tables.heritage.birth_order_effects[character["heritage"]["birth_order"]]
+        return f"{effect.name}: money x{effect.money_factor}, Experience x{effect.experience_factor}"
+
+    def sibling(walk: Walk, character: dict[str, Any]) -> str:
+        return str(walk.tables.heritage.sibling_rank.rows[character["heritage"]["sibling_rank"]].name)
+
+    return [
+        d100(
+            "social_status",
+            lambda walk: _heritage(walk).social_status.rule,
+            lambda walk: (
+                f"{_heritage(walk).social_status.rule} Social status: roll D100; it sets a money multiplier."
+            ),
+            status,
+        ),
+        d100(
+            "birth_order",
+            lambda walk: _heritage(walk).birth_order.rule,
+            lambda walk: (
+                "8.2-8.3 Order of birth: roll D100; bastard, legitimate or first child change money and Experience."
+            ),
+            order,
+        ),
+        dice_question(
+            "sibling_rank",
+            lambda walk: sides_of(_heritage(walk).sibling_rank.dice),
+            lambda walk: _heritage(walk).sibling_rank.rule,
+            lambda walk: (
+                f"{_heritage(walk).sibling_rank.rule} Sibling rank: a legitimate child rolls {_heritage(walk).sibling_rank.dice}."
+            ),
+            sibling,
+            applies=lambda walk: walk.preview()["heritage"]["birth_order"] == "legitimate",
+        ),
+        d100(
+            "experience",
+            lambda walk: _heritage(walk).starting_allotment.rule,
+            lambda walk: (
+                f"{_heritage(walk).starting_allotment.rule} Starting allotment: D100 for Experience Points, then D100 for Silver Pennies."
+            ),
+            lambda walk, character: f"{character['experience_points']} Experience Points",
+        ),
+        d100(
+            "silver",
+            lambda walk: _heritage(walk).starting_allotment.rule,
+            lambda walk: (
+                f"{_heritage(walk).starting_allotment.rule} Starting allotment: D100 for Experience Points, then D100 for Silver Pennies."
+            ),
+            lambda walk, character: f"{character['starting_silver']} Silver Pennies",
+        ),
+    ]
+
+
+def name_question() -> Question:
+    def offered(walk: Walk) -> str:
+        """A name from tables/names.yaml for the race and gender, the same for the same walk."""
+        return str(walk.preview()["name"])
+
+    def take(walk: Walk, text: str) -> str:
+        name = " ".join(text.split()) or offered(walk)
+        walk.data["name"] = name
+        return name
+
+    return Question(
+        "name",
+        lambda walk: "8.8 Name: any name you like, or the one chargen offers.",
+        lambda walk: f"Name (Enter for {offered(walk)})",
+        take,
+    )
