@@ -58,6 +58,10 @@ def roll_command(
     from chargen.errors import InputError
 
     attempts = _split(race_attempts) or None
+    if race_attempts and not attempts:
+        raise InputError("--race-attempts: give one to three races, e.g. elf,dwarf (6.3)")
+    if optional and not _split(optional):
+        raise InputError("--optional: give the code of an optional characteristic, e.g. PB (5.5)")
     if race and attempts:
         raise InputError("--race and --race-attempts: choose the race or roll for one, not both (6.3)")
     tables = tables_from(context)
