@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -22,7 +23,18 @@ from chargen.yamlio import Located, dump_yaml, load_located, parse_path
 SCHEMA_VERSION = 1
 PRIMARIES = ("PS", "MD", "AG", "EN", "MA", "WP")
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
-Name = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500)]
+
+
+def _printable(value: str) -> str:
+    """A name is one line of text a YAML file can hold as it is: no control characters or line breaks."""
+    if not value.isprintable():
+        raise ValueError("holds a control character or line break; a name is one line of text")
+    return value
+
+
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500), AfterValidator(_printable)
+]
 #: Rolls read on percentile dice: a D100 showing `00` is 100 (6.3, 7.1, 8.1, 8.2, 8.5).
 D100_ROLLS = ("race", "aspect", "social_status", "birth_order", "experience", "silver")
 
@@ -126,6 +138,12 @@ class CharacterInput(_Strict):
     silver_pennies: int | None = None
     combat: dict[str, Any] | None = None
     notes: list[str] | None = None
+
+    @field_validator("gender", "hand", mode="before")
+    @classmethod
+    def _any_case(cls, value: Any) -> Any:
+        """`Male`, ` Left ` mean male and left."""
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("weapons", mode="before")
     @classmethod
