@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Any
 
 import click
 
-from chargen.cli.options import Outputs, emit, tables_from
+from chargen.cli.options import Outputs, emit, output_options, tables_from
 
 HELP_LINE = "Enter your own dice at each step, or press Enter to let chargen roll. `back` undoes a step; Ctrl-C leaves without writing anything."
 
@@ -16,24 +17,9 @@ HELP_LINE = "Enter your own dice at each step, or press Enter to let chargen rol
 @click.option(
     "--seed", type=click.IntRange(min=0), help="Seed for the dice you leave to chargen (a walk repeats)."
 )
-@click.option(
-    "-o", "--output", type=click.Path(dir_okay=False), help="Write the character file here (else asked)."
-)
-@click.option(
-    "--pdf", type=click.Path(dir_okay=False), help="Also write the Character Record as PDF (else asked)."
-)
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["yaml", "json"]),
-    default="yaml",
-    show_default=True,
-    help="Format of the file.",
-)
+@output_options
 @click.pass_context
-def new_command(
-    context: click.Context, seed: int | None, output: str | None, pdf: str | None, fmt: str
-) -> None:
+def new_command(context: click.Context, seed: int | None, outputs: Outputs) -> None:
     """Make a character step by step, as the book does (5.1 to 8.8), with your own dice."""
     from chargen.api import new_seed
     from chargen.errors import InputError
@@ -49,18 +35,17 @@ def new_command(
     _walk_through(walk)
     document = walk.document()
     click.echo(_summary(document, tables))
-    output = output or click.prompt("Character file to write", default=f"{_slug(document['name'])}.{fmt}")
-    if pdf is None:
-        pdf = (
-            click.prompt(
-                "PDF of the Character Record (a file name, or Enter for none)", default="", show_default=False
-            )
-            or None
-        )
-    emit(document, tables, Outputs(fmt=fmt, output=output, pdf=pdf), print_default=False)
-    click.echo(
-        f"wrote {output}{' and ' + pdf if pdf else ''}; `chargen build {output}` gives this character back"
+    output = outputs.output or click.prompt(
+        "Character file to write", default=f"{_slug(document['name'])}.{outputs.fmt}"
     )
+    pdf = outputs.pdf
+    if pdf is None and outputs.html is None:
+        pdf = click.prompt(
+            "PDF of the Character Record (a file name, or Enter for none)", default="", show_default=False
+        )
+    emit(document, tables, replace(outputs, output=output, pdf=pdf or None), print_default=False)
+    done = f"wrote {output}{' and ' + pdf if pdf else ''}"
+    click.echo(f"{done}; `chargen build {output}` gives this character back")
 
 
 def _walk_through(walk: Any) -> None:

@@ -139,23 +139,26 @@ def heritage_questions() -> list[Question]:
             sibling,
             applies=lambda walk: walk.preview()["heritage"]["birth_order"] == "legitimate",
         ),
-        d100(
-            "experience",
-            lambda walk: _heritage(walk).starting_allotment.rule,
-            lambda walk: (
-                f"{_heritage(walk).starting_allotment.rule} Starting allotment: D100 for Experience Points, then D100 for Silver Pennies."
-            ),
-            lambda walk, character: f"{character['experience_points']} Experience Points",
-        ),
-        d100(
-            "silver",
-            lambda walk: _heritage(walk).starting_allotment.rule,
-            lambda walk: (
-                f"{_heritage(walk).starting_allotment.rule} Starting allotment: D100 for Experience Points, then D100 for Silver Pennies."
-            ),
-            lambda walk, character: f"{character['starting_silver']} Silver Pennies",
-        ),
+        _allotment("experience", "experience_points", "Experience Points"),
+        _allotment("silver", "starting_silver", "Silver Pennies"),
     ]
+
+
+def _allotment(roll_key: str, key: str, what: str) -> Question:
+    """8.5: one of the two D100 rolls of the starting allotment."""
+
+    def explain(walk: Walk) -> str:
+        return (
+            f"{_heritage(walk).starting_allotment.rule} Starting allotment: D100 for Experience Points, "
+            "then D100 for Silver Pennies."
+        )
+
+    return d100(
+        roll_key,
+        lambda walk: _heritage(walk).starting_allotment.rule,
+        explain,
+        lambda walk, character: f"{character[key]} {what}",
+    )
 
 
 def name_question() -> Question:
