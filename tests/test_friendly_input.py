@@ -205,3 +205,22 @@ def test_json_with_escaped_astral_characters_is_read() -> None:
     assert (
         api.build('{"name": "\\ud800\\udc00", "race": "human"}', "hero.json", seed=1)["name"] == "\U00010000"
     )
+
+
+def test_batch_mixes_take_display_names(capsys: pytest.CaptureFixture[str]) -> None:
+    by_name = run(
+        ["batch", "-n", "2", "--seed", "3", "-q", "--archetype", "Fighter=2, Thief", "--race", "Elf"], capsys
+    )
+    by_id = run(
+        ["batch", "-n", "2", "--seed", "3", "-q", "--archetype", "fighter=2,thief", "--race", "elf"], capsys
+    )
+    assert by_name == by_id and by_name[0] == 0
+
+
+def test_the_issues_file_examples_are_read() -> None:
+    built = _built(
+        'race: human\nweapons: [{name: "Short Bow"}, broadsword]\narmor: Leather\nequipment_given: true\n'
+    )
+    assert [item["name"] for item in built["weapons"]] == ["short-bow", "broadsword"]  # type: ignore[index, union-attr]
+    with pytest.raises(ChargenError, match=r"did you mean 'hand-and-a-half' \(Hand & Half\)\?"):
+        _built("race: human\nweapons: [Hand & Hlf]\nequipment_given: true\n")

@@ -12,6 +12,7 @@ import pexpect
 import pytest
 
 from chargen import api
+from chargen.character_file import dump_document
 from chargen.errors import ChargenError
 from chargen.tables import load_tables
 from chargen.walkthrough import new_walk
@@ -159,3 +160,34 @@ def test_a_walk_refuses_a_lawful_looking_allocation_with_the_reason() -> None:
     )
     assert walk.allocation == {"PS": 23}
     assert walk.back() and walk.allocation == {}
+
+
+def _walk_to_the_end(seed: int, races: list[str]) -> dict[str, object]:
+    """A walk with Enter at every step, trying `races` in order at 6.3."""
+    walk = new_walk(load_tables(), seed=seed)
+    tries = iter(races)
+    while (question := walk.current) is not None:
+        walk.answer(next(tries, "") if question.key.startswith("race_attempts") else "")
+    return walk.document()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_every_walk_left_to_chargen_builds_to_itself(seed: int) -> None:
+    races = [["Giant", "Shape-Changer", "Halfling"], ["elf", "dwarf", "orc"], []][seed % 3]
+    document = _walk_to_the_end(seed, races)
+    text = dump_document(document, "yaml")
+    assert api.build(text, "walk.yaml") == document
+    assert document.get("seed") is None  # every die is in the file; nothing is left to a seed
+
+
+def test_a_giant_walk_asks_for_the_type_and_a_shape_changer_skips_the_aspect() -> None:
+    walk = new_walk(load_tables(), seed=1)
+    for entry in ["9", "", "", "", "", "", "", "", "", "2 9", "Giant", "6"]:
+        walk.answer(entry)
+    assert walk.current is not None and walk.current.key == "rolls.race_type"
+    walk.answer("3")
+    assert walk.current is not None and walk.current.key == "rolls.aspect"
+    walk = new_walk(load_tables(), seed=1)
+    for entry in ["9", "", "", "", "", "", "", "", "", "2 9", "shape changer", "4", "1"]:
+        walk.answer(entry)
+    assert walk.current is not None and walk.current.key == "rolls.social_status"
