@@ -53,6 +53,16 @@ class _Strict(BaseModel):
 class Allocation(_Strict):
     """Rule 5.2: the six primaries as assigned, before race and gender modifiers."""
 
+    @model_validator(mode="before")
+    @classmethod
+    def _codes_in_any_case(cls, data: Any) -> Any:
+        """`ps: 15` is PS 15."""
+        if isinstance(data, dict):
+            return {
+                key.strip().upper() if isinstance(key, str) else key: value for key, value in data.items()
+            }
+        return data
+
     PS: int
     MD: int
     AG: int
@@ -148,7 +158,9 @@ class CharacterInput(_Strict):
     @field_validator("weapons", mode="before")
     @classmethod
     def _bare_weapon_names(cls, value: Any) -> Any:
-        """`weapons: [broadsword, dagger]` is a list of unranked weapons."""
+        """`weapons: [broadsword, dagger]` (or `weapons: broadsword, dagger`) is a list of unranked weapons."""
+        if isinstance(value, str):
+            value = [part for part in value.split(",") if part.strip()]
         if isinstance(value, list):
             return [{"name": item} if isinstance(item, str) else item for item in value]
         return value

@@ -80,11 +80,21 @@ def _rule(loc: tuple[str | int, ...], words: str) -> str:
     return f"; rule {rule}" if rule and "rule" not in words and f"({rule})" not in words else ""
 
 
+#: The keys of the mappings inside a character file, for a did-you-mean on a mistyped one.
+NESTED_KEYS = {
+    "allocation": ("PS", "MD", "AG", "EN", "MA", "WP"),
+    "points": ("total", "maximum"),
+    "weapons": ("name", "rank"),
+    "shield": ("name", "rank"),
+}
+
+
 def rewritten(item: ErrorDetails, known_keys: Iterable[str] = ()) -> tuple[tuple[str | int, ...], str]:
     """(key path, `path: what is wrong (got value); rule N`) for one pydantic error."""
     loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
     if item["type"] == "extra_forbidden":
-        close = difflib.get_close_matches(str(loc[-1]), list(known_keys), n=1) if len(loc) == 1 else []
+        keys = list(known_keys) if len(loc) == 1 else list(NESTED_KEYS.get(str(loc[0]), ()))
+        close = difflib.get_close_matches(str(loc[-1]), keys, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return loc, f"{format_path(loc)}: unknown key{hint}"
     words = _WORDS[item["type"]](item) if item["type"] in _WORDS else str(item["msg"])

@@ -72,10 +72,11 @@ def test_a_file_holds_ids_whatever_names_it_was_given() -> None:
     assert [item["name"] for item in friendly["weapons"]] == ["short-bow", "dagger"]  # type: ignore[index, union-attr]
 
 
-def test_a_bare_weapon_list_and_a_bare_shield_are_read() -> None:
+@pytest.mark.parametrize("weapons", ["[broadsword, dagger]", "Broadsword, Dagger"])
+def test_a_bare_weapon_list_and_a_bare_shield_are_read(weapons: str) -> None:
     built = _built(
         "allocation: {PS: 20, MD: 15, AG: 13, EN: 20, MA: 5, WP: 15}\nrace: human\n"
-        "weapons: [broadsword, dagger]\nshield: Buckler\nequipment_given: true\n"
+        f"weapons: {weapons}\nshield: Buckler\nequipment_given: true\n"
     )
     assert [item["name"] for item in built["weapons"]] == ["broadsword", "dagger"]  # type: ignore[index, union-attr]
     assert built["shield"] == {"name": "buckler"}
@@ -224,3 +225,31 @@ def test_the_issues_file_examples_are_read() -> None:
     assert [item["name"] for item in built["weapons"]] == ["short-bow", "broadsword"]  # type: ignore[index, union-attr]
     with pytest.raises(ChargenError, match=r"did you mean 'hand-and-a-half' \(Hand & Half\)\?"):
         _built("race: human\nweapons: [Hand & Hlf]\nequipment_given: true\n")
+
+
+def test_allocation_codes_in_any_case_and_nested_typos_suggested() -> None:
+    lower = _built("race: human\nallocation: {ps: 20, md: 15, ag: 13, en: 20, ma: 5, wp: 15}\n")
+    assert lower["allocation"] == {"PS": 20, "MD": 15, "AG": 13, "EN": 20, "MA": 5, "WP": 15}
+    with pytest.raises(ChargenError) as error:
+        _built("weapons: [{name: dagger, rnak: 1}]\n")
+    assert str(error.value) == "hero.yaml:1:32: weapons[0].rnak: unknown key; did you mean 'rank'?"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("gender: x\n", "hero.yaml:1:9: gender: should be one of: male or female (got 'x'); rule 6.1"),
+        ("race_attempts: []\n", "hero.yaml:1:16: race_attempts: needs at least 1 item(s); rule 6.3"),
+        ("weapons: 5\n", "hero.yaml:1:10: weapons: should be a list (got 5); rule 20.2"),
+        ("unarmed_rank: -1\n", "hero.yaml:1:15: unarmed_rank: should be 0 or more (got -1); rule 21"),
+        ("allocation: 5\n", "hero.yaml:1:13: allocation: should be a mapping of keys (got 5); rule 5.2"),
+        (
+            "equipment_given: maybe\n",
+            "hero.yaml:1:18: equipment_given: should be true or false (got 'maybe')",
+        ),
+    ],
+)
+def test_pydantic_messages_are_in_chargens_words(text: str, message: str) -> None:
+    with pytest.raises(ChargenError) as error:
+        _built(text)
+    assert str(error.value) == message
