@@ -159,7 +159,7 @@ class CharacterInput(_Strict):
     @classmethod
     def _bare_weapon_names(cls, value: Any) -> Any:
         """`weapons: [broadsword, dagger]` (or `weapons: broadsword, dagger`) is a list of unranked weapons."""
-        if isinstance(value, str):
+        if isinstance(value, str) and value.strip():
             value = [part for part in value.split(",") if part.strip()]
         if isinstance(value, list):
             return [{"name": item} if isinstance(item, str) else item for item in value]
