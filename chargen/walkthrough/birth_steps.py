@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from chargen.errors import InputError
-from chargen.tables.schema import HeritageFile
-from chargen.walkthrough.dice_steps import d100, dice_question, sides_of
+from chargen.walkthrough.dice_steps import dice_question, sides_of
 from chargen.walkthrough.walk import Question, Walk
 
 
@@ -96,10 +96,6 @@ def aspect_question() -> Question:
     )
 
 
-def _heritage(walk: Walk) -> HeritageFile:
-    return walk.tables.heritage
-
-
 def heritage_questions() -> list[Question]:
     def status(walk: Walk, character: dict[str, Any]) -> str:
         row = walk.tables.heritage.social_status.rows[character["heritage"]["social_status"]]
@@ -113,51 +109,54 @@ def heritage_questions() -> list[Question]:
         return str(walk.tables.heritage.sibling_rank.rows[character["heritage"]["sibling_rank"]].name)
 
     return [
-        d100(
-            "social_status",
-            lambda walk: _heritage(walk).social_status.rule,
-            lambda walk: (
-                f"{_heritage(walk).social_status.rule} Social status: roll D100; it sets a money multiplier."
-            ),
-            status,
-        ),
-        d100(
+        _table_roll("social_status", "social_status", "Social status, which sets a money multiplier", status),
+        _table_roll(
             "birth_order",
-            lambda walk: _heritage(walk).birth_order.rule,
-            lambda walk: (
-                "8.2-8.3 Order of birth: roll D100; bastard, legitimate or first child change money and Experience."
-            ),
+            "birth_order",
+            "Order of birth: bastard, legitimate or first child change money and Experience (8.3)",
             order,
         ),
-        dice_question(
+        _table_roll(
             "sibling_rank",
-            lambda walk: sides_of(_heritage(walk).sibling_rank.dice),
-            lambda walk: _heritage(walk).sibling_rank.rule,
-            lambda walk: (
-                f"{_heritage(walk).sibling_rank.rule} Sibling rank: a legitimate child rolls {_heritage(walk).sibling_rank.dice}."
-            ),
+            "sibling_rank",
+            "Sibling rank, for a legitimate child",
             sibling,
             applies=lambda walk: walk.preview()["heritage"]["birth_order"] == "legitimate",
         ),
-        _allotment("experience", "experience_points", "Experience Points"),
-        _allotment("silver", "starting_silver", "Silver Pennies"),
+        _table_roll(
+            "experience",
+            "starting_allotment",
+            "Starting allotment: first the Experience Points",
+            lambda walk, character: f"{character['experience_points']} Experience Points",
+        ),
+        _table_roll(
+            "silver",
+            "starting_allotment",
+            "Starting allotment: then the Silver Pennies",
+            lambda walk, character: f"{character['starting_silver']} Silver Pennies",
+        ),
     ]
 
 
-def _allotment(roll_key: str, key: str, what: str) -> Question:
-    """8.5: one of the two D100 rolls of the starting allotment."""
+def _table_roll(
+    roll_key: str,
+    table_name: str,
+    words: str,
+    result: Callable[[Walk, dict[str, Any]], str],
+    applies: Callable[[Walk], bool] = lambda walk: True,
+) -> Question:
+    """A step read on one of the heritage tables (8.1-8.5), by that table's own dice and rule."""
 
-    def explain(walk: Walk) -> str:
-        return (
-            f"{_heritage(walk).starting_allotment.rule} Starting allotment: D100 for Experience Points, "
-            "then D100 for Silver Pennies."
-        )
+    def table(walk: Walk) -> Any:
+        return getattr(walk.tables.heritage, table_name)
 
-    return d100(
+    return dice_question(
         roll_key,
-        lambda walk: _heritage(walk).starting_allotment.rule,
-        explain,
-        lambda walk, character: f"{character[key]} {what}",
+        lambda walk: sides_of(table(walk).dice),
+        lambda walk: str(table(walk).rule),
+        lambda walk: f"{table(walk).rule} {words}: roll {table(walk).dice}.",
+        result,
+        applies=applies,
     )
 
 

@@ -41,12 +41,6 @@ def dice_question(
     return Question(f"rolls.{key}", explain, ask, take, applies)
 
 
-def d100(
-    key: str, rule: Callable[[Walk], str], explain: Callable[[Walk], str], result: Any, **options: Any
-) -> Question:
-    return dice_question(key, lambda walk: [100], rule, explain, result, **options)
-
-
 def sides_of(notation: str) -> list[int]:
     """`2D10` -> [10, 10]; the modifier is the rule's, not a die."""
     spec = DiceSpec.parse(notation)
@@ -55,9 +49,6 @@ def sides_of(notation: str) -> list[int]:
 
 def race_roll(index: int) -> Question:
     """6.3: the D100 for the index-th race attempt."""
-
-    def explain(walk: Walk) -> str:
-        return race_explain(walk)
 
     def ask(walk: Walk) -> str:
         race = walk.tables.races[walk.data["race_attempts"][index]]
@@ -76,7 +67,7 @@ def race_roll(index: int) -> Question:
     def applies(walk: Walk) -> bool:
         return len(walk.data.get("race_attempts") or []) == index + 1
 
-    return Question(f"rolls.race[{index}]", explain, ask, take, applies)
+    return Question(f"rolls.race[{index}]", race_explain, ask, take, applies)
 
 
 def race_attempt(index: int) -> Question:
