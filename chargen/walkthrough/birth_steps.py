@@ -84,7 +84,9 @@ def aspect_question() -> Question:
     def result(walk: Walk, character: dict[str, Any]) -> str:
         aspect = walk.tables.aspects[character["aspect"]]
         effects = walk.tables.aspect_file.effects[aspect.kind]
-        return f"{aspect.name} (rule {aspect.rule}): its effects apply {effects.window}"
+        names = {key: getattr(aspect, key) or "" for key in ("season", "named_day", "opposite_season")}
+        told = "; ".join(f"{row.effect:+d} {row.when.format_map(names)}" for row in effects.rows)
+        return f"{aspect.name} (rule {aspect.rule}), on percentile rolls: {told} ({effects.window})"
 
     return dice_question(
         "aspect",
