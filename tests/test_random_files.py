@@ -118,3 +118,31 @@ def test_any_character_file_is_built_or_refused_with_one_chargen_error(
         event("built")
         assert isinstance(built, dict)
         assert api.build(json.dumps(built, ensure_ascii=False), "rebuilt.json") == built
+
+
+roll_choices = st.fixed_dictionaries(
+    {},
+    optional={
+        "name": st.text(max_size=30) | anything,
+        "gender": st.sampled_from(["male", "female", "Female", "x", ""]) | anything,
+        "race": st.sampled_from(RACES) | st.text(max_size=10),
+        "race_attempts": st.lists(st.sampled_from(RACES) | st.text(max_size=6), max_size=4),
+        "strategy": st.sampled_from(_names(TABLES.archetypes)) | st.text(max_size=10),
+        "optional": st.lists(st.sampled_from(["PB", "pb", "XX", ""]), max_size=3),
+    },
+)
+
+
+@settings(max_examples=EXAMPLES // 6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(choices=roll_choices, seed=st.integers(min_value=0, max_value=2**31))
+def test_any_choices_to_api_roll_give_a_character_or_one_chargen_error(
+    choices: dict[str, Any], seed: int
+) -> None:
+    try:
+        rolled = api.roll(seed=seed, tables=TABLES, **choices)
+    except ChargenError as error:
+        assert str(error)
+        event("refused")
+    else:
+        event("rolled")
+        assert api.build(json.dumps(rolled, ensure_ascii=False), "rolled.json") == rolled
