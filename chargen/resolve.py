@@ -14,18 +14,24 @@ from chargen.names import resolve, resolved
 from chargen.tables import Tables
 
 
-def resolve_names(spec: CharacterInput, tables: Tables) -> CharacterInput:
-    """`spec` with races, race type, aspect, archetype, weapons, armor and shield given as ids."""
-    problems: list[str] = []
-    update: dict[str, Any] = {}
+class _Lookup:
+    """Looks names up, collecting every unknown one, so a file hears of all its mistakes at once."""
 
-    def look_up(field: str, value: str, entries: Any, what: str) -> str:
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def __call__(self, field: str, value: str, entries: Any, what: str) -> str:
         try:
             return resolved(field, value, entries, what)
         except InputError as error:
-            problems.extend(error.problems)
+            self.problems.extend(error.problems)
             return value
 
+
+def resolve_names(spec: CharacterInput, tables: Tables) -> CharacterInput:
+    """`spec` with races, race type, aspect, archetype, weapons, armor and shield given as ids."""
+    look_up = _Lookup()
+    update: dict[str, Any] = {}
     if spec.strategy is not None:
         update["strategy"] = look_up(
             "strategy", spec.strategy, tables.archetypes, "an archetype (tables/archetypes.yaml)"
@@ -38,27 +44,37 @@ def resolve_names(spec: CharacterInput, tables: Tables) -> CharacterInput:
             for index, race in enumerate(spec.race_attempts)
         ]
         if len(set(attempts)) != len(attempts):
-            problems.append("race_attempts: each attempt must be at a different race (6.3)")
+            look_up.problems.append("race_attempts: each attempt must be at a different race (6.3)")
         update["race_attempts"] = attempts
     if spec.race_type is not None:
         update["race_type"] = _race_type(spec.race_type, update.get("race"), tables)
     if spec.aspect is not None:
         update["aspect"] = look_up("aspect", spec.aspect, tables.aspects, "an aspect (7.1)")
-    update["weapons"] = [
-        Item(
-            name=look_up(f"weapons[{index}].name", item.name, tables.weapons, "on the Weapons Chart (20.2)"),
-            rank=item.rank,
-        )
-        for index, item in enumerate(spec.weapons)
-    ]
+    update.update(_equipment_names(spec, tables, look_up))
+    if look_up.problems:
+        raise InputError(look_up.problems)
+    return spec.model_copy(update=update)
+
+
+def _equipment_names(spec: CharacterInput, tables: Tables, look_up: _Lookup) -> dict[str, Any]:
+    """8.7: weapons, armor and shield as ids."""
+    update: dict[str, Any] = {
+        "weapons": [
+            Item(
+                name=look_up(
+                    f"weapons[{index}].name", item.name, tables.weapons, "on the Weapons Chart (20.2)"
+                ),
+                rank=item.rank,
+            )
+            for index, item in enumerate(spec.weapons)
+        ]
+    }
     if spec.armor is not None:
         update["armor"] = look_up("armor", spec.armor, tables.armor, "on the Armor Chart (18.1)")
     if spec.shield is not None:
         name = look_up("shield.name", spec.shield.name, tables.shields, "on the Shield Chart (17.5)")
         update["shield"] = Item(name=name, rank=spec.shield.rank)
-    if problems:
-        raise InputError(problems)
-    return spec.model_copy(update=update)
+    return update
 
 
 def _race_type(value: str, race: str | None, tables: Tables) -> str:

@@ -69,45 +69,49 @@ def _row(walk: Walk) -> tuple[int, int]:
     return int(points["total"]), int(points["maximum"])
 
 
+def _allocation_explain(walk: Walk) -> str:
+    total, maximum = _row(walk)
+    minimum = walk.tables.characteristics.minimum_value
+    return (
+        f"5.2 Allocation: spend all {total} points on the six, each {minimum} to {maximum}; only a few "
+        "may sit at or just below the maximum."
+    )
+
+
+def _allowed(walk: Walk, slots: int) -> tuple[list[int], int]:
+    """The values the next characteristic may take (5.2), and the points left, with `slots` to fill."""
+    total, maximum = _row(walk)
+    characteristics = walk.tables.characteristics
+    left = total - sum(walk.allocation.values())
+    values = lawful_values(
+        walk.allocation,
+        total,
+        slots,
+        maximum,
+        characteristics.minimum_value,
+        characteristics.allocation_limits,
+    )
+    return values, left
+
+
+def _even(values: list[int], left: int, slots: int) -> int:
+    """Enter's value: the allowed one nearest an even share of the points left."""
+    share = left / slots
+    return min(values, key=lambda value: (abs(value - share), -value))
+
+
 def _allocate(code: str, codes: list[str]) -> Question:
     """5.2, one characteristic at a time, with the points left and the values the rule still allows."""
-    index = codes.index(code)
-
-    def explain(walk: Walk) -> str:
-        total, maximum = _row(walk)
-        minimum = walk.tables.characteristics.minimum_value
-        return (
-            f"5.2 Allocation: spend all {total} points on the six, each {minimum} to {maximum}; only a few "
-            "may sit at or just below the maximum."
-        )
-
-    def allowed(walk: Walk) -> tuple[list[int], int]:
-        total, maximum = _row(walk)
-        characteristics = walk.tables.characteristics
-        left = total - sum(walk.allocation.values())
-        values = lawful_values(
-            walk.allocation,
-            total,
-            len(codes) - index,
-            maximum,
-            characteristics.minimum_value,
-            characteristics.allocation_limits,
-        )
-        return values, left
-
-    def even(values: list[int], left: int) -> int:
-        share = left / (len(codes) - index)
-        return min(values, key=lambda value: (abs(value - share), -value))
+    slots = len(codes) - codes.index(code)
 
     def ask(walk: Walk) -> str:
-        values, left = allowed(walk)
-        shown = _spans(values)
-        return f"{code} ({shown} allowed; {left} points left for {len(codes) - index}; Enter for {even(values, left)})"
+        values, left = _allowed(walk, slots)
+        return f"{code} ({_spans(values)} allowed; {left} points left for {slots}; Enter for {_even(values, left, slots)})"
 
     def take(walk: Walk, text: str) -> str:
-        values, left = allowed(walk)
+        values, left = _allowed(walk, slots)
         if not text:
-            value = even(values, left)
+            value = _even(values, left, slots)
         elif text.isdigit():
             value = int(text)
         else:
@@ -119,7 +123,7 @@ def _allocate(code: str, codes: list[str]) -> Question:
             walk.data["allocation"] = dict(walk.allocation)
         return f"{code} {value}; {left - value} points left"
 
-    return Question(f"allocation.{code}", explain, ask, take)
+    return Question(f"allocation.{code}", _allocation_explain, ask, take)
 
 
 def _why_not(walk: Walk, code: str, value: int, values: list[int]) -> str:
