@@ -7,10 +7,17 @@ from collections.abc import Sequence
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 
-from chargen.character_file import DERIVED_KEYS, CharacterInput, locate_problems, parse_located
+from chargen.character_file import (
+    DERIVED_KEYS,
+    CharacterInput,
+    character_input,
+    locate_problems,
+    parse_located,
+)
 from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, Characteristics, to_document_value
+from chargen.resolve import resolve_names
 from chargen.tables import Tables, load_tables
 from chargen.yamlio import read_file, read_stdin
 
@@ -35,7 +42,7 @@ def roll(
 ) -> Character:
     """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG.
     `strategy` is the old name of `archetype` (deprecated, still accepted)."""
-    spec = CharacterInput.model_validate(
+    spec = character_input(
         {
             "name": name,
             "gender": gender,
@@ -46,7 +53,8 @@ def roll(
         }
     )
     chosen_seed = new_seed() if seed is None else seed
-    return generate(spec, tables or load_tables(), seed=chosen_seed, options=Options(equip=equip))
+    tables = tables or load_tables()
+    return generate(resolve_names(spec, tables), tables, seed=chosen_seed, options=Options(equip=equip))
 
 
 def build(
@@ -63,7 +71,8 @@ def build(
 
 def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None) -> Character:
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
-    return generate(spec, tables or load_tables(), seed=chosen_seed)
+    tables = tables or load_tables()
+    return generate(resolve_names(spec, tables), tables, seed=chosen_seed)
 
 
 def validate(text: str, source: str = "<input>", *, tables: Tables | None = None) -> list[str]:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from functools import cache
 from typing import Annotated, Any, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -22,7 +23,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
-from chargen.errors import InputError, Problem, shown
+from chargen.errors import InputError
 from chargen.model import Character, characteristics_from_mapping, to_document
 from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
 from chargen.yamlio import Located, dump_yaml, format_path, load_located
@@ -36,12 +37,43 @@ Rank = Annotated[StrictInt, Field(ge=0, le=100)]
 Seed = Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]
 
 
+def _printable(value: str) -> str:
+    """A name is one line of text a YAML file can hold as it is: no control characters or line breaks."""
+    if not value.isprintable():
+        raise ValueError("holds a control character or line break; a name is one line of text")
+    return value
+
+
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500), AfterValidator(_printable)
+]
+#: Rolls read on percentile dice: a D100 showing `00` is 100 (6.3, 7.1, 8.1, 8.2, 8.5).
+D100_ROLLS = ("race", "aspect", "social_status", "birth_order", "experience", "silver")
+
+
+def _percentile(value: Any) -> Any:
+    """`00` (or 0) on a D100 is 100, as players read the two dice."""
+    if isinstance(value, str) and value.strip() in {"0", "00"}:
+        return 100
+    return 100 if value == 0 and not isinstance(value, bool) else value
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
 class Allocation(_Strict):
     """Rule 5.2: the six primaries as assigned, before race and gender modifiers."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _codes_in_any_case(cls, data: Any) -> Any:
+        """`ps: 15` is PS 15."""
+        if isinstance(data, dict):
+            return {
+                key.strip().upper() if isinstance(key, str) else key: value for key, value in data.items()
+            }
+        return data
 
     PS: Count
     MD: Count
@@ -68,6 +100,19 @@ class Rolls(BaseModel):
     silver: Roll | None = Field(None, description="8.5: D100 for Silver Pennies")
     beauty: list[Roll] | None = Field(None, description="5.5: four D5 for Physical Beauty (4D5+3)")
 
+    @model_validator(mode="before")
+    @classmethod
+    def _hundred(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        read = dict(data)
+        for key in D100_ROLLS:
+            value = read.get(key)
+            read[key] = [_percentile(v) for v in value] if isinstance(value, list) else _percentile(value)
+            if key not in data:
+                del read[key]
+        return read
+
 
 class Item(_Strict):
     name: Id
@@ -84,7 +129,7 @@ class CharacterInput(_Strict):
     and recomputed on `build` (a file chargen wrote gives back the same character)."""
 
     schema_version: Literal[1] = 1
-    name: str | None = Field(None, min_length=1, max_length=500)
+    name: Name | None = None
     seed: Seed | None = Field(None, description="seed of the RNG that rolled the dice not given")
     archetype: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
     strategy: Id | None = Field(
@@ -138,6 +183,27 @@ class CharacterInput(_Strict):
         """The key the file named its archetype under (`strategy` in older files), for messages."""
         return OLD_ARCHETYPE_KEY if self.strategy is not None else ARCHETYPE_KEY
 
+    @field_validator("gender", "hand", mode="before")
+    @classmethod
+    def _any_case(cls, value: Any) -> Any:
+        """`Male`, ` Left ` mean male and left."""
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("weapons", mode="before")
+    @classmethod
+    def _bare_weapon_names(cls, value: Any) -> Any:
+        """`weapons: [broadsword, dagger]` (or `weapons: broadsword, dagger`) is a list of unranked weapons."""
+        if isinstance(value, str) and value.strip():
+            value = [part for part in value.split(",") if part.strip()]
+        if isinstance(value, list):
+            return [{"name": item} if isinstance(item, str) else item for item in value]
+        return value
+
+    @field_validator("shield", mode="before")
+    @classmethod
+    def _bare_shield_name(cls, value: Any) -> Any:
+        return {"name": value} if isinstance(value, str) else value
+
     @field_validator("race_attempts")
     @classmethod
     def _different_races(cls, value: list[str] | None) -> list[str] | None:
@@ -180,15 +246,23 @@ def parse_located(text: str, source: str) -> tuple[CharacterInput, Located]:
     located = load_located(text, source)
     if not isinstance(located.data, dict):
         raise InputError(f"{source}: a character file is a mapping of keys (name, gender, allocation, ...)")
+    return character_input(located.data, located.where), located
+
+
+def character_input(
+    data: dict[str, Any], where: Callable[[Iterable[str | int]], str] | None = None
+) -> CharacterInput:
+    """The checked character; every problem in chargen's words with its key path (and, given `where`,
+    the file and line:column), raised as one InputError."""
+    from chargen.messages import rewritten
+
     try:
-        return CharacterInput.model_validate(located.data), located
+        return CharacterInput.model_validate(data)
     except ValidationError as error:
         problems = []
         for item in error.errors():
-            loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
-            quoted = item["type"] != "missing" and not isinstance(item["input"], dict | list)
-            message = f"{item['msg']} (got {shown(item['input'])})" if quoted else item["msg"]
-            problems.append(Problem(loc, message, value=item.get("input")).at(located.where(loc)))
+            problem = rewritten(item, CharacterInput.model_fields)
+            problems.append(problem.at(where(problem.path)) if where else problem)
         raise InputError(problems) from None
 
 

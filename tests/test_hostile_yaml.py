@@ -178,7 +178,7 @@ def test_values_the_rules_do_not_allow_are_refused(old: str, new: str, needle: s
 
 
 def test_rolf_still_builds() -> None:
-    assert api.build(ROLF, "rolf.yaml")["name"] == "Rolf the Barbarian"
+    assert api.build(ROLF, "rolf.yaml").name == "Rolf the Barbarian"
 
 
 # The fuzz: YAML-level structure (anchors, aliases, tags, flow and block, odd bytes) spliced into a real

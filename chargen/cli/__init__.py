@@ -17,6 +17,8 @@ import click
 from chargen import __version__, stopping
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.info import schema_command, tables_command
+from chargen.cli.new import new_command
+from chargen.cli.shared import one_line, with_global_options
 from chargen.errors import ChargenError
 
 
@@ -53,6 +55,7 @@ def cli(context: click.Context, tables_dir: str | None) -> None:
 
 
 for command in (
+    new_command,
     roll_command,
     build_command,
     validate_command,
@@ -60,12 +63,12 @@ for command in (
     tables_command,
     schema_command,
 ):
-    cli.add_command(command)
+    cli.add_command(with_global_options(command))
 
 try:  # the batch command (issue 4) lives in its own module
     from chargen.cli.batch import batch_command  # type: ignore[import-not-found,unused-ignore]
 
-    cli.add_command(batch_command)
+    cli.add_command(with_global_options(batch_command))
 except ImportError:  # pragma: no cover - only while the batch module is absent
     pass
 
@@ -83,7 +86,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     except ChargenError as error:
         _fail(" ".join(str(error).split()), 2)
     except click.ClickException as error:
-        error.show()
+        if isinstance(error, click.exceptions.NoArgsIsHelpError):
+            error.show()  # `chargen` alone: the help, as asked
+        else:
+            click.echo(one_line(error), err=True)
         sys.exit(2 if error.exit_code == 1 else error.exit_code)
     except stopping.Stopped as stop:
         _fail(f"stopped by {signal.Signals(stop.signum).name}", stop.exit_status)

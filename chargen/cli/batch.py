@@ -9,6 +9,7 @@ from contextlib import contextmanager
 import click
 
 from chargen.cli.options import tables_from
+from chargen.cli.shared import completer
 
 
 @contextmanager
@@ -31,17 +32,23 @@ def _progress_bar(count: int, show: bool) -> Iterator[Callable[[int], None] | No
 @click.option(
     "--archetype",
     metavar="NAME|NAME=W,...",
+    shell_complete=completer("archetypes"),
     help="One archetype, or a weighted mix such as fighter=3,adept=1. Default: all alike.",
 )
 @click.option(
     "--race",
     metavar="RACE|RACE=W,...",
+    shell_complete=completer("races"),
     help="One race, or a weighted mix such as human=5,elf=1. Default: rolled (6.3).",
 )
 @click.option(
     "--gender", type=click.Choice(["male", "female"]), help="Gender of every NPC (default: rolled)."
 )
-@click.option("--jsonl", metavar="FILE", help="One character file a line, as JSON (- for standard output).")
+@click.option(
+    "--jsonl",
+    metavar="FILE",
+    help="One character file a line, as JSON (- for standard output; the default without other outputs).",
+)
 @click.option(
     "--csv", "csv_path", metavar="FILE", help="One row an NPC, with a header (- for standard output)."
 )
@@ -103,6 +110,8 @@ def batch_command(
     """
     from chargen.batch import BatchOptions, run_batch
 
+    if not (jsonl or csv_path or out or pdf or roster):
+        jsonl = "-"  # no output named: the NPCs go to standard output, one JSON line each
     options = BatchOptions(
         count=count,
         seed=seed,

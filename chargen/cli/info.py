@@ -9,10 +9,11 @@ from pathlib import Path
 import click
 
 from chargen.cli.options import tables_from
+from chargen.cli.shared import complete_table_names
 
 
 @click.command("tables")
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_table_names)
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @click.option(
     "--export",

@@ -85,7 +85,11 @@ def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
         allocation = characteristics.checked_allocation(spec.allocation, row, tables)
     else:
         if archetype is None:
-            archetype = dice.choice(sorted(tables.archetypes))
+            # A rolled player character follows an adventurer's archetype, never a trade (tables/archetypes.yaml).
+            archetype = dice.choice(
+                sorted(key for key, kind in tables.archetypes.items() if kind.adventurer)
+                or sorted(tables.archetypes)
+            )
         allocation = characteristics.archetype_allocation(row, tables.archetypes[archetype], dice.rng, tables)
     if spec.points is not None:
         stated_maximum = spec.points.maximum if spec.points.maximum is not None else row.maximum

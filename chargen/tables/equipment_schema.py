@@ -173,6 +173,7 @@ class Archetype(Entry):
     weapons: list[ArchetypeItem] = Field(default_factory=list)
     armor: list[str] = Field(default_factory=list)
     shield: list[ArchetypeItem] = Field(default_factory=list)
+    adventurer: bool = False  # `chargen roll` without an archetype picks among these
 
     @model_validator(mode="after")
     def _some_favour(self) -> Archetype:
