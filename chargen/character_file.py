@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields as dataclass_fields
 from functools import cache
 from typing import Annotated, Any, Literal
 
@@ -24,7 +25,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from chargen.errors import InputError
-from chargen.model import Character, characteristics_from_mapping, to_document
+from chargen.model import OMIT, Character, characteristics_from_mapping, to_document
 from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
 from chargen.yamlio import Located, dump_yaml, format_path, load_located
 
@@ -292,6 +293,17 @@ def locate_problems(error: InputError, located: Located) -> InputError:
 
 
 @cache
+def _omitted_fields() -> dict[str, tuple[()] | None]:
+    """The Character's fields that the file leaves out when empty, with the empty value each stands for:
+    read off the model, so a new field cannot be forgotten here."""
+    return {
+        item.name: () if str(item.type).startswith("list[") and "None" not in str(item.type) else None
+        for item in dataclass_fields(Character)
+        if item.metadata.get(OMIT)
+    }
+
+
+@cache
 def _character_adapter() -> TypeAdapter[Character]:
     return TypeAdapter(Character)
 
@@ -303,11 +315,8 @@ def from_document(data: Mapping[str, object], source: str = "<character>") -> Ch
     fields = dict(data)
     if OLD_ARCHETYPE_KEY in fields and ARCHETYPE_KEY not in fields:
         fields[ARCHETYPE_KEY] = fields.pop(OLD_ARCHETYPE_KEY)
-    fields.setdefault(ARCHETYPE_KEY, None)
-    for key in ("seed", "race_attempts", "race_type", "armor", "shield", "unarmed_rank"):
-        fields.setdefault(key, None)
-    fields.setdefault("weapons", [])
-    fields.setdefault("notes", [])
+    for key, empty in _omitted_fields().items():
+        fields.setdefault(key, list(empty) if isinstance(empty, tuple) else empty)
     fields.setdefault("equipment_given", False)
     combat = fields.get("combat")
     if isinstance(combat, dict):

@@ -168,6 +168,8 @@ class Character:
     aspect: str
     points: Points
     allocation: dict[str, int]
+    # 5.5: the optional characteristics the player chose to roll (their dice are under `rolls`).
+    optional: list[str] = field(metadata=OMITTED)
     rolls: dict[str, Roll]
     weapons: list[Carried] = field(metadata=OMITTED)
     armor: str | None = field(default=None, metadata=OMITTED)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from chargen.errors import InputError
+from chargen.errors import InputError, KeyPath, Problem, shown
 
 _WORD = re.compile(r"[^\W_]+")
 #: Small words a chart leaves out of a display name (`Hand & Half` for `hand-and-a-half`).
@@ -46,26 +46,34 @@ def resolve(value: str, entries: Mapping[str, Any] | Iterable[str]) -> str | Non
     return match[0] if match else None
 
 
-def unknown_name(field: str, value: str, entries: Mapping[str, Any] | Iterable[str], what: str) -> InputError:
-    """`race: 'elfe' is not a race (6.3); did you mean 'elf'?`, with ids and display names suggested."""
+def unknown_problem(
+    where: str | KeyPath, value: str, entries: Mapping[str, Any] | Iterable[str], what: str
+) -> Problem:
+    """`race: 'elfe' is not a race (6.3); did you mean 'elf'?` at a key path of the file, or at a label for
+    what is not in a file (`--race`); ids and display names are both suggested."""
     spellings = _spellings(entries)
     close = difflib.get_close_matches(name_key(value), list(spellings), n=1, cutoff=0.6)
     if close:
-        entry_id, shown = spellings[close[0]]
-        named = f" ({shown})" if shown.casefold() != entry_id.casefold() else ""
+        entry_id, shown_as = spellings[close[0]]
+        named = f" ({shown_as})" if shown_as.casefold() != entry_id.casefold() else ""
         hint = f"; did you mean {entry_id!r}{named}?"
     else:
         hint = f"; one of: {', '.join(sorted({entry_id for entry_id, _ in spellings.values()}))}"
-    return InputError(f"{field}: {_cut(value)!r} is not {what}{hint}")
+    message = f"{shown(value)} is not {what}{hint}"
+    if isinstance(where, str):
+        return Problem(label=where, message=message, value=value)
+    return Problem(path=where, message=message, value=value)
 
 
-def resolved(field: str, value: str, entries: Mapping[str, Any] | Iterable[str], what: str) -> str:
+def unknown_name(
+    where: str | KeyPath, value: str, entries: Mapping[str, Any] | Iterable[str], what: str
+) -> InputError:
+    return InputError(unknown_problem(where, value, entries, what))
+
+
+def resolved(where: str | KeyPath, value: str, entries: Mapping[str, Any] | Iterable[str], what: str) -> str:
     """The id `value` names, else the unknown_name error."""
     found = resolve(value, entries)
     if found is None:
-        raise unknown_name(field, value, entries, what)
+        raise unknown_name(where, value, entries, what)
     return found
-
-
-def _cut(value: str, limit: int = 80) -> str:
-    return value if len(value) <= limit else value[: limit - 3] + "..."

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from chargen.character_file import CharacterInput, Item
-from chargen.errors import InputError
+from chargen.errors import InputError, KeyPath, Problem
 from chargen.names import resolve, resolved
 from chargen.tables import Tables
 
@@ -18,13 +18,13 @@ class _Lookup:
     """Looks names up, collecting every unknown one, so a file hears of all its mistakes at once."""
 
     def __init__(self) -> None:
-        self.problems: list[str] = []
+        self.problems: list[Problem] = []
 
-    def __call__(self, field: str, value: str, entries: Any, what: str) -> str:
+    def __call__(self, field: KeyPath, value: str, entries: Any, what: str) -> str:
         try:
             return resolved(field, value, entries, what)
         except InputError as error:
-            self.problems.extend(error.problems)
+            self.problems.extend(error.items)
             return value
 
 
@@ -32,24 +32,27 @@ def resolve_names(spec: CharacterInput, tables: Tables) -> CharacterInput:
     """`spec` with races, race type, aspect, archetype, weapons, armor and shield given as ids."""
     look_up = _Lookup()
     update: dict[str, Any] = {}
-    if spec.strategy is not None:
-        update["strategy"] = look_up(
-            "strategy", spec.strategy, tables.archetypes, "an archetype (tables/archetypes.yaml)"
+    if spec.archetype is not None:
+        # An older file names it `strategy`: the message points at the key the file used.
+        update["archetype"] = look_up(
+            (spec.archetype_key,), spec.archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
         )
     if spec.race is not None:
-        update["race"] = look_up("race", spec.race, tables.races, "a race (6.3)")
+        update["race"] = look_up(("race",), spec.race, tables.races, "a race (6.3)")
     if spec.race_attempts is not None:
         attempts = [
-            look_up(f"race_attempts[{index}]", race, tables.races, "a race (6.3)")
+            look_up(("race_attempts", index), race, tables.races, "a race (6.3)")
             for index, race in enumerate(spec.race_attempts)
         ]
         if len(set(attempts)) != len(attempts):
-            look_up.problems.append("race_attempts: each attempt must be at a different race (6.3)")
+            look_up.problems.append(
+                Problem(("race_attempts",), "each attempt must be at a different race (6.3)")
+            )
         update["race_attempts"] = attempts
     if spec.race_type is not None:
         update["race_type"] = _race_type(spec.race_type, update.get("race"), tables)
     if spec.aspect is not None:
-        update["aspect"] = look_up("aspect", spec.aspect, tables.aspects, "an aspect (7.1)")
+        update["aspect"] = look_up(("aspect",), spec.aspect, tables.aspects, "an aspect (7.1)")
     update.update(_equipment_names(spec, tables, look_up))
     if look_up.problems:
         raise InputError(look_up.problems)
@@ -62,7 +65,7 @@ def _equipment_names(spec: CharacterInput, tables: Tables, look_up: _Lookup) -> 
         "weapons": [
             Item(
                 name=look_up(
-                    f"weapons[{index}].name", item.name, tables.weapons, "on the Weapons Chart (20.2)"
+                    ("weapons", index, "name"), item.name, tables.weapons, "on the Weapons Chart (20.2)"
                 ),
                 rank=item.rank,
             )
@@ -70,9 +73,9 @@ def _equipment_names(spec: CharacterInput, tables: Tables, look_up: _Lookup) -> 
         ]
     }
     if spec.armor is not None:
-        update["armor"] = look_up("armor", spec.armor, tables.armor, "on the Armor Chart (18.1)")
+        update["armor"] = look_up(("armor",), spec.armor, tables.armor, "on the Armor Chart (18.1)")
     if spec.shield is not None:
-        name = look_up("shield.name", spec.shield.name, tables.shields, "on the Shield Chart (17.5)")
+        name = look_up(("shield", "name"), spec.shield.name, tables.shields, "on the Shield Chart (17.5)")
         update["shield"] = Item(name=name, rank=spec.shield.rank)
     return update
 

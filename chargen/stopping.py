@@ -10,6 +10,7 @@ die with their parent if it dies first.
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 import threading
@@ -55,8 +56,8 @@ def restore(handlers: Handlers) -> None:
         signal.signal(signum, handler)
 
 
-def in_worker() -> None:
-    """In a worker process (a pool's initializer): the parent alone decides to stop."""
+def in_worker(parent: int) -> None:
+    """In a worker process (a pool's initializer): the parent (pid `parent`) alone decides to stop."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
@@ -66,3 +67,7 @@ def in_worker() -> None:
         # Die with the parent even if it is killed outright (SIGKILL), so no worker is ever orphaned.
         libc = ctypes.CDLL(None, use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+    # A parent killed between the fork and the line above sent no signal: the worker has been handed to
+    # another process already, so it leaves now rather than run on as an orphan.
+    if os.getppid() != parent:
+        os._exit(128 + signal.SIGTERM)

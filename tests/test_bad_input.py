@@ -38,19 +38,6 @@ WRONG: dict[str, list[str]] = {
 #: Options whose text is a table name (or a list of them), and how a duplicate is written for each.
 NAMED = {"race", "race_attempts", "strategy", "archetype", "optional"}
 DUPLICATES = {"race_attempts": "elf,elf", "archetype": "fighter,fighter", "race": "elf,elf"}
-#: Cases in the hardening branch's area (output paths, helper B): refused there, not here.
-HARDENING = {
-    ("batch", "jsonl", ""),
-    ("build", "output", ""),
-    ("build", "html", ""),
-    ("build", "pdf", ""),
-    ("render", "output", ""),
-    ("render", "pdf", ""),
-    ("render", "pdf", "no/such/folder/out.yaml"),
-    ("roll", "output", ""),
-    ("roll", "html", ""),
-    ("roll", "pdf", ""),
-}
 #: Lawful after all: `tables --export` makes the new folder, parents and all.
 LAWFUL = {("tables", "export", "no/such/folder/out.yaml")}
 
@@ -76,15 +63,11 @@ def _option_cases() -> Iterator[Any]:
             for value in wrong:
                 if (command_name, option.name, value) in LAWFUL:
                     continue
-                marks = ()
-                if (command_name, option.name, value) in HARDENING:
-                    marks = (pytest.mark.xfail(strict=True, reason="hardening branch: output paths"),)
                 shown = value if len(value) < 20 else value[:8] + "..."
                 yield pytest.param(
                     command_name,
                     option.opts[-1],
                     value,
-                    marks=marks,
                     id=f"{command_name}-{option.name}-{shown}",
                 )
 
@@ -247,10 +230,7 @@ def test_api_roll_refuses_with_one_chargen_error(key: str, value: Any) -> None:
         "name: [",
         "{name: Rolf, name: Olaf}",
         "\t",
-        pytest.param(
-            "!!python/object:os.system x",
-            marks=pytest.mark.xfail(strict=True, reason="hardening branch: YAML tags"),
-        ),
+        "!!python/object:os.system x",
     ],
 )
 def test_api_build_and_validate_refuse_what_is_no_character_file(text: str) -> None:

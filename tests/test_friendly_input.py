@@ -14,6 +14,7 @@ import yaml
 from chargen import api
 from chargen.cli import main
 from chargen.errors import ChargenError
+from chargen.model import Character
 from chargen.names import name_key, resolve
 from chargen.tables import load_tables
 
@@ -54,7 +55,7 @@ def test_name_keys_read_ampersand_as_and_and_drop_small_words() -> None:
     assert name_key("Hand & Half") == name_key("hand-and-a-half") == "hand-and-half"
 
 
-def _built(text: str) -> dict[str, object]:
+def _built(text: str) -> Character:
     return api.build(text, "hero.yaml", seed=3)
 
 
@@ -64,12 +65,12 @@ def test_a_file_holds_ids_whatever_names_it_was_given() -> None:
         "weapons: [Short Bow, {name: Dagger}]\narmor: Leather\n"
     )
     plain = _built(
-        "race: elf\ngender: male\nstrategy: archer\naspect: winter-stars\n"
+        "race: elf\ngender: male\narchetype: archer\naspect: winter-stars\n"
         "weapons: [short-bow, {name: dagger}]\narmor: leather\n"
     )
     assert friendly == plain
-    assert (friendly["race"], friendly["armor"], friendly["strategy"]) == ("elf", "leather", "archer")
-    assert [item["name"] for item in friendly["weapons"]] == ["short-bow", "dagger"]  # type: ignore[index, union-attr]
+    assert (friendly.race, friendly.armor, friendly.archetype) == ("elf", "leather", "archer")
+    assert [item.name for item in friendly.weapons] == ["short-bow", "dagger"]
 
 
 @pytest.mark.parametrize("weapons", ["[broadsword, dagger]", "Broadsword, Dagger"])
@@ -78,14 +79,14 @@ def test_a_bare_weapon_list_and_a_bare_shield_are_read(weapons: str) -> None:
         "allocation: {PS: 20, MD: 15, AG: 13, EN: 20, MA: 5, WP: 15}\nrace: human\n"
         f"weapons: {weapons}\nshield: Buckler\nequipment_given: true\n"
     )
-    assert [item["name"] for item in built["weapons"]] == ["broadsword", "dagger"]  # type: ignore[index, union-attr]
-    assert built["shield"] == {"name": "buckler"}
+    assert [item.name for item in built.weapons] == ["broadsword", "dagger"]
+    assert built.shield is not None and (built.shield.name, built.shield.rank) == ("buckler", None)
 
 
 @pytest.mark.parametrize("written", ["00", "0", "'00'"])
 def test_a_d100_showing_00_is_100(written: str) -> None:
     built = _built(f"race: human\nrolls: {{aspect: {written}}}\n")
-    assert built["rolls"]["aspect"] == 100  # type: ignore[index]
+    assert built.rolls["aspect"] == 100
 
 
 def test_suggestions_cover_display_names() -> None:
@@ -99,7 +100,7 @@ def test_suggestions_cover_display_names() -> None:
     [
         (
             ["--race-attempts", "elf,dwarf,orc,halfling"],
-            "race_attempts: has 4 items; at most 3 are allowed; rule 6.3",
+            "race_attempts: 4 attempts, but rule 6.3 allows 3",
         ),
         (["--race-attempts", "elf,elf"], "race_attempts: each attempt must be at a different race (6.3)"),
         (["--race-attempts", "Elf,elf"], "race_attempts: each attempt must be at a different race (6.3)"),
@@ -128,8 +129,8 @@ def test_api_roll_raises_only_chargen_errors() -> None:
 
 
 def test_roll_accepts_display_names(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(["roll", "--seed", "5", "--race", "Elf", "--strategy", "Fighter"], capsys)
-    by_id = run(["roll", "--seed", "5", "--race", "elf", "--strategy", "fighter"], capsys)[1]
+    code, out, _ = run(["roll", "--seed", "5", "--race", "Elf", "--archetype", "Fighter"], capsys)
+    by_id = run(["roll", "--seed", "5", "--race", "elf", "--archetype", "fighter"], capsys)[1]
     assert code == 0 and out == by_id
     assert yaml.safe_load(out)["race"] == "elf"
 
@@ -139,7 +140,7 @@ def test_roll_without_a_strategy_picks_an_adventurer() -> None:
     adventurers = {key for key, kind in tables.archetypes.items() if kind.adventurer}
     assert {"fighter", "archer", "thief", "adept", "ranger"} <= adventurers
     assert not adventurers & {"fisher", "merchant", "farmer", "peasant"}
-    picked = {api.roll(seed=seed, tables=tables)["strategy"] for seed in range(60)}
+    picked = {api.roll(seed=seed, tables=tables).archetype for seed in range(60)}
     assert picked <= adventurers and len(picked) > 3
 
 
@@ -194,18 +195,17 @@ def _complete(words: str) -> list[str]:
 def test_shell_completion_offers_races_archetypes_and_tables() -> None:
     assert "elf" in _complete("chargen roll --race e")
     assert "elf,dwarf" in _complete("chargen roll --race-attempts elf,d")
-    assert "fighter" in _complete("chargen roll --strategy f")
+    assert "fighter" in _complete("chargen roll --archetype f")
     assert "fighter" in _complete("chargen batch --archetype f")
     assert _complete("chargen tables we") == ["weapons"]
 
 
 @pytest.mark.xfail(
-    strict=True, reason="hardening branch: yamlio reads JSON's surrogate-pair escapes as broken YAML"
+    strict=True,
+    reason="PyYAML does not decode JSON's surrogate-pair escapes (\\ud800\\udc00): refused in one line, not read",
 )
 def test_json_with_escaped_astral_characters_is_read() -> None:
-    assert (
-        api.build('{"name": "\\ud800\\udc00", "race": "human"}', "hero.json", seed=1)["name"] == "\U00010000"
-    )
+    assert api.build('{"name": "\\ud800\\udc00", "race": "human"}', "hero.json", seed=1).name == "\U00010000"
 
 
 def test_batch_mixes_take_display_names(capsys: pytest.CaptureFixture[str]) -> None:
@@ -222,14 +222,14 @@ def test_the_issues_file_examples_are_read() -> None:
     built = _built(
         'race: human\nweapons: [{name: "Short Bow"}, broadsword]\narmor: Leather\nequipment_given: true\n'
     )
-    assert [item["name"] for item in built["weapons"]] == ["short-bow", "broadsword"]  # type: ignore[index, union-attr]
+    assert [item.name for item in built.weapons] == ["short-bow", "broadsword"]
     with pytest.raises(ChargenError, match=r"did you mean 'hand-and-a-half' \(Hand & Half\)\?"):
         _built("race: human\nweapons: [Hand & Hlf]\nequipment_given: true\n")
 
 
 def test_allocation_codes_in_any_case_and_nested_typos_suggested() -> None:
     lower = _built("race: human\nallocation: {ps: 20, md: 15, ag: 13, en: 20, ma: 5, wp: 15}\n")
-    assert lower["allocation"] == {"PS": 20, "MD": 15, "AG": 13, "EN": 20, "MA": 5, "WP": 15}
+    assert lower.allocation == {"PS": 20, "MD": 15, "AG": 13, "EN": 20, "MA": 5, "WP": 15}
     with pytest.raises(ChargenError) as error:
         _built("weapons: [{name: dagger, rnak: 1}]\n")
     assert str(error.value) == "hero.yaml:1:32: weapons[0].rnak: unknown key; did you mean 'rank'?"

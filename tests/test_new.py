@@ -87,15 +87,16 @@ def test_a_whole_walk_with_own_dice_and_a_wrong_entry_at_each_step(tmp_path: Pat
     assert child.exitstatus == 0
     written = (tmp_path / "rolf.yaml").read_text(encoding="utf-8")
     character = api.build(written, "rolf.yaml")
-    assert character["allocation"] == {"PS": 22, "MD": 15, "AG": 13, "EN": 20, "MA": 5, "WP": 13}
-    assert (character["race"], character["race_attempts"], character["rolls"]["race"]) == (
+    assert character.allocation == {"PS": 22, "MD": 15, "AG": 13, "EN": 20, "MA": 5, "WP": 13}
+    assert (character.race, character.race_attempts, character.rolls["race"]) == (
         "human",
         ["elf", "dwarf"],
         [100, 40],
     )
-    assert [item["name"] for item in character["weapons"]] == ["broadsword", "dagger"]
-    assert (character["armor"], character["shield"]) == ("leather", {"name": "large-round-shield"})
-    assert character["name"] == "Rolf the Barbarian"
+    assert [item.name for item in character.weapons] == ["broadsword", "dagger"]
+    assert character.armor == "leather"
+    assert character.shield is not None and character.shield.name == "large-round-shield"
+    assert character.name == "Rolf the Barbarian"
     rebuilt = subprocess.run(
         [sys.executable, "-m", "chargen", "build", "rolf.yaml"],
         cwd=tmp_path,
@@ -177,7 +178,7 @@ def test_every_walk_left_to_chargen_builds_to_itself(seed: int) -> None:
     document = _walk_to_the_end(seed, races)
     text = dump_document(document, "yaml")
     assert api.build(text, "walk.yaml") == document
-    assert document.get("seed") is None  # every die is in the file; nothing is left to a seed
+    assert document.seed is None  # every die is in the file; nothing is left to a seed
 
 
 def test_a_giant_walk_asks_for_the_type_and_a_shape_changer_skips_the_aspect() -> None:

@@ -17,8 +17,9 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from chargen import api
-from chargen.character_file import CharacterInput
+from chargen.character_file import CharacterInput, dump_document
 from chargen.errors import ChargenError
+from chargen.model import Character
 from chargen.tables import load_tables
 
 TABLES = load_tables()
@@ -54,7 +55,7 @@ item = st.fixed_dictionaries(
 near: dict[str, st.SearchStrategy[Any]] = {
     "name": st.text(min_size=1, max_size=20),
     "seed": st.integers(min_value=0, max_value=2**40),
-    "strategy": st.sampled_from(_names(TABLES.archetypes)),
+    "archetype": st.sampled_from(_names(TABLES.archetypes)),
     "gender": st.sampled_from(["male", "female", "Male", ""]),
     "race": st.sampled_from(RACES),
     "race_attempts": st.lists(st.sampled_from(RACES), max_size=4),
@@ -116,8 +117,8 @@ def test_any_character_file_is_built_or_refused_with_one_chargen_error(
         event("refused by a rule" if _fits_schema(document) else "refused by the schema")
     else:
         event("built")
-        assert isinstance(built, dict)
-        assert api.build(json.dumps(built, ensure_ascii=False), "rebuilt.json") == built
+        assert isinstance(built, Character)
+        assert api.build(dump_document(built, "json"), "rebuilt.json") == built
 
 
 roll_choices = st.fixed_dictionaries(
@@ -127,7 +128,7 @@ roll_choices = st.fixed_dictionaries(
         "gender": st.sampled_from(["male", "female", "Female", "x", ""]) | anything,
         "race": st.sampled_from(RACES) | st.text(max_size=10),
         "race_attempts": st.lists(st.sampled_from(RACES) | st.text(max_size=6), max_size=4),
-        "strategy": st.sampled_from(_names(TABLES.archetypes)) | st.text(max_size=10),
+        "archetype": st.sampled_from(_names(TABLES.archetypes)) | st.text(max_size=10),
         "optional": st.lists(st.sampled_from(["PB", "pb", "XX", ""]), max_size=3),
     },
 )
@@ -145,4 +146,4 @@ def test_any_choices_to_api_roll_give_a_character_or_one_chargen_error(
         event("refused")
     else:
         event("rolled")
-        assert api.build(json.dumps(rolled, ensure_ascii=False), "rolled.json") == rolled
+        assert api.build(dump_document(rolled, "json"), "rolled.json") == rolled

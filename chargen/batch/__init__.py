@@ -107,7 +107,7 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
     """The options as a plan for the workers; every choice checked against the tables first."""
     from chargen.api import new_seed
     from chargen.batch.npc import Plan
-    from chargen.generation.birthrights import unknown
+    from chargen.names import unknown_name as unknown
 
     if options.count < 1:
         raise InputError(f"--count: must be at least 1, not {options.count}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
@@ -30,8 +31,10 @@ def _start_worker(plan: Plan, tables: Tables) -> None:
     _plan, _tables = plan, tables
 
 
-def _start_pool_worker(initializer: Callable[..., None] | None, initargs: tuple[Any, ...]) -> None:
-    stopping.in_worker()
+def _start_pool_worker(
+    parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
+) -> None:
+    stopping.in_worker(parent)
     if initializer is not None:
         initializer(*initargs)
 
@@ -44,7 +47,7 @@ def worker_pool(
     to the parent and die with it); when the block fails or is stopped, they are ended at once, not left
     to finish their queue, and waited for, so no process outlives the command."""
     pool = ProcessPoolExecutor(
-        max_workers=jobs, initializer=_start_pool_worker, initargs=(initializer, initargs)
+        max_workers=jobs, initializer=_start_pool_worker, initargs=(os.getpid(), initializer, initargs)
     )
     try:
         yield pool

@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 import click
 
-from chargen.cli.options import tables_from
+from chargen.cli.options import not_empty, tables_from
 from chargen.cli.shared import completer
 
 
@@ -46,18 +46,27 @@ def _progress_bar(count: int, show: bool) -> Iterator[Callable[[int], None] | No
 )
 @click.option(
     "--jsonl",
+    callback=not_empty,
     metavar="FILE",
     help="One character file a line, as JSON (- for standard output; the default without other outputs).",
 )
 @click.option(
-    "--csv", "csv_path", metavar="FILE", help="One row an NPC, with a header (- for standard output)."
+    "--csv",
+    "csv_path",
+    callback=not_empty,
+    metavar="FILE",
+    help="One row an NPC, with a header (- for standard output).",
 )
 @click.option(
-    "--out", metavar="DIR", help="One character file (YAML) per NPC in DIR, e.g. 007-aldric-ashford.yaml."
+    "--out",
+    metavar="DIR",
+    callback=not_empty,
+    help="One character file (YAML) per NPC in DIR, e.g. 007-aldric-ashford.yaml.",
 )
-@click.option("--pdf", metavar="FILE", help="One PDF with every NPC's Character Record.")
+@click.option("--pdf", metavar="FILE", callback=not_empty, help="One PDF with every NPC's Character Record.")
 @click.option(
     "--roster",
+    callback=not_empty,
     metavar="FILE",
     help="A compact roster, ten NPC cards a page (PDF, or HTML if FILE ends in .html).",
 )

@@ -24,7 +24,7 @@ from chargen.cli.shared import complete_table_names
 def tables_command(context: click.Context, name: str | None, fmt: str, export: str | None) -> None:
     """List the rules tables, or print table NAME (e.g. weapons, races)."""
     from chargen.errors import InputError
-    from chargen.generation.birthrights import unknown
+    from chargen.names import unknown_name as unknown
     from chargen.tables.loader import FILES
 
     tables = tables_from(context)

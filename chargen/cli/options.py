@@ -17,6 +17,14 @@ if TYPE_CHECKING:
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def not_empty(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """A file option given an empty name (`-o ''`, often an unset shell variable) is a mistake, never
+    "no file": refused rather than silently ignored."""
+    if value == "":
+        raise click.BadParameter("an empty file name; give a path, or - for standard output")
+    return value
+
+
 def tables_from(context: click.Context) -> Any:
     from chargen.tables import load_tables
 
@@ -57,16 +65,19 @@ def output_options(function: F) -> F:
             "-o",
             "--output",
             type=click.Path(dir_okay=False, allow_dash=True),
+            callback=not_empty,
             help="Write the character file here (default: standard output).",
         ),
         click.option(
             "--html",
             type=click.Path(dir_okay=False, allow_dash=True),
+            callback=not_empty,
             help="Also write the Character Record as HTML (- for standard output).",
         ),
         click.option(
             "--pdf",
             type=click.Path(dir_okay=False, allow_dash=True),
+            callback=not_empty,
             help="Also write the Character Record as PDF (- for standard output).",
         ),
         click.option(

@@ -2,29 +2,12 @@
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable
-
 from chargen.dice import Dice
-from chargen.errors import InputError, KeyPath, Problem, shown
+from chargen.errors import InputError, Problem, shown
 from chargen.generation.decisions import RaceResult
+from chargen.names import unknown_name
 from chargen.tables import Tables, row_for
 from chargen.tables.schema import Race
-
-
-def unknown_problem(where: str | KeyPath, value: str, known: Iterable[str], what: str) -> Problem:
-    """`race: 'elfe' is not a race (6.3); did you mean 'elf'?` at a key path, or at a label (`--race`)."""
-    options = sorted(known)
-    close = difflib.get_close_matches(value, options, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else f"; one of: {', '.join(options)}"
-    message = f"{shown(value)} is not {what}{hint}"
-    if isinstance(where, str):
-        return Problem(label=where, message=message, value=value)
-    return Problem(path=where, message=message, value=value)
-
-
-def unknown(where: str | KeyPath, value: str, known: Iterable[str], what: str) -> InputError:
-    return InputError(unknown_problem(where, value, known, what))
 
 
 def primary_hand(dice: Dice, tables: Tables) -> str:
@@ -50,7 +33,7 @@ def race_by_attempts(attempts: list[str], dice: Dice, tables: Tables) -> RaceRes
     for index, race_id in enumerate(attempts):
         race = tables.races.get(race_id)
         if race is None:
-            raise unknown(("race_attempts", index), race_id, tables.races, "a race (6.3)")
+            raise unknown_name(("race_attempts", index), race_id, tables.races, "a race (6.3)")
         if race.chance >= 100:
             raise InputError(
                 Problem(
@@ -86,7 +69,7 @@ def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:
         return None
     if chosen is not None and "race_type" not in dice.given:
         if chosen not in race.types:
-            raise unknown(("race_type",), chosen, race.types, f"a {race.name} type ({race.type_rule})")
+            raise unknown_name(("race_type",), chosen, race.types, f"a {race.name} type ({race.type_rule})")
         return chosen
     assert race.type_dice is not None  # the races schema requires type_dice beside types
     roll = dice.roll("race_type", race.type_dice, race.type_rule or race.rule)
@@ -119,7 +102,7 @@ def aspect(race: Race, chosen: str | None, dice: Dice, tables: Tables) -> str:
     table = tables.aspect_file
     if chosen is not None and "aspect" not in dice.given:
         if chosen not in table.aspects:
-            raise unknown(("aspect",), chosen, table.aspects, "an aspect (7.1)")
+            raise unknown_name(("aspect",), chosen, table.aspects, "an aspect (7.1)")
         return chosen
     roll = dice.roll("aspect", table.dice, table.rule)
     rolled = row_for(table.aspects.items(), roll, "aspects")

@@ -157,6 +157,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
         aspect=born.aspect,
         points=Points(decided.points.row.points, decided.points.row.maximum),
         allocation=dict(decided.points.allocation),
+        optional=list(decided.optional),
         rolls=dict(decided.rolls),
         weapons=[Carried(item.name, item.rank) for item in equipment.weapons],
         armor=equipment.armor,

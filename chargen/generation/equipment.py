@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from chargen.character_file import Item
 from chargen.errors import Problem
-from chargen.generation.birthrights import unknown_problem
+from chargen.names import unknown_problem
 from chargen.rules.combat import armor_cost
 from chargen.tables import Tables
 from chargen.tables.schema import Archetype, Race, Weapon

@@ -25,6 +25,7 @@ from chargen.generation.equipment import (
 )
 from chargen.generation.heritage import Heritage, heritage
 from chargen.model import Character
+from chargen.names import unknown_name
 from chargen.rules.characteristics import combined_modifiers, modified_characteristics
 from chargen.tables import Tables
 from chargen.tables.schema import Race
@@ -76,7 +77,7 @@ def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
     """5.1-5.2: Characteristic Points and their allocation (by the player, or by an archetype)."""
     archetype = spec.archetype
     if archetype is not None and archetype not in tables.archetypes:
-        raise birthrights.unknown(
+        raise unknown_name(
             (spec.archetype_key,), archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
         )
     stated_total = spec.points.total if spec.points is not None else None
@@ -134,7 +135,7 @@ def race_step(spec: CharacterInput, dice: Dice, tables: Tables) -> RaceResult:
         return outcome
     if spec.race is not None:
         if spec.race not in tables.races:
-            raise birthrights.unknown(("race",), spec.race, tables.races, "a race (6.3)")
+            raise unknown_name(("race",), spec.race, tables.races, "a race (6.3)")
         return RaceResult(spec.race, None)
     return birthrights.race_by_attempts(birthrights.non_human_attempts(dice, tables), dice, tables)
 
