@@ -183,7 +183,7 @@ def test_aspect_die_changed_to_2d50_is_rolled_as_2d50(tmp_path: Path) -> None:
             "aspects",
             "dice: D100",
             "dice: 2D50",
-            "aspects.yaml:8:3: aspects: rows leave a gap or overlap at 2",
+            "aspects.yaml:8:3: aspects: the rows start at 1, below the lowest roll 2; 2D50 rolls 2-100",
         ),
         (
             "heritage",
@@ -288,3 +288,23 @@ def test_20_2_strength_shortfall_and_two_handed_bonus(tables: Tables, tmp_path: 
     assert (house_line.damage, house_line.two_handed_damage) == ("D10+1", "D10+4")
     caption = captions.damage(ruled.combat)
     assert caption == "Damage: \u22122 per point of PS below the weapon's; +3 two-handed (20.2)."
+
+
+@pytest.mark.parametrize(
+    ("bands", "expected"),
+    [
+        ([(1, 4), (5, 10)], None),
+        ([(1, 4), (6, 10)], "no row holds 5 (the next row starts at 6); D10 rolls 1-10"),
+        ([(1, 5), (5, 10)], "two rows hold 5; D10 rolls 1-10"),
+        ([(0, 4), (5, 10)], "the rows start at 0, below the lowest roll 1; D10 rolls 1-10"),
+        ([(1, 4), (5, 9)], "rows end at 9, not 10; D10 rolls 1-10"),
+    ],
+)
+def test_covers_names_the_gap_the_overlap_or_the_unreachable_row(
+    bands: list[tuple[int, int]], expected: str | None
+) -> None:
+    from chargen.tables.base import Band
+    from chargen.tables.loader import covers
+
+    rows = [Band.model_validate({"low": low, "high": high}) for low, high in bands]
+    assert covers(rows, 1, 10, "D10") == expected

@@ -148,9 +148,13 @@ def covers(bands: Iterable[schema.Band], low: int, high: int, dice: object = Non
     ordered = sorted(bands, key=lambda band: band.low)
     rolled = f"; {dice} rolls {low}-{high}" if dice is not None else ""
     expected = low
+    if ordered and ordered[0].low < low:
+        return f"the rows start at {ordered[0].low}, below the lowest roll {low}{rolled}"
     for band in ordered:
+        if band.low > expected:
+            return f"no row holds {expected} (the next row starts at {band.low}){rolled}"
         if band.low != expected:
-            return f"rows leave a gap or overlap at {expected} (next row starts at {band.low}){rolled}"
+            return f"two rows hold {band.low}{rolled}"
         expected = band.high + 1
     if expected != high + 1:
         return f"rows end at {expected - 1}, not {high}{rolled}"
