@@ -1,0 +1,231 @@
+"""Combat values checked against our own reading of the rules text, not against chargen's code or tables.
+
+Each chart below is transcribed here from the book (Book One, 2nd edition: 5.6, 18.1, 18.2, 20.2) and each
+formula written out again, so a slip in chargen's tables or rules functions shows up as a disagreement.
+Characters are built with chargen.api.build from character files, as a player would write them.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from typing import Any
+
+import pytest
+
+from chargen import api
+from chargen.tables import Tables
+
+# 18.2 Special Damage Chart: Modified Strike Chance (low, high; None = and above) -> the highest Strike
+# Check that may cause a Grievous Injury (None: "-"), and the highest that does damage directly to Endurance.
+SPECIAL_DAMAGE_CHART = (
+    (1, 9, None, 1),
+    (10, 16, 1, 2),
+    (17, 23, 1, 3),
+    (24, 28, 1, 4),
+    (29, 36, 2, 5),
+    (37, 43, 2, 6),
+    (44, 49, 2, 7),
+    (50, 56, 3, 8),
+    (57, 63, 3, 9),
+    (64, 69, 3, 10),
+    (70, 76, 4, 11),
+    (77, 83, 4, 12),
+    (84, 89, 4, 13),
+    (90, 96, 5, 14),
+    (97, 103, 5, 15),
+    (104, 109, 5, 16),
+    (110, 116, 6, 17),
+    (117, 123, 6, 18),
+    (124, 129, 6, 19),
+    (130, None, 7, 20),
+)
+# 5.6: modified Agility -> Tactical Movement Rate; below 3 we read the lowest row (the book prints none).
+TMR_CHART = ((3, 4, 2), (5, 8, 3), (9, 12, 4), (13, 17, 5), (18, 21, 6), (22, 25, 7), (26, 27, 8))
+# 18.1 Armor Chart: weight multiple, Agility loss, cost (Silver Pennies, man-sized).
+ARMOR_CHART = {
+    "cloth": (1, 0, 10),
+    "leather": (3, 1, 20),
+    "scale": (4, 3, 100),
+    "chainmail": (7, 2, 200),
+    "partial-plate": (6, 2, 250),
+    "full-plate": (8, 3, 300),
+    "improved-plate": (7, 3, 350),
+}
+# 18.1 size numbers (a shape-changer in human form is human-sized: our reading of 6.9); 6.4-6.9 racial
+# Agility and TMR modifiers.
+SIZE = {"halfling": 3, "dwarf": 4, "elf": 5, "orc": 5, "human": 6, "giant": 15, "shape-changer": 6}
+AGILITY_AND_TMR = {"human": (0, 0), "dwarf": (-2, -1), "elf": (1, 1), "halfling": (2, -1)}
+# 20.2: the (1-2) weapons, each with its PS minimum and Damage Modifier.
+EITHER_HANDED = {
+    "hand-and-a-half": (17, 5),
+    "claymore": (16, 4),
+    "battle-axe": (14, 4),
+    "war-pick": (17, 4),
+    "morningstar": (18, 4),
+    "spear": (15, 3),
+    "giant-spear": (22, 7),
+    "trident": (14, 2),
+}
+
+# A character file: 88 points (5.1 roll 9), a first child of the greater nobility with the top silver roll,
+# so the purse (1500) buys any armor at any size (8.1-8.5).
+BASE: dict[str, Any] = {
+    "name": "Test Subject",
+    "seed": 1,
+    "gender": "male",
+    "race": "human",
+    "allocation": {"PS": 15, "MD": 15, "AG": 15, "EN": 15, "MA": 14, "WP": 14},
+    "rolls": {
+        "points": 9,
+        "hand": [2, 9],
+        "aspect": 17,
+        "social_status": 100,
+        "birth_order": 100,
+        "experience": 40,
+        "silver": 100,
+    },
+}
+RACE_ROLLS = {"giant": {"race_type": 2}, "shape-changer": {"race_type": 1}}
+
+
+def allocation(**chosen: int) -> dict[str, int]:
+    """88 points: the chosen values, the rest shared out over the other primaries (each 5 to 22)."""
+    others = [code for code in ("PS", "MD", "AG", "EN", "MA", "WP") if code not in chosen]
+    left = 88 - sum(chosen.values())
+    shares = {
+        code: left // len(others) + (1 if i < left % len(others) else 0) for i, code in enumerate(others)
+    }
+    assert all(5 <= value <= 22 for value in shares.values()), shares
+    return {**chosen, **shares}
+
+
+def build(tables: Tables, race: str = "human", **changes: Any) -> dict[str, Any]:
+    data = json.loads(json.dumps(BASE))
+    data.update(changes)
+    data["race"] = race
+    if race != "human":
+        data["race_attempts"] = [race]
+        data["rolls"].update(race=[1], **RACE_ROLLS.get(race, {}))
+        if race == "shape-changer":
+            del data["rolls"]["aspect"]
+    character: dict[str, Any] = api.build(json.dumps(data), "test.json", tables=tables)
+    return character
+
+
+def chart_ranges(chance: int) -> tuple[str, str | None]:
+    """18.2 read by hand: (Endurance damage, Grievous Injury) for a Strike Chance, as `01-12` / `01`."""
+    for low, high, grievous, endurance in SPECIAL_DAMAGE_CHART:
+        if low <= chance and (high is None or chance <= high):
+            return rolls_up_to(endurance), None if grievous is None else rolls_up_to(grievous)
+    raise AssertionError(f"no 18.2 row for {chance}")
+
+
+def damage(modifier: int) -> str:
+    """D10 plus the Damage Modifier as the record writes it: `D10+4`, `D10`, `D10-2`."""
+    return f"D10{modifier:+d}" if modifier else "D10"
+
+
+def rolls_up_to(high: int) -> str:
+    return "01" if high == 1 else f"01-{high:02d}"
+
+
+def test_our_chart_reads_15_and_5_percent_of_the_strike_chance() -> None:
+    # 18: Endurance damage on a Strike Check of 15% or less of the chance, a Grievous Injury at 5% or less;
+    # the chart rounds those to whole rolls, so each entry is within 1 of the percentage (to the 130+ cap).
+    for chance in range(1, 137):
+        endurance, grievous = chart_ranges(chance)
+        assert abs(int(endurance[-2:]) - 0.15 * chance) < 1
+        assert abs((int(grievous[-2:]) if grievous else 0) - 0.05 * chance) < 1
+    rows = SPECIAL_DAMAGE_CHART
+    assert all(
+        row[1] is not None and row[1] + 1 == following[0] for row, following in itertools.pairwise(rows)
+    )
+
+
+def unarmed_at(chance: int) -> dict[str, Any]:
+    """A character file whose unarmed Strike Chance (21) is `chance`: 2 x modified AG, +1 per PS above 15,
+    + modified MD + 4 x Rank when ranked. Full Plate (AG -3) reaches below 10."""
+    if chance < 10:
+        return {"allocation": allocation(AG=5, PS=15 + chance - 4), "armor": "full-plate"}
+    if chance < 15:
+        return {"allocation": allocation(AG=5, PS=15 + chance - 10)}
+    dexterity = 5 + (chance - 15) % 4
+    return {
+        "allocation": allocation(AG=5, PS=15, MD=dexterity),
+        "unarmed_rank": (chance - 10 - dexterity) // 4,
+    }
+
+
+@pytest.mark.parametrize("chance", range(4, 161))
+def test_special_damage_ranges_at_every_strike_chance(tables: Tables, chance: int) -> None:
+    unarmed = build(tables, **unarmed_at(chance))["combat"]["unarmed"]
+    assert unarmed["strike_chance"] == chance
+    assert (unarmed["endurance_damage"], unarmed["grievous_injury"]) == chart_ranges(chance)
+
+
+def test_special_damage_ranges_of_weapon_lines(tables: Tables) -> None:
+    # Dagger: base 40, MD 10 (20.2); ranked: + MD + 4 x Rank (17.1); the chart is read at that chance.
+    for rank in range(10):
+        character = build(tables, allocation=allocation(MD=20), weapons=[{"name": "dagger", "rank": rank}])
+        line = character["combat"]["weapons"][0]
+        assert line["strike_chance"] == 40 + 20 + 4 * rank
+        assert (line["endurance_damage"], line["grievous_injury"]) == chart_ranges(line["strike_chance"])
+
+
+def tmr(agility: int) -> int:
+    for low, high, value in TMR_CHART:
+        if low <= agility <= high:
+            return value
+    return TMR_CHART[0][2] if agility < 3 else TMR_CHART[-1][2]
+
+
+@pytest.mark.parametrize("race", sorted(AGILITY_AND_TMR))
+@pytest.mark.parametrize("armor", [None, *ARMOR_CHART])
+def test_armored_tmr_is_read_at_the_agility_the_armor_leaves(
+    tables: Tables, race: str, armor: str | None
+) -> None:
+    agility_modifier, tmr_modifier = AGILITY_AND_TMR[race]
+    loss = ARMOR_CHART[armor][1] if armor else 0
+    for agility in range(5, 23):
+        kit = {"armor": armor} if armor else {}
+        character = build(tables, race, allocation=allocation(AG=agility), **kit)
+        final = agility + agility_modifier
+        assert character["characteristics"]["AG"] == final
+        assert character["tmr"] == max(1, tmr(final) + tmr_modifier)
+        assert character["combat"]["modified_agility"] == final - loss
+        assert character["combat"]["tmr"] == max(1, tmr(final - loss) + tmr_modifier)
+
+
+@pytest.mark.parametrize("race", sorted(SIZE))
+@pytest.mark.parametrize("gender", ["male", "female"])
+def test_armor_cost_and_weight_follow_the_size(tables: Tables, race: str, gender: str) -> None:
+    for armor, (multiple, _, cost) in ARMOR_CHART.items():
+        character = build(tables, race, gender=gender, armor=armor)
+        price = math.ceil(cost * SIZE[race] / 6)  # man-size is 6; "proportionally", rounded up (our reading)
+        assert character["starting_silver"] - character["silver_pennies"] == price, armor
+        weight = (multiple - (0.5 if gender == "female" else 0)) * SIZE[race]
+        assert character["combat"]["armor"]["weight"] == weight, armor
+
+
+def test_given_armor_costs_nothing(tables: Tables) -> None:
+    character = build(tables, "giant", armor="improved-plate", equipment_given=True)
+    assert character["silver_pennies"] == character["starting_silver"]
+
+
+@pytest.mark.parametrize("strength", [14, 17, 22])
+def test_two_handed_damage_is_one_more_for_either_handed_weapons(tables: Tables, strength: int) -> None:
+    names = sorted(tables.weapons)
+    weapons = [{"name": name} for name in names if tables.weapons[name].cost is not None and name != "shield"]
+    character = build(tables, allocation=allocation(PS=strength), weapons=weapons, equipment_given=True)
+    for line in character["combat"]["weapons"]:
+        if line["name"] not in EITHER_HANDED:
+            assert "two_handed_damage" not in line, line["name"]
+            continue
+        minimum, modifier = EITHER_HANDED[line["name"]]
+        one_hand = modifier - max(0, minimum - strength)  # 20.2: -1 per point of PS short
+        assert line["damage_modifier"] == one_hand
+        assert line["damage"] == damage(one_hand)
+        assert line["two_handed_damage"] == damage(one_hand + 1), line["name"]
+    assert {line["name"] for line in character["combat"]["weapons"]} >= set(EITHER_HANDED)
