@@ -114,8 +114,11 @@ def build(tables: Tables, race: str = "human", **changes: Any) -> dict[str, Any]
     return character
 
 
-def chart_ranges(chance: int) -> tuple[str, str | None]:
-    """18.2 read by hand: (Endurance damage, Grievous Injury) for a Strike Chance, as `01-12` / `01`."""
+def chart_ranges(chance: int) -> tuple[str | None, str | None]:
+    """18.2 read by hand: (Endurance damage, Grievous Injury) for a Strike Chance, as `01-12` / `01`;
+    none below the chart's first row (no Strike Check can succeed)."""
+    if chance < 1:
+        return None, None
     for low, high, grievous, endurance in SPECIAL_DAMAGE_CHART:
         if low <= chance and (high is None or chance <= high):
             return rolls_up_to(endurance), None if grievous is None else rolls_up_to(grievous)
@@ -136,6 +139,7 @@ def test_our_chart_reads_15_and_5_percent_of_the_strike_chance() -> None:
     # the chart rounds those to whole rolls, so each entry is within 1 of the percentage (to the 130+ cap).
     for chance in range(1, 137):
         endurance, grievous = chart_ranges(chance)
+        assert endurance is not None
         assert abs(int(endurance[-2:]) - 0.15 * chance) < 1
         assert abs((int(grievous[-2:]) if grievous else 0) - 0.05 * chance) < 1
     rows = SPECIAL_DAMAGE_CHART
@@ -163,6 +167,16 @@ def test_special_damage_ranges_at_every_strike_chance(tables: Tables, chance: in
     unarmed = build(tables, **unarmed_at(chance))["combat"]["unarmed"]
     assert unarmed["strike_chance"] == chance
     assert (unarmed["endurance_damage"], unarmed["grievous_injury"]) == chart_ranges(chance)
+
+
+@pytest.mark.parametrize("strength", [13, 14, 15, 16])
+def test_special_damage_ranges_at_the_lowest_strike_chances(tables: Tables, strength: int) -> None:
+    # A dwarf (AG -2, PS +2, 6.4) with Agility 5 in Full Plate (AG -3) has modified Agility 0: the unarmed
+    # chance is only the PS above 15, from 0 (no 18.2 row) to 3.
+    character = build(tables, "dwarf", allocation=allocation(AG=5, PS=strength), armor="full-plate")
+    unarmed = character["combat"]["unarmed"]
+    assert unarmed["strike_chance"] == strength + 2 - 15
+    assert (unarmed["endurance_damage"], unarmed["grievous_injury"]) == chart_ranges(strength + 2 - 15)
 
 
 def test_special_damage_ranges_of_weapon_lines(tables: Tables) -> None:
