@@ -119,3 +119,12 @@ def _replace_numbers(node: Any, value: int) -> Any:
     if isinstance(node, str):
         return re.sub(r"\d+", str(value), node)
     return node
+
+
+def roster_html(characters: list[Any], **options: Any) -> str:
+    """The batch roster (NPC cards) of built characters, as `chargen batch --roster` prints it."""
+    from chargen.batch.npc import roster_card
+    from chargen.batch.roster import roster_html as render_roster
+
+    cards = [roster_card(number, character, tables()) for number, character in enumerate(characters, 1)]
+    return render_roster(cards, paper=options.get("paper", "letter"), title=options.get("title", "Test"))
