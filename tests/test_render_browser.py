@@ -19,7 +19,8 @@ import pytest
 
 from chargen.tables import Tables
 from tests.render_fixtures import crowded, human, record_html
-from tests.render_fixtures.fields import expected_fields, pdf_fields
+from tests.render_fixtures.fields import expected_fields
+from tests.render_fixtures.pdf_text import pdf_fields
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = [

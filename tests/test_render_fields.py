@@ -14,7 +14,8 @@ import pytest
 
 from chargen.tables import Tables
 from tests import render_fixtures as fixtures
-from tests.render_fixtures.fields import derived_field_keys, expected_fields, html_fields, pdf_fields
+from tests.render_fixtures.fields import derived_field_keys, expected_fields, html_fields
+from tests.render_fixtures.pdf_text import pdf_fields
 
 MUTANT_VALUE = 3
 

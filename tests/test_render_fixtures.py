@@ -45,3 +45,9 @@ def test_named_fixture_keeps_the_name_and_the_values(name: str) -> None:
     assert {k: v for k, v in character.items() if k != "name"} == {
         k: v for k, v in fixtures.human().items() if k != "name"
     }
+
+
+@pytest.mark.parametrize("fixture", fixtures.FIXTURES)
+def test_the_rules_checker_refuses_the_fixture_with_its_values_set_to_3(fixture: str, tables: Tables) -> None:
+    with pytest.raises(AssertionError):
+        check_character(fixtures.with_derived_values(fixtures.build(fixture), 3), tables)

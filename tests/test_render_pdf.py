@@ -17,7 +17,8 @@ from chargen.render.errors import RenderError
 from chargen.tables import Tables
 from tests import render_fixtures
 from tests.render_fixtures import REPO, build_text, crowded, human, named, record_pdf, rolled
-from tests.render_fixtures.fields import expected_fields, pdf_fields, pdf_words
+from tests.render_fixtures.fields import expected_fields
+from tests.render_fixtures.pdf_text import pdf_fields, pdf_words
 
 POINTS_PER_INCH = 72
 
