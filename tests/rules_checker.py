@@ -10,7 +10,7 @@ tables) are read from chargen's tables; the formulas and the rule numbers that c
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 from chargen.tables import Tables
 
@@ -27,6 +27,42 @@ TMR_ROWS = ((3, 4, 2), (5, 8, 3), (9, 12, 4), (13, 17, 5), (18, 21, 6), (22, 25,
 SIZES = {"halfling": 3, "dwarf": 4, "elf": 5, "orc": 5, "human": 6, "giant": 15, "shape-changer": 6}
 FEMALE_ARMOR_MULTIPLE = 0.5
 MAN_SIZE = 6
+
+
+class ArmorRow(NamedTuple):
+    multiple: float
+    protection: int
+    agility_loss: int
+    cost: int
+    stealth: int
+
+
+class ShieldRow(NamedTuple):
+    weight: int
+    defense_per_rank: int
+    manual_dexterity_loss: int
+    cost: int
+
+
+# 18.1 Armor Chart, transcribed.
+ARMOR = {
+    "cloth": ArmorRow(1, 1, 0, 10, 5),
+    "leather": ArmorRow(3, 4, 1, 20, 0),
+    "scale": ArmorRow(4, 5, 3, 100, -5),
+    "chainmail": ArmorRow(7, 6, 2, 200, -10),
+    "partial-plate": ArmorRow(6, 6, 2, 250, -15),
+    "full-plate": ArmorRow(8, 7, 3, 300, -20),
+    "improved-plate": ArmorRow(7, 8, 3, 350, -20),
+}
+# 17.5 Shield Chart, transcribed ("-" for MD loss is 0).
+SHIELDS = {
+    "buckler": ShieldRow(3, 2, 0, 5),
+    "small-round-shield": ShieldRow(5, 3, 2, 8),
+    "large-round-shield": ShieldRow(10, 4, 3, 10),
+    "kite-shield": ShieldRow(15, 5, 4, 15),
+    "tower-shield": ShieldRow(25, 6, 6, 20),
+    "main-gauche": ShieldRow(1, 2, 0, 20),
+}
 # 18.2 Special Damage Chart: (lowest Modified Strike Chance of the row, Grievous Injury high roll or None for
 # "-", Endurance damage high roll); a row runs up to the next row's low; the last (130+) has no top.
 SPECIAL_DAMAGE = (
@@ -106,14 +142,14 @@ def damage_text(modifier: int | None, note: str | None = None) -> str:
     return f"D10{modifier:+d}" if modifier else "D10"
 
 
-def armor_weight(multiple: float, race: str, female: bool) -> float:
+def armor_weight(armor: str, race: str, female: bool) -> float:
     """18.1: pounds = (multiple, less 0.5 for a female figure) x the race's size number."""
-    return (multiple - (FEMALE_ARMOR_MULTIPLE if female else 0)) * SIZES[race]
+    return (ARMOR[armor].multiple - (FEMALE_ARMOR_MULTIPLE if female else 0)) * SIZES[race]
 
 
-def armor_cost(man_size_cost: int, race: str) -> int:
+def armor_cost(armor: str, race: str) -> int:
     """18.1: cost is for man-sized armor; other sizes in proportion (reading: x size / 6, rounded up)."""
-    return math.ceil(man_size_cost * SIZES[race] / MAN_SIZE)
+    return math.ceil(ARMOR[armor].cost * SIZES[race] / MAN_SIZE)
 
 
 def race_modifiers(doc: dict[str, Any], tables: Tables) -> dict[str, int]:
@@ -152,14 +188,14 @@ def expected_purse(doc: dict[str, Any], tables: Tables) -> dict[str, int]:
     spent = 0
     if not doc["equipment_given"]:
         shield_name = doc["shield"]["name"] if "shield" in doc else None
-        shield_weapon = tables.shields[shield_name].weapon if shield_name else None
         for item in doc.get("weapons", []):
-            if item["name"] not in ("shield", shield_weapon):
+            # 16.5 and 17.5: a shield used to strike, and the Main-Gauche, are paid for as the shield.
+            if item["name"] not in ("shield", shield_name):
                 spent += tables.weapons[item["name"]].cost or 0
         if "armor" in doc:
-            spent += armor_cost(tables.armor[doc["armor"]].cost, doc["race"])
+            spent += armor_cost(doc["armor"], doc["race"])
         if shield_name:
-            spent += tables.shields[shield_name].cost
+            spent += SHIELDS[shield_name].cost
     return {
         "experience_points": math.floor(experience * experience_factor),
         "starting_silver": starting,
@@ -196,8 +232,8 @@ def expected_weapon_line(
 
 def expected_combat(doc: dict[str, Any], stats: dict[str, int], tables: Tables) -> dict[str, Any]:
     """Sections 12 and 17-21: everything under `combat:`, from the characteristics and the kit."""
-    armor = tables.armor[doc["armor"]] if "armor" in doc else None
-    shield = tables.shields[doc["shield"]["name"]] if "shield" in doc else None
+    armor = ARMOR[doc["armor"]] if "armor" in doc else None
+    shield = SHIELDS[doc["shield"]["name"]] if "shield" in doc else None
     shield_rank = doc["shield"].get("rank") if "shield" in doc else None
     agility = stats["AG"] - (armor.agility_loss if armor else 0)
     dexterity = stats["MD"] - (shield.manual_dexterity_loss if shield else 0)
@@ -231,8 +267,8 @@ def expected_combat(doc: dict[str, Any], stats: dict[str, int], tables: Tables) 
             "name": doc["armor"],
             "protection": armor.protection,
             "agility_loss": armor.agility_loss,
-            "stealth_adjustment": armor.stealth_adjustment,
-            "weight": armor_weight(armor.weight, doc["race"], doc["gender"] == "female"),
+            "stealth_adjustment": armor.stealth,
+            "weight": armor_weight(doc["armor"], doc["race"], doc["gender"] == "female"),
         }
     if shield is not None:
         combat["shield"] = {

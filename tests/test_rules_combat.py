@@ -16,6 +16,7 @@ import pytest
 
 from chargen import api
 from chargen.tables import Tables
+from tests.rules_checker import ARMOR, SHIELDS, SIZES
 
 # 18.2 Special Damage Chart: Modified Strike Chance (low, high; None = and above) -> the highest Strike
 # Check that may cause a Grievous Injury (None: "-"), and the highest that does damage directly to Endurance.
@@ -43,19 +44,8 @@ SPECIAL_DAMAGE_CHART = (
 )
 # 5.6: modified Agility -> Tactical Movement Rate; below 3 we read the lowest row (the book prints none).
 TMR_CHART = ((3, 4, 2), (5, 8, 3), (9, 12, 4), (13, 17, 5), (18, 21, 6), (22, 25, 7), (26, 27, 8))
-# 18.1 Armor Chart: weight multiple, Agility loss, cost (Silver Pennies, man-sized).
-ARMOR_CHART = {
-    "cloth": (1, 0, 10),
-    "leather": (3, 1, 20),
-    "scale": (4, 3, 100),
-    "chainmail": (7, 2, 200),
-    "partial-plate": (6, 2, 250),
-    "full-plate": (8, 3, 300),
-    "improved-plate": (7, 3, 350),
-}
-# 18.1 size numbers (a shape-changer in human form is human-sized: our reading of 6.9); 6.4-6.9 racial
-# Agility and TMR modifiers.
-SIZE = {"halfling": 3, "dwarf": 4, "elf": 5, "orc": 5, "human": 6, "giant": 15, "shape-changer": 6}
+# 18.1 and 17.5 (the Armor and Shield Charts, the size numbers): tests/rules_checker.py's transcription.
+# 6.4-6.9 racial Agility and TMR modifiers.
 AGILITY_AND_TMR = {"human": (0, 0), "dwarf": (-2, -1), "elf": (1, 1), "halfling": (2, -1)}
 # 20.2: the (1-2) weapons, each with its PS minimum and Damage Modifier.
 EITHER_HANDED = {
@@ -196,12 +186,12 @@ def tmr(agility: int) -> int:
 
 
 @pytest.mark.parametrize("race", sorted(AGILITY_AND_TMR))
-@pytest.mark.parametrize("armor", [None, *ARMOR_CHART])
+@pytest.mark.parametrize("armor", [None, *ARMOR])
 def test_armored_tmr_is_read_at_the_agility_the_armor_leaves(
     tables: Tables, race: str, armor: str | None
 ) -> None:
     agility_modifier, tmr_modifier = AGILITY_AND_TMR[race]
-    loss = ARMOR_CHART[armor][1] if armor else 0
+    loss = ARMOR[armor].agility_loss if armor else 0
     for agility in range(5, 23):
         kit = {"armor": armor} if armor else {}
         character = build(tables, race, allocation=allocation(AG=agility), **kit)
@@ -212,15 +202,40 @@ def test_armored_tmr_is_read_at_the_agility_the_armor_leaves(
         assert character["combat"]["tmr"] == max(1, tmr(final - loss) + tmr_modifier)
 
 
-@pytest.mark.parametrize("race", sorted(SIZE))
+@pytest.mark.parametrize("race", sorted(SIZES))
 @pytest.mark.parametrize("gender", ["male", "female"])
 def test_armor_cost_and_weight_follow_the_size(tables: Tables, race: str, gender: str) -> None:
-    for armor, (multiple, _, cost) in ARMOR_CHART.items():
+    for armor, row in ARMOR.items():
         character = build(tables, race, gender=gender, armor=armor)
-        price = math.ceil(cost * SIZE[race] / 6)  # man-size is 6; "proportionally", rounded up (our reading)
+        price = math.ceil(
+            row.cost * SIZES[race] / 6
+        )  # man-size is 6; "proportionally", rounded up (our reading)
         assert character["starting_silver"] - character["silver_pennies"] == price, armor
-        weight = (multiple - (0.5 if gender == "female" else 0)) * SIZE[race]
+        weight = (row.multiple - (0.5 if gender == "female" else 0)) * SIZES[race]
         assert character["combat"]["armor"]["weight"] == weight, armor
+        worn = character["combat"]["armor"]
+        assert (worn["protection"], worn["agility_loss"], worn["stealth_adjustment"]) == (
+            row.protection,
+            row.agility_loss,
+            row.stealth,
+        )
+
+
+@pytest.mark.parametrize("shield", sorted(SHIELDS))
+def test_shield_defense_dexterity_and_cost(tables: Tables, shield: str) -> None:
+    row = SHIELDS[shield]
+    for rank in (None, 0, 1, 3):
+        item = {"name": shield} if rank is None else {"name": shield, "rank": rank}
+        weapons = (
+            [{"name": "main-gauche", "rank": rank}] if shield == "main-gauche" and rank is not None else []
+        )
+        character = build(tables, allocation=allocation(AG=14, MD=16), shield=item, weapons=weapons)
+        combat = character["combat"]
+        # 17.5: Defense = modified Agility + defense per Rank x Rank; MD lowered while the shield is prepared.
+        assert combat["defense"] == 14 + row.defense_per_rank * (rank or 0)
+        assert combat["modified_manual_dexterity"] == 16 - row.manual_dexterity_loss
+        assert combat["breakage_check"] == 3 * (16 - row.manual_dexterity_loss)
+        assert character["starting_silver"] - character["silver_pennies"] == row.cost
 
 
 def test_given_armor_costs_nothing(tables: Tables) -> None:

@@ -16,7 +16,7 @@ from html.parser import HTMLParser
 from typing import Any
 
 from chargen.tables import Tables
-from tests.rules_checker import expected_values
+from tests.rules_checker import SHIELDS, expected_values
 
 MINUS = "\u2212"
 SEP = " | "
@@ -71,6 +71,8 @@ def expected_fields(character: dict[str, Any], tables: Tables) -> dict[str, str]
         fields[f"armor{SEP}Agility loss"] = num(armor["agility_loss"])
         fields[f"carried{SEP}{tables.armor[armor['name']].name}"] = f"{num(armor['weight'])} lb"
     if "shield" in combat:
+        name = combat["shield"]["name"]
+        fields[f"carried{SEP}{tables.shields[name].name}"] = f"{SHIELDS[name].weight} lb"
         fields[f"shield{SEP}Defense per Rank"] = num(combat["shield"]["defense_per_rank"])
         fields[f"shield{SEP}MD loss"] = num(combat["shield"]["manual_dexterity_loss"])
     lines = [(tables.weapons[line["name"]].name, line) for line in combat["weapons"]]
@@ -90,9 +92,15 @@ def expected_fields(character: dict[str, Any], tables: Tables) -> dict[str, str]
     return fields
 
 
-def derived_field_keys(fields: dict[str, str]) -> list[str]:
-    """The fields holding a value chargen works out (a weapon's Rank is the player's choice)."""
-    return [key for key in fields if not key.endswith(f"{SEP}Rank")]
+def derived_field_keys(fields: dict[str, str], character: dict[str, Any], tables: Tables) -> list[str]:
+    """The fields holding a value chargen works out into the character: not a weapon's Rank (the player's
+    choice), nor the shield's weight (the record reads it from the chart)."""
+    chart = (
+        {f"carried{SEP}{tables.shields[character['shield']['name']].name}"}
+        if "shield" in character
+        else set()
+    )
+    return [key for key in fields if not key.endswith(f"{SEP}Rank") and key not in chart]
 
 
 # --- HTML ----------------------------------------------------------------------------------------------
