@@ -1,6 +1,6 @@
 """A mutation check by hand: change one rule number at a time and see whether a test fails.
 
-    python tests/mutation_check.py [--tables] [--code] [--only TEXT] [--tests PATH ...]
+    python tests/mutation_check.py [--tables] [--code] [--only TEXT] [--survivors-of LOG] [--tests PATH ...]
 
 Mutants: every number in the rules tables named below (tables/*.yaml, each `key: N` becomes N+1), and every
 number literal in chargen/rules/*.py (N becomes N+1). Each mutant is made in a scratch copy of the checkout,
@@ -125,6 +125,7 @@ def main() -> int:
     parser.add_argument("--code", action="store_true", help="mutate number literals in chargen/rules")
     parser.add_argument("--tables-file", nargs="*", default=list(TABLE_FILES), help="tables to mutate")
     parser.add_argument("--only", default="", help="only mutants whose description contains this text")
+    parser.add_argument("--survivors-of", type=Path, help="only the mutants a previous run's output lists")
     parser.add_argument("--tests", nargs="*", default=list(DEFAULT_TESTS))
     options = parser.parse_args()
     mutants = [
@@ -132,6 +133,9 @@ def main() -> int:
         *(code_mutants() if options.code or not options.tables else ()),
     ]
     mutants = [mutant for mutant in mutants if options.only in mutant.describe()]
+    if options.survivors_of:
+        previous = options.survivors_of.read_text(encoding="utf-8")
+        mutants = [mutant for mutant in mutants if f"{mutant.describe()}: SURVIVED" in previous]
     root = scratch_copy()
     try:
         assert run_tests(root, options.tests) is None, "the tests fail before any mutation"

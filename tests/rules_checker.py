@@ -20,6 +20,23 @@ PRIMARIES = ("PS", "MD", "AG", "EN", "MA", "WP")
 FEMALE = {"PS": -2, "MD": 1, "FT": 1}
 # 5.4: Perception begins at 8.
 PERCEPTION = 8
+# 6.3 chance (D100, equal or under) and experience multiplier; 6.4-6.9 modifiers; 6.6 the giant's PS and
+# EN by type (Fire, Frost, Cloud, Stone).
+RACES = {
+    "human": (100, 1.0, {}),
+    "dwarf": (25, 1.1, {"PS": 2, "AG": -2, "EN": 1, "MA": -2, "WP": 2, "PC": 1, "TMR": -1}),
+    "elf": (30, 1.2, {"PS": -1, "AG": 1, "EN": -1, "MA": 1, "WP": 1, "FT": 2, "PC": 1, "TMR": 1}),
+    "giant": (6, 1.5, {"MD": -1, "AG": -2, "MA": -1, "WP": -1, "FT": 1}),
+    "halfling": (15, 1.1, {"PS": -3, "MD": 3, "AG": 2, "EN": -2, "MA": -1, "WP": 1, "TMR": -1}),
+    "orc": (20, 0.9, {"PS": 2, "AG": -1, "EN": 1, "MA": -2, "WP": -2, "FT": 2}),
+    "shape-changer": (4, 1.4, {}),
+}
+GIANT_TYPES = {
+    "fire": {"PS": 19, "EN": 25},
+    "frost": {"PS": 10, "EN": 15},
+    "cloud": {"PS": 19, "EN": 20},
+    "stone": {"PS": 8, "EN": 10},
+}
 # 5.6: modified Agility -> TMR, (low, high, TMR).
 TMR_ROWS = ((3, 4, 2), (5, 8, 3), (9, 12, 4), (13, 17, 5), (18, 21, 6), (22, 25, 7), (26, 27, 8))
 # 18.1: size numbers (Halfling 3, Dwarf 4, Elf 5, Orc 5, Human 6, Giant 15); a shape-changer in human form is
@@ -153,17 +170,17 @@ def armor_cost(armor: str, race: str) -> int:
 
 
 def race_modifiers(doc: dict[str, Any], tables: Tables) -> dict[str, int]:
-    race = tables.races[doc["race"]]
-    mods = dict(race.modifiers)
-    if race.types:
-        for code, amount in race.types[doc["race_type"]].modifiers.items():
-            mods[code] = mods.get(code, 0) + amount
+    mods = dict(RACES[doc["race"]][2])
+    for code, amount in (
+        GIANT_TYPES.get(doc.get("race_type", ""), {}).items() if doc["race"] == "giant" else ()
+    ):
+        mods[code] = mods.get(code, 0) + amount
     return mods
 
 
 def expected_characteristics(doc: dict[str, Any], tables: Tables) -> dict[str, int]:
     """5.2-5.6 and 6.1-6.9 from the allocation, race and gender; optional PB from its 4D5 (+3, 5.5)."""
-    race_mods = race_modifiers(doc, tables)
+    race_mods = race_modifiers(doc)
     gender_mods = FEMALE if doc["gender"] == "female" else {}
     stats = {
         code: doc["allocation"][code] + race_mods.get(code, 0) + gender_mods.get(code, 0)
@@ -252,7 +269,7 @@ def expected_combat(doc: dict[str, Any], stats: dict[str, int], tables: Tables) 
         "modified_agility": agility,
         "modified_manual_dexterity": dexterity,
         "defense": agility + (shield.defense_per_rank * shield_rank if shield and shield_rank else 0),
-        "tmr": max(1, tmr_for(agility) + race_modifiers(doc, tables).get("TMR", 0)),
+        "tmr": max(1, tmr_for(agility) + race_modifiers(doc).get("TMR", 0)),
         "initiative": agility + stats["PC"],
         "unarmed": unarmed,
         "weapons": [
@@ -283,11 +300,10 @@ def expected_combat(doc: dict[str, Any], stats: dict[str, int], tables: Tables) 
 def expected_values(doc: dict[str, Any], tables: Tables) -> dict[str, Any]:
     """Every derived value of a character, from its choices and rolls only (never from its derived keys)."""
     stats = expected_characteristics(doc, tables)
-    race = tables.races[doc["race"]]
     return {
         "characteristics": stats,
-        "tmr": max(1, tmr_for(stats["AG"]) + race_modifiers(doc, tables).get("TMR", 0)),
-        "experience_multiplier": race.experience_multiplier,
+        "tmr": max(1, tmr_for(stats["AG"]) + race_modifiers(doc).get("TMR", 0)),
+        "experience_multiplier": RACES[doc["race"]][1],
         **expected_purse(doc, tables),
         "combat": expected_combat(doc, stats, tables),
     }
@@ -311,7 +327,7 @@ def check_character(doc: dict[str, Any], tables: Tables) -> None:
     attempts = doc.get("race_attempts")
     if attempts is not None:
         assert len(set(attempts)) == len(attempts) <= 3
-        chances = [tables.races[race].chance for race in attempts]
+        chances = [RACES[race][0] for race in attempts]
         successes = [roll <= chance for roll, chance in zip(rolls["race"], chances, strict=True)]
         assert len(rolls["race"]) == len(attempts)
         assert not any(successes[:-1])
