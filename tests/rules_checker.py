@@ -169,12 +169,12 @@ def armor_cost(armor: str, race: str) -> int:
     return math.ceil(ARMOR[armor].cost * SIZES[race] / MAN_SIZE)
 
 
-def race_modifiers(doc: dict[str, Any], tables: Tables) -> dict[str, int]:
+def race_modifiers(doc: dict[str, Any]) -> dict[str, int]:
+    """6.4-6.9: the race's modifiers, with a giant's type added (6.6)."""
     mods = dict(RACES[doc["race"]][2])
-    for code, amount in (
-        GIANT_TYPES.get(doc.get("race_type", ""), {}).items() if doc["race"] == "giant" else ()
-    ):
-        mods[code] = mods.get(code, 0) + amount
+    if doc["race"] == "giant":
+        for code, amount in GIANT_TYPES[doc["race_type"]].items():
+            mods[code] = mods.get(code, 0) + amount
     return mods
 
 
