@@ -312,14 +312,16 @@ def expected_values(doc: dict[str, Any], tables: Tables) -> dict[str, Any]:
 def check_character(doc: dict[str, Any], tables: Tables) -> None:
     rolls = doc["rolls"]
     # 5.1
-    row = next(r for r in tables.characteristics.point_generation.rows if r.roll == rolls["points"])
-    assert doc["points"] == {"total": row.points, "maximum": row.maximum}
+    # 5.1 Point Generation Table: 2D10 of 2 gives 81 points, one more per pip; the maximum is 25 for 2-3,
+    # then one less per three pips (24 for 4-6 ... 19 for 19-20).
+    points, maximum = 79 + rolls["points"], 25 - (rolls["points"] - 1) // 3
+    assert doc["points"] == {"total": points, "maximum": maximum}
     # 5.2
     allocation = doc["allocation"]
     values = [allocation[code] for code in PRIMARIES]
-    assert sum(values) == row.points
-    assert all(5 <= value <= row.maximum for value in values)
-    assert values.count(row.maximum) <= (2 if row.maximum in (19, 20) else 1)
+    assert sum(values) == points
+    assert all(5 <= value <= maximum for value in values)
+    assert values.count(maximum) <= (2 if maximum in (19, 20) else 1)
     # 6.2
     d5, d10 = rolls["hand"]
     assert doc["hand"] == ("right" if d10 > d5 else "left" if d5 > d10 else "ambidextrous")
