@@ -2,7 +2,7 @@
 
     expected_fields(character)  what each box must show, worked out by tests/rules_checker.py from the
                                 character's choices and rolls only (never from its derived values)
-    html_fields(page, keys)     the text of each box in the HTML (its DOM, not the fonts' base64)
+    html_fields(page)           the text of each box in the HTML (its DOM, not the fonts' base64)
     pdf_fields(pdf, keys)       the text at each box in the PDF (tests/render_fixtures/pdf_text.py)
 
 A field key names the box, the row and the column as a person finds them: "combat | Defense",
