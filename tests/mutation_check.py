@@ -26,6 +26,7 @@ REPO = Path(__file__).resolve().parent.parent
 #: The tests that guard rule numbers, independent checks first, then the golden files' byte comparison.
 DEFAULT_TESTS = (
     "tests/test_rules_combat.py",
+    "tests/test_rules_characteristics.py",
     "tests/test_allocation.py",
     "tests/test_render_fixtures.py",
     "tests/test_book_examples.py",
