@@ -6,8 +6,10 @@ the one place the tests render them.
     crowded.yaml  a very long name, ten weapons, a shape-changer's abilities, Physical Beauty
 
 Every file passes `chargen validate` (tests/test_render_fixtures.py), so the records the tests read are
-the records chargen would print for a real character. The renderer is called only through `record_html`
-and `record_pdf`: when its argument type changes, these two functions are the place to adapt.
+the records chargen would print for a real character. The tests read a character as its character file's
+mapping (what `build_text` returns) and reach the renderer only through `record_html`, `record_pdf` and
+`roster_html`: when chargen.api.build returns a typed Character, `build_text` dumps it to the file's
+mapping and those three functions turn the mapping back into what the renderer takes.
 
 Imported by tests/test_render_*.py as `tests.render_fixtures`.
 """
