@@ -41,6 +41,7 @@ def test_fatigue_at_the_lowest_endurance(tables: Tables, race: str, endurance: i
     final = endurance + RACES[race][2].get("EN", 0)
     assert character["characteristics"]["EN"] == final
     assert character["characteristics"]["FT"] == fatigue_for(final) + RACES[race][2].get("FT", 0)
+    assert "notes" not in character  # 3 and 4 are printed rows of 5.3 (boldface), not beyond the table
 
 
 @pytest.mark.parametrize(("race", "agility"), [("halfling", 25), ("halfling", 24), ("elf", 25), ("dwarf", 5)])
@@ -53,3 +54,18 @@ def test_tmr_at_the_ends_of_the_agility_table(tables: Tables, race: str, agility
     final = agility + RACES[race][2].get("AG", 0)
     assert character["characteristics"]["AG"] == final
     assert character["tmr"] == max(1, tmr_for(final) + RACES[race][2].get("TMR", 0))
+
+
+@pytest.mark.parametrize("race", sorted(set(RACES) - {"human"}))
+def test_race_roll_at_and_just_above_its_chance(tables: Tables, race: str) -> None:
+    # 6.3: the race is bound on a D100 roll equal to or under its chance; one more fails (here: human).
+    chance = RACES[race][0]
+    for roll, bound in ((chance, race), (chance + 1, "human")):
+        data = {
+            "name": "Chance",
+            "seed": 5,
+            "gender": "male",
+            "race_attempts": [race],
+            "rolls": {"race": [roll], **({"race_type": 1} if bound in ("giant", "shape-changer") else {})},
+        }
+        assert api.build(json.dumps(data), "chance.json", tables=tables)["race"] == bound
