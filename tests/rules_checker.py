@@ -3,123 +3,43 @@
 Written from the book, not from chargen's modules: `expected_values` works out every derived value of a
 character from its choices and rolls alone (allocation, race, gender, rolls, weapons, armor, shield), with
 its own arithmetic and its own copy of the rule numbers; `check_character` compares a character with it.
-The per-item charts (a weapon's base chance, a shield's defense per Rank, a race's modifiers, the heritage
-tables) are read from chargen's tables; the formulas and the rule numbers that combine them are not.
+Its charts are transcribed from the rules text in tests/rules_charts.py; only the heritage tables (8.1-8.5),
+the race-type and aspect roll ranges, display names and damage notes are read from chargen's tables.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import Any
 
 from chargen.tables import Tables
+from tests.rules_charts import (
+    ARMOR,
+    BIRTH_FACTORS,
+    BREAKAGE_MD_TIMES,
+    FEMALE,
+    FEMALE_ARMOR_MULTIPLE,
+    GIANT_TYPES,
+    MAN_SIZE,
+    MD_SHORTFALL_PENALTY,
+    PER_RANK,
+    PERCEPTION,
+    RACES,
+    RECOVERY_WP_TIMES,
+    SHIELDS,
+    SIZES,
+    SPECIAL_DAMAGE,
+    STUN_FRACTION,
+    TMR_ROWS,
+    TWO_HANDED_BONUS,
+    UNARMED_AGILITY_TIMES,
+    UNARMED_DAMAGE,
+    UNARMED_PS_FROM,
+    UNARMED_PS_PER_DAMAGE,
+    WEAPONS,
+)
 
 PRIMARIES = ("PS", "MD", "AG", "EN", "MA", "WP")
-
-# 6.1: a female character has PS -2, MD +1, FT +1.
-FEMALE = {"PS": -2, "MD": 1, "FT": 1}
-# 5.4: Perception begins at 8.
-PERCEPTION = 8
-# 6.3 chance (D100, equal or under) and experience multiplier; 6.4-6.9 modifiers; 6.6 the giant's PS and
-# EN by type (Fire, Frost, Cloud, Stone).
-RACES = {
-    "human": (100, 1.0, {}),
-    "dwarf": (25, 1.1, {"PS": 2, "AG": -2, "EN": 1, "MA": -2, "WP": 2, "PC": 1, "TMR": -1}),
-    "elf": (30, 1.2, {"PS": -1, "AG": 1, "EN": -1, "MA": 1, "WP": 1, "FT": 2, "PC": 1, "TMR": 1}),
-    "giant": (6, 1.5, {"MD": -1, "AG": -2, "MA": -1, "WP": -1, "FT": 1}),
-    "halfling": (15, 1.1, {"PS": -3, "MD": 3, "AG": 2, "EN": -2, "MA": -1, "WP": 1, "TMR": -1}),
-    "orc": (20, 0.9, {"PS": 2, "AG": -1, "EN": 1, "MA": -2, "WP": -2, "FT": 2}),
-    "shape-changer": (4, 1.4, {}),
-}
-GIANT_TYPES = {
-    "fire": {"PS": 19, "EN": 25},
-    "frost": {"PS": 10, "EN": 15},
-    "cloud": {"PS": 19, "EN": 20},
-    "stone": {"PS": 8, "EN": 10},
-}
-# 5.6: modified Agility -> TMR, (low, high, TMR).
-TMR_ROWS = ((3, 4, 2), (5, 8, 3), (9, 12, 4), (13, 17, 5), (18, 21, 6), (22, 25, 7), (26, 27, 8))
-# 18.1: size numbers (Halfling 3, Dwarf 4, Elf 5, Orc 5, Human 6, Giant 15); a shape-changer in human form is
-# human-sized (our reading, 6.9). A female figure takes 0.5 off the weight multiple; cost is for man-size (6).
-SIZES = {"halfling": 3, "dwarf": 4, "elf": 5, "orc": 5, "human": 6, "giant": 15, "shape-changer": 6}
-FEMALE_ARMOR_MULTIPLE = 0.5
-MAN_SIZE = 6
-
-
-class ArmorRow(NamedTuple):
-    multiple: float
-    protection: int
-    agility_loss: int
-    cost: int
-    stealth: int
-
-
-class ShieldRow(NamedTuple):
-    weight: int
-    defense_per_rank: int
-    manual_dexterity_loss: int
-    cost: int
-
-
-# 18.1 Armor Chart, transcribed.
-ARMOR = {
-    "cloth": ArmorRow(1, 1, 0, 10, 5),
-    "leather": ArmorRow(3, 4, 1, 20, 0),
-    "scale": ArmorRow(4, 5, 3, 100, -5),
-    "chainmail": ArmorRow(7, 6, 2, 200, -10),
-    "partial-plate": ArmorRow(6, 6, 2, 250, -15),
-    "full-plate": ArmorRow(8, 7, 3, 300, -20),
-    "improved-plate": ArmorRow(7, 8, 3, 350, -20),
-}
-# 17.5 Shield Chart, transcribed ("-" for MD loss is 0).
-SHIELDS = {
-    "buckler": ShieldRow(3, 2, 0, 5),
-    "small-round-shield": ShieldRow(5, 3, 2, 8),
-    "large-round-shield": ShieldRow(10, 4, 3, 10),
-    "kite-shield": ShieldRow(15, 5, 4, 15),
-    "tower-shield": ShieldRow(25, 6, 6, 20),
-    "main-gauche": ShieldRow(1, 2, 0, 20),
-}
-# 18.2 Special Damage Chart: (lowest Modified Strike Chance of the row, Grievous Injury high roll or None for
-# "-", Endurance damage high roll); a row runs up to the next row's low; the last (130+) has no top.
-SPECIAL_DAMAGE = (
-    (1, None, 1),
-    (10, 1, 2),
-    (17, 1, 3),
-    (24, 1, 4),
-    (29, 2, 5),
-    (37, 2, 6),
-    (44, 2, 7),
-    (50, 3, 8),
-    (57, 3, 9),
-    (64, 3, 10),
-    (70, 4, 11),
-    (77, 4, 12),
-    (84, 4, 13),
-    (90, 5, 14),
-    (97, 5, 15),
-    (104, 5, 16),
-    (110, 6, 17),
-    (117, 6, 18),
-    (124, 6, 19),
-    (130, 7, 20),
-)
-# 17.1/20.2: -5 Strike Chance per point of MD below the weapon's minimum; a Rank adds modified MD + 4 per Rank.
-MD_SHORTFALL_PENALTY = 5
-PER_RANK = 4
-# 21: unarmed Base Chance = modified AG x 2, +1 per PS above 15; damage D10-4, +1 per 3 full PS above 15.
-UNARMED_AGILITY_TIMES = 2
-UNARMED_PS_FROM = 15
-UNARMED_DAMAGE = -4
-UNARMED_PS_PER_DAMAGE = 3
-# 19: Stunned by more than a third of Endurance; recovery at 2 x WP + FT. 17.3: breakage at 3 x modified MD.
-STUN_FRACTION = 3
-RECOVERY_WP_TIMES = 2
-BREAKAGE_MD_TIMES = 3
-# 20.2: a (1-2) weapon used two-handed does +1 damage.
-TWO_HANDED_BONUS = 1
-# 8.2/8.5: experience and money factors by order of birth.
-BIRTH_FACTORS = {"bastard": (0.5, 1.25), "legitimate": (1, 1), "first-child": (1.5, 0.75)}
 
 
 def between(row: Any, roll: int) -> bool:
@@ -208,7 +128,7 @@ def expected_purse(doc: dict[str, Any], tables: Tables) -> dict[str, int]:
         for item in doc.get("weapons", []):
             # 16.5 and 17.5: a shield used to strike, and the Main-Gauche, are paid for as the shield.
             if item["name"] not in ("shield", shield_name):
-                spent += tables.weapons[item["name"]].cost or 0
+                spent += WEAPONS[item["name"]].cost or 0
         if "armor" in doc:
             spent += armor_cost(doc["armor"], doc["race"])
         if shield_name:
@@ -223,7 +143,7 @@ def expected_purse(doc: dict[str, Any], tables: Tables) -> dict[str, int]:
 def expected_weapon_line(
     item: dict[str, Any], stats: dict[str, int], agility: int, dexterity: int, tables: Tables
 ) -> dict[str, Any]:
-    weapon = tables.weapons[item["name"]]
+    weapon = WEAPONS[item["name"]]
     rank = item.get("rank")
     # Section 20: a shield and a two-handed weapon are never prepared together.
     hand_dexterity = stats["MD"] if weapon.hands == "2" else dexterity
@@ -237,7 +157,7 @@ def expected_weapon_line(
         "name": item["name"],
         "rank": rank,
         "strike_chance": chance,
-        "damage": damage_text(modifier, weapon.damage_note),
+        "damage": damage_text(modifier, tables.weapons[item["name"]].damage_note),
         "damage_modifier": modifier,
     }
     if weapon.hands == "1-2":
@@ -353,7 +273,7 @@ def check_character(doc: dict[str, Any], tables: Tables) -> None:
     # 8.7: kit within the purse unless given; Ranks within 20.2
     assert doc["silver_pennies"] >= 0
     for item in doc.get("weapons", []):
-        weapon = tables.weapons[item["name"]]
+        weapon = WEAPONS[item["name"]]
         if "rank" in item:
             assert weapon.max_rank is not None and item["rank"] <= weapon.max_rank
             stats = doc["characteristics"]

@@ -10,7 +10,8 @@ import pytest
 
 from chargen import api
 from chargen.tables import Tables
-from tests.rules_checker import RACES, fatigue_for, tmr_for
+from tests.rules_charts import RACES
+from tests.rules_checker import fatigue_for, tmr_for
 
 # 5.1: a 2D10 roll of 2 gives 81 points with a maximum of 25.
 ROLLS = {"points": 2, "hand": [2, 9], "aspect": 17, "social_status": 50, "birth_order": 40, "experience": 40}

@@ -7,7 +7,6 @@ Characters are built with chargen.api.build from character files, as a player wo
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 from typing import Any
@@ -16,48 +15,13 @@ import pytest
 
 from chargen import api
 from chargen.tables import Tables
-from tests.rules_checker import ARMOR, SHIELDS, SIZES
+from tests.rules_charts import ARMOR, RACES, SHIELDS, SIZES, WEAPONS
+from tests.rules_checker import damage_text, special_damage, tmr_for
 
-# 18.2 Special Damage Chart: Modified Strike Chance (low, high; None = and above) -> the highest Strike
-# Check that may cause a Grievous Injury (None: "-"), and the highest that does damage directly to Endurance.
-SPECIAL_DAMAGE_CHART = (
-    (1, 9, None, 1),
-    (10, 16, 1, 2),
-    (17, 23, 1, 3),
-    (24, 28, 1, 4),
-    (29, 36, 2, 5),
-    (37, 43, 2, 6),
-    (44, 49, 2, 7),
-    (50, 56, 3, 8),
-    (57, 63, 3, 9),
-    (64, 69, 3, 10),
-    (70, 76, 4, 11),
-    (77, 83, 4, 12),
-    (84, 89, 4, 13),
-    (90, 96, 5, 14),
-    (97, 103, 5, 15),
-    (104, 109, 5, 16),
-    (110, 116, 6, 17),
-    (117, 123, 6, 18),
-    (124, 129, 6, 19),
-    (130, None, 7, 20),
-)
-# 5.6: modified Agility -> Tactical Movement Rate; below 3 we read the lowest row (the book prints none).
-TMR_CHART = ((3, 4, 2), (5, 8, 3), (9, 12, 4), (13, 17, 5), (18, 21, 6), (22, 25, 7), (26, 27, 8))
-# 18.1 and 17.5 (the Armor and Shield Charts, the size numbers): tests/rules_checker.py's transcription.
-# 6.4-6.9 racial Agility and TMR modifiers.
-AGILITY_AND_TMR = {"human": (0, 0), "dwarf": (-2, -1), "elf": (1, 1), "halfling": (2, -1)}
-# 20.2: the (1-2) weapons, each with its PS minimum and Damage Modifier.
-EITHER_HANDED = {
-    "hand-and-a-half": (17, 5),
-    "claymore": (16, 4),
-    "battle-axe": (14, 4),
-    "war-pick": (17, 4),
-    "morningstar": (18, 4),
-    "spear": (15, 3),
-    "giant-spear": (22, 7),
-    "trident": (14, 2),
-}
+# The charts (5.6, 17.5, 18.1, 18.2, 20.2, the size numbers, 6.4-6.9) are tests/rules_charts.py's.
+FOUR_RACES = ("human", "dwarf", "elf", "halfling")
+AGILITY_AND_TMR = {race: (RACES[race][2].get("AG", 0), RACES[race][2].get("TMR", 0)) for race in FOUR_RACES}
+EITHER_HANDED = {name: (row.ps, row.damage_modifier) for name, row in WEAPONS.items() if row.hands == "1-2"}
 
 # A character file: 88 points (5.1 roll 9), a first child of the greater nobility with the top silver roll,
 # so the purse (1500) buys any armor at any size (8.1-8.5).
@@ -105,23 +69,8 @@ def build(tables: Tables, race: str = "human", **changes: Any) -> dict[str, Any]
 
 
 def chart_ranges(chance: int) -> tuple[str | None, str | None]:
-    """18.2 read by hand: (Endurance damage, Grievous Injury) for a Strike Chance, as `01-12` / `01`;
-    none below the chart's first row (no Strike Check can succeed)."""
-    if chance < 1:
-        return None, None
-    for low, high, grievous, endurance in SPECIAL_DAMAGE_CHART:
-        if low <= chance and (high is None or chance <= high):
-            return rolls_up_to(endurance), None if grievous is None else rolls_up_to(grievous)
-    raise AssertionError(f"no 18.2 row for {chance}")
-
-
-def damage(modifier: int) -> str:
-    """D10 plus the Damage Modifier as the record writes it: `D10+4`, `D10`, `D10-2`."""
-    return f"D10{modifier:+d}" if modifier else "D10"
-
-
-def rolls_up_to(high: int) -> str:
-    return "01" if high == 1 else f"01-{high:02d}"
+    """18.2 read by hand: (Endurance damage, Grievous Injury) for a Strike Chance, as `01-12` / `01`."""
+    return special_damage(chance)
 
 
 def test_our_chart_reads_15_and_5_percent_of_the_strike_chance() -> None:
@@ -132,10 +81,7 @@ def test_our_chart_reads_15_and_5_percent_of_the_strike_chance() -> None:
         assert endurance is not None
         assert abs(int(endurance[-2:]) - 0.15 * chance) < 1
         assert abs((int(grievous[-2:]) if grievous else 0) - 0.05 * chance) < 1
-    rows = SPECIAL_DAMAGE_CHART
-    assert all(
-        row[1] is not None and row[1] + 1 == following[0] for row, following in itertools.pairwise(rows)
-    )
+    assert chart_ranges(0) == (None, None)
 
 
 def unarmed_at(chance: int) -> dict[str, Any]:
@@ -178,13 +124,6 @@ def test_special_damage_ranges_of_weapon_lines(tables: Tables) -> None:
         assert (line["endurance_damage"], line["grievous_injury"]) == chart_ranges(line["strike_chance"])
 
 
-def tmr(agility: int) -> int:
-    for low, high, value in TMR_CHART:
-        if low <= agility <= high:
-            return value
-    return TMR_CHART[0][2] if agility < 3 else TMR_CHART[-1][2]
-
-
 @pytest.mark.parametrize("race", sorted(AGILITY_AND_TMR))
 @pytest.mark.parametrize("armor", [None, *ARMOR])
 def test_armored_tmr_is_read_at_the_agility_the_armor_leaves(
@@ -197,9 +136,9 @@ def test_armored_tmr_is_read_at_the_agility_the_armor_leaves(
         character = build(tables, race, allocation=allocation(AG=agility), **kit)
         final = agility + agility_modifier
         assert character["characteristics"]["AG"] == final
-        assert character["tmr"] == max(1, tmr(final) + tmr_modifier)
+        assert character["tmr"] == max(1, tmr_for(final) + tmr_modifier)
         assert character["combat"]["modified_agility"] == final - loss
-        assert character["combat"]["tmr"] == max(1, tmr(final - loss) + tmr_modifier)
+        assert character["combat"]["tmr"] == max(1, tmr_for(final - loss) + tmr_modifier)
 
 
 @pytest.mark.parametrize("race", sorted(SIZES))
@@ -255,6 +194,7 @@ def test_two_handed_damage_is_one_more_for_either_handed_weapons(tables: Tables,
         minimum, modifier = EITHER_HANDED[line["name"]]
         one_hand = modifier - max(0, minimum - strength)  # 20.2: -1 per point of PS short
         assert line["damage_modifier"] == one_hand
-        assert line["damage"] == damage(one_hand)
-        assert line["two_handed_damage"] == damage(one_hand + 1), line["name"]
+        assert line["damage"] == damage_text(one_hand)
+        assert line["two_handed_damage"] == damage_text(one_hand + 1), line["name"]
     assert {line["name"] for line in character["combat"]["weapons"]} >= set(EITHER_HANDED)
+    assert len(EITHER_HANDED) == 8  # 20.2 marks eight weapons (1-2)

@@ -16,7 +16,8 @@ from html.parser import HTMLParser
 from typing import Any
 
 from chargen.tables import Tables
-from tests.rules_checker import SHIELDS, expected_values
+from tests.rules_charts import SHIELDS
+from tests.rules_checker import expected_values
 
 MINUS = "\u2212"
 SEP = " | "
