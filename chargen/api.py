@@ -3,16 +3,23 @@
 from __future__ import annotations
 
 import secrets
-import sys
 from collections.abc import Sequence
+from dataclasses import fields, is_dataclass
 from pathlib import Path
-from typing import Any
 
-from chargen.character_file import DERIVED_KEYS, CharacterInput, locate_problems, parse_located
-from chargen.errors import ChargenError, InputError
+from chargen.character_file import (
+    DERIVED_KEYS,
+    CharacterInput,
+    character_input,
+    locate_problems,
+    parse_located,
+)
+from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
+from chargen.model import Character, Characteristics, to_document_value
+from chargen.resolve import resolve_names
 from chargen.tables import Tables, load_tables
-from chargen.yamlio import format_path, parse_path
+from chargen.yamlio import read_file, read_stdin
 
 
 def new_seed() -> int:
@@ -27,29 +34,32 @@ def roll(
     gender: str | None = None,
     race: str | None = None,
     race_attempts: Sequence[str] | None = None,
-    strategy: str | None = None,
+    archetype: str | None = None,
     optional: Sequence[str] = (),
     equip: Equip = "buy",
     tables: Tables | None = None,
-) -> dict[str, Any]:
-    """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG."""
-    spec = CharacterInput.model_validate(
+    strategy: str | None = None,
+) -> Character:
+    """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG.
+    `strategy` is the old name of `archetype` (deprecated, still accepted)."""
+    spec = character_input(
         {
             "name": name,
             "gender": gender,
             "race": race,
             "race_attempts": list(race_attempts) if race_attempts else None,
-            "strategy": strategy,
+            "archetype": archetype if archetype is not None else strategy,
             "optional": list(optional),
         }
     )
     chosen_seed = new_seed() if seed is None else seed
-    return generate(spec, tables or load_tables(), seed=chosen_seed, options=Options(equip=equip))
+    tables = tables or load_tables()
+    return generate(resolve_names(spec, tables), tables, seed=chosen_seed, options=Options(equip=equip))
 
 
 def build(
     text: str, source: str = "<input>", *, seed: int | None = None, tables: Tables | None = None
-) -> dict[str, Any]:
+) -> Character:
     """Build a character from a character file's text (YAML or JSON): given rolls and choices are used and
     checked, the rest rolled with `seed` (else the file's seed, else a fresh one)."""
     spec, located = parse_located(text, source)
@@ -59,11 +69,10 @@ def build(
         raise locate_problems(error, located) from None
 
 
-def build_spec(
-    spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None
-) -> dict[str, Any]:
+def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None) -> Character:
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
-    return generate(spec, tables or load_tables(), seed=chosen_seed)
+    tables = tables or load_tables()
+    return generate(resolve_names(spec, tables), tables, seed=chosen_seed)
 
 
 def validate(text: str, source: str = "<input>", *, tables: Tables | None = None) -> list[str]:
@@ -75,18 +84,30 @@ def validate(text: str, source: str = "<input>", *, tables: Tables | None = None
     except InputError as error:
         raise locate_problems(error, located) from None
     written = spec.model_dump(include=set(DERIVED_KEYS), exclude_none=True)
-    problems: list[str] = []
+    problems: list[Problem] = []
     for key in DERIVED_KEYS:
         if key in written:
-            problems.extend(_differences((key,), written[key], rebuilt.get(key)))
-    return [f"{located.where(parse_path(problem.partition(': ')[0]))}: {problem}" for problem in problems]
+            problems.extend(_differences((key,), written[key], getattr(rebuilt, key)))
+    return [problem.at(located.where(problem.path)).text for problem in problems]
 
 
-def _differences(path: tuple[str | int, ...], written: Any, derived: Any) -> list[str]:
-    if isinstance(written, dict) and isinstance(derived, dict):
+def _fields(derived: object) -> dict[str, object] | None:
+    """A typed value's fields by name (the flat characteristics mapping for Characteristics); a mapping as
+    it is; None for a plain value."""
+    if isinstance(derived, Characteristics):
+        return dict(derived.items())
+    if is_dataclass(derived) and not isinstance(derived, type):
+        return {item.name: getattr(derived, item.name) for item in fields(derived)}
+    return dict(derived) if isinstance(derived, dict) else None
+
+
+def _differences(path: KeyPath, written: object, derived: object) -> list[Problem]:
+    """What the file says against the rebuilt Character's typed fields, value by value."""
+    named = _fields(derived)
+    if isinstance(written, dict) and named is not None:
         found = []
-        for key in sorted(set(written) | set(derived), key=str):
-            found.extend(_differences((*path, key), written.get(key), derived.get(key)))
+        for key in sorted(set(written) | {key for key, value in named.items() if value is not None}, key=str):
+            found.extend(_differences((*path, key), written.get(key), named.get(key)))
         return found
     if isinstance(written, list) and isinstance(derived, list) and len(written) == len(derived):
         return [
@@ -95,19 +116,18 @@ def _differences(path: tuple[str | int, ...], written: Any, derived: Any) -> lis
             for item in _differences((*path, i), *pair)
         ]
     if written != derived:
-        return [
-            f"{format_path(path)}: file says {written!r} but the rules give {derived!r}; build rewrites it"
-        ]
+        message = f"file says {shown(written)} but the rules give {shown(_plain(derived))}; build rewrites it"
+        return [Problem(path, message, value=written)]
     return []
+
+
+def _plain(derived: object) -> object:
+    """A typed value as the file writes it, for a message."""
+    return to_document_value(derived)
 
 
 def read_source(source: str) -> tuple[str, str]:
     """The text of FILE, or of standard input for `-`; returns (text, name for messages)."""
     if source == "-":
-        return sys.stdin.read(), "<stdin>"
-    try:
-        return Path(source).read_text(encoding="utf-8"), source
-    except OSError as error:
-        raise ChargenError(f"{source}: cannot read ({error.strerror})") from None
-    except UnicodeDecodeError:
-        raise ChargenError(f"{source}: not a UTF-8 text file") from None
+        return read_stdin(), "<stdin>"
+    return read_file(Path(source)), source

@@ -3,16 +3,60 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields as dataclass_fields
+from functools import cache
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StringConstraints, ValidationError, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    JsonValue,
+    StrictBool,
+    StrictInt,
+    StringConstraints,
+    TypeAdapter,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
+from pydantic_core import ErrorDetails
 
 from chargen.errors import InputError
-from chargen.yamlio import Located, dump_yaml, format_path, load_located, parse_path
+from chargen.model import OMIT, Character, characteristics_from_mapping, to_document
+from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
+from chargen.yamlio import Located, dump_yaml, format_path, load_located
 
-SCHEMA_VERSION = 1
-PRIMARIES = ("PS", "MD", "AG", "EN", "MA", "WP")
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
+# Strict: a file says 14, not '14', 14.0 or true. Bounds keep every number near its rule's range; the rules
+# themselves (the dice, the charts' maximum Ranks) are checked when the character is built.
+Count = Annotated[StrictInt, Field(ge=0, le=10_000)]
+Roll = Annotated[StrictInt, Field(ge=0, le=1_000)]
+Rank = Annotated[StrictInt, Field(ge=0, le=100)]
+Seed = Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]
+
+
+def _printable(value: str) -> str:
+    """A name is one line of text a YAML file can hold as it is: no control characters or line breaks."""
+    if not value.isprintable():
+        raise ValueError("holds a control character or line break; a name is one line of text")
+    return value
+
+
+Name = Annotated[
+    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500), AfterValidator(_printable)
+]
+#: Rolls read on percentile dice: a D100 showing `00` is 100 (6.3, 7.1, 8.1, 8.2, 8.5).
+D100_ROLLS = ("race", "aspect", "social_status", "birth_order", "experience", "silver")
+
+
+def _percentile(value: Any) -> Any:
+    """`00` (or 0) on a D100 is 100, as players read the two dice."""
+    if isinstance(value, str) and value.strip() in {"0", "00"}:
+        return 100
+    return 100 if value == 0 and not isinstance(value, bool) else value
 
 
 class _Strict(BaseModel):
@@ -22,12 +66,22 @@ class _Strict(BaseModel):
 class Allocation(_Strict):
     """Rule 5.2: the six primaries as assigned, before race and gender modifiers."""
 
-    PS: int
-    MD: int
-    AG: int
-    EN: int
-    MA: int
-    WP: int
+    @model_validator(mode="before")
+    @classmethod
+    def _codes_in_any_case(cls, data: Any) -> Any:
+        """`ps: 15` is PS 15."""
+        if isinstance(data, dict):
+            return {
+                key.strip().upper() if isinstance(key, str) else key: value for key, value in data.items()
+            }
+        return data
+
+    PS: Count
+    MD: Count
+    AG: Count
+    EN: Count
+    MA: Count
+    WP: Count
 
 
 class Rolls(BaseModel):
@@ -35,27 +89,40 @@ class Rolls(BaseModel):
 
     model_config = ConfigDict(extra="allow")
 
-    points: int | None = Field(None, description="5.1: the 2D10 total, 2-20")
-    hand: list[int] | None = Field(None, description="6.2: [D5, D10]")
-    race: list[int] | None = Field(None, description="6.3: one D100 per race attempt")
-    race_type: int | None = Field(None, description="6.6/6.9: D10 for a giant's or shape-changer's type")
-    aspect: int | None = Field(None, description="7.1: D100")
-    social_status: int | None = Field(None, description="8.1: D100")
-    birth_order: int | None = Field(None, description="8.2: D100")
-    sibling_rank: int | None = Field(None, description="8.4: D10, legitimate children only")
-    experience: int | None = Field(None, description="8.5: D100 for Experience Points")
-    silver: int | None = Field(None, description="8.5: D100 for Silver Pennies")
-    beauty: list[int] | None = Field(None, description="5.5: four D5 for Physical Beauty (4D5+3)")
+    points: Roll | None = Field(None, description="5.1: the 2D10 total, 2-20")
+    hand: list[Roll] | None = Field(None, description="6.2: [D5, D10]")
+    race: list[Roll] | None = Field(None, description="6.3: one D100 per race attempt")
+    race_type: Roll | None = Field(None, description="6.6/6.9: D10 for a giant's or shape-changer's type")
+    aspect: Roll | None = Field(None, description="7.1: D100")
+    social_status: Roll | None = Field(None, description="8.1: D100")
+    birth_order: Roll | None = Field(None, description="8.2: D100")
+    sibling_rank: Roll | None = Field(None, description="8.4: D10, legitimate children only")
+    experience: Roll | None = Field(None, description="8.5: D100 for Experience Points")
+    silver: Roll | None = Field(None, description="8.5: D100 for Silver Pennies")
+    beauty: list[Roll] | None = Field(None, description="5.5: four D5 for Physical Beauty (4D5+3)")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _hundred(cls, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        read = dict(data)
+        for key in D100_ROLLS:
+            value = read.get(key)
+            read[key] = [_percentile(v) for v in value] if isinstance(value, list) else _percentile(value)
+            if key not in data:
+                del read[key]
+        return read
 
 
 class Item(_Strict):
     name: Id
-    rank: int | None = Field(None, ge=0, description="no rank = unranked; 0 is Rank 0")
+    rank: Rank | None = Field(None, description="no rank = unranked; 0 is Rank 0")
 
 
 class Points(_Strict):
-    total: int
-    maximum: int | None = None
+    total: Count
+    maximum: Count | None = None
 
 
 class CharacterInput(_Strict):
@@ -63,14 +130,19 @@ class CharacterInput(_Strict):
     and recomputed on `build` (a file chargen wrote gives back the same character)."""
 
     schema_version: Literal[1] = 1
-    name: str | None = Field(None, min_length=1, max_length=500)
-    seed: int | None = Field(None, ge=0, description="seed of the RNG that rolled the dice not given")
-    strategy: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
-    gender: Literal["male", "female"] | None = None
+    name: Name | None = None
+    seed: Seed | None = Field(None, description="seed of the RNG that rolled the dice not given")
+    archetype: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
+    strategy: Id | None = Field(
+        None,
+        description="deprecated: the old name of `archetype`, still read",
+        json_schema_extra={"deprecated": True},
+    )
+    gender: GenderId | None = None
     race: Id | None = None
-    race_attempts: list[Id] | None = Field(None, min_length=1, max_length=3)
+    race_attempts: list[Id] | None = Field(None, min_length=1, description="6.3: races tried, in order")
     race_type: Id | None = None
-    hand: Literal["right", "left", "ambidextrous"] | None = None
+    hand: HandId | None = None
     aspect: Id | None = None
     points: Points | None = None
     allocation: Allocation | None = None
@@ -81,19 +153,57 @@ class CharacterInput(_Strict):
     weapons: list[Item] = Field(default_factory=list)
     armor: Id | None = None
     shield: Item | None = None
-    unarmed_rank: int | None = Field(None, ge=0, description="Rank in Unarmed Combat (21)")
-    equipment_given: bool = False
+    unarmed_rank: Rank | None = Field(None, description="Rank in Unarmed Combat (21)")
+    equipment_given: StrictBool = False
     # Derived: written by chargen, recomputed on build, compared by validate.
     characteristics: dict[str, int] | None = None
     modifiers: dict[str, dict[str, int]] | None = None
     tmr: int | None = None
     experience_multiplier: float | None = None
-    heritage: dict[str, Any] | None = None
+    heritage: dict[str, JsonValue] | None = None
     experience_points: int | None = None
     starting_silver: int | None = None
     silver_pennies: int | None = None
-    combat: dict[str, Any] | None = None
+    combat: dict[str, JsonValue] | None = None
     notes: list[str] | None = None
+
+    @model_validator(mode="after")
+    def _one_archetype(self) -> CharacterInput:
+        """`strategy` is the old spelling of `archetype`: read into it (both given, they must agree)."""
+        if self.strategy is not None:
+            if self.archetype is not None and self.archetype != self.strategy:
+                raise ValueError(
+                    f"{OLD_ARCHETYPE_KEY} (the old name of {ARCHETYPE_KEY}) says {self.strategy!r} but "
+                    f"{ARCHETYPE_KEY} says {self.archetype!r}"
+                )
+            self.archetype = self.strategy
+        return self
+
+    @property
+    def archetype_key(self) -> str:
+        """The key the file named its archetype under (`strategy` in older files), for messages."""
+        return OLD_ARCHETYPE_KEY if self.strategy is not None else ARCHETYPE_KEY
+
+    @field_validator("gender", "hand", mode="before")
+    @classmethod
+    def _any_case(cls, value: Any) -> Any:
+        """`Male`, ` Left ` mean male and left."""
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("weapons", mode="before")
+    @classmethod
+    def _bare_weapon_names(cls, value: Any) -> Any:
+        """`weapons: [broadsword, dagger]` (or `weapons: broadsword, dagger`) is a list of unranked weapons."""
+        if isinstance(value, str) and value.strip():
+            value = [part for part in value.split(",") if part.strip()]
+        if isinstance(value, list):
+            return [{"name": item} if isinstance(item, str) else item for item in value]
+        return value
+
+    @field_validator("shield", mode="before")
+    @classmethod
+    def _bare_shield_name(cls, value: Any) -> Any:
+        return {"name": value} if isinstance(value, str) else value
 
     @field_validator("race_attempts")
     @classmethod
@@ -101,6 +211,15 @@ class CharacterInput(_Strict):
         if value is not None and len(set(value)) != len(value):
             raise ValueError("each attempt must be at a different race (6.3)")
         return value
+
+    @model_validator(mode="after")
+    def _beauty_needs_pb(self) -> CharacterInput:
+        # 5.5: Physical Beauty is rolled only when asked for; its dice alone do not add it.
+        if self.rolls.beauty is not None and "PB" not in self.optional:
+            raise ValueError(
+                "rolls.beauty gives Physical Beauty's dice, but optional does not list PB (rule 5.5)"
+            )
+        return self
 
 
 DERIVED_KEYS = (
@@ -128,23 +247,29 @@ def parse_located(text: str, source: str) -> tuple[CharacterInput, Located]:
     located = load_located(text, source)
     if not isinstance(located.data, dict):
         raise InputError(f"{source}: a character file is a mapping of keys (name, gender, allocation, ...)")
+    return character_input(located.data, located.where), located
+
+
+def character_input(
+    data: dict[str, Any], where: Callable[[Iterable[str | int]], str] | None = None
+) -> CharacterInput:
+    """The checked character; every problem in chargen's words with its key path (and, given `where`,
+    the file and line:column), raised as one InputError."""
+    from chargen.messages import rewritten
+
     try:
-        return CharacterInput.model_validate(located.data), located
+        return CharacterInput.model_validate(data)
     except ValidationError as error:
         problems = []
         for item in error.errors():
-            loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
-            value = (
-                f" (got {item['input']!r})"
-                if item["type"] != "missing" and not isinstance(item["input"], dict | list)
-                else ""
-            )
-            problems.append(f"{located.where(loc)}: {format_path(loc)}: {item['msg']}{value}")
+            problem = rewritten(item, CharacterInput.model_fields)
+            problems.append(problem.at(where(problem.path)) if where else problem)
         raise InputError(problems) from None
 
 
-def dump_document(document: dict[str, Any], fmt: str) -> str:
-    """The character file text: YAML (default) or JSON, byte-identical for the same document."""
+def dump_document(character: Character, fmt: str) -> str:
+    """The character file text: YAML (default) or JSON, byte-identical for the same character."""
+    document = to_document(character)
     if fmt == "json":
         return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
     return dump_yaml(document)
@@ -158,11 +283,74 @@ def json_schema() -> dict[str, Any]:
 
 
 def locate_problems(error: InputError, located: Located) -> InputError:
-    """Prefix each `key.path: ...` problem with the file, line and column of that key."""
+    """Each problem placed at the file, line and column of its key path (the file alone when the key is not
+    in the file, or the problem has no key path)."""
     problems = []
-    for problem in error.problems:
-        head, separator, _ = problem.partition(": ")
-        path = parse_path(head) if separator and " " not in head else ()
-        known = bool(path) and path[:1] in located.marks
-        problems.append(f"{located.where(path)}: {problem}" if known else f"{located.source}: {problem}")
+    for problem in error.items:
+        known = bool(problem.path) and problem.path[:1] in located.marks
+        problems.append(problem.at(located.where(problem.path) if known else located.source))
     return InputError(problems)
+
+
+@cache
+def _omitted_fields() -> dict[str, tuple[()] | None]:
+    """The Character's fields that the file leaves out when empty, with the empty value each stands for:
+    read off the model, so a new field cannot be forgotten here."""
+    return {
+        item.name: () if str(item.type).startswith("list[") and "None" not in str(item.type) else None
+        for item in dataclass_fields(Character)
+        if item.metadata.get(OMIT)
+    }
+
+
+@cache
+def _character_adapter() -> TypeAdapter[Character]:
+    return TypeAdapter(Character)
+
+
+def from_document(data: Mapping[str, object], source: str = "<character>") -> Character:
+    """A character file's mapping, as chargen wrote it (choices and derived values), read into the typed
+    Character without re-deriving anything (the renderer shows a file as written). A missing or mistyped
+    field is an InputError naming its key path."""
+    fields = dict(data)
+    if OLD_ARCHETYPE_KEY in fields and ARCHETYPE_KEY not in fields:
+        fields[ARCHETYPE_KEY] = fields.pop(OLD_ARCHETYPE_KEY)
+    for key, empty in _omitted_fields().items():
+        fields.setdefault(key, list(empty) if isinstance(empty, tuple) else empty)
+    fields.setdefault("equipment_given", False)
+    combat = fields.get("combat")
+    if isinstance(combat, dict):
+        fields["combat"] = _combat_with_defaults(combat)
+    stats = fields.get("characteristics")
+    try:
+        if isinstance(stats, dict):
+            fields["characteristics"] = characteristics_from_mapping(stats)
+        return _character_adapter().validate_python(fields)
+    except KeyError as error:
+        raise InputError(f"{source} has no characteristics.{error.args[0]}") from None
+    except ValidationError as error:
+        raise InputError([_document_problem(source, item) for item in error.errors()]) from None
+
+
+def _document_problem(source: str, item: ErrorDetails) -> str:
+    path = format_path(tuple(item["loc"]))
+    if item["type"] == "missing" or item["input"] is None:
+        return f"{source} has no {path}"
+    return f"{source}: {path}: {item['msg']} (got {str(item['input'])[:80]!r})"
+
+
+def _combat_with_defaults(combat: dict[str, object]) -> dict[str, object]:
+    """What a hand-written file may leave out of `combat`: no armor or shield, no weapons, no special damage
+    ranges, no Rank; unarmed Initiative is the Initiative without a weapon (12.3)."""
+    lines = {"rank": None, "endurance_damage": None, "grievous_injury": None}
+    filled: dict[str, object] = {"armor": None, "shield": None, "weapons": [], **combat}
+    unarmed = filled.get("unarmed")
+    if isinstance(unarmed, dict):
+        filled["unarmed"] = {**lines, "initiative": combat.get("initiative"), **unarmed}
+    weapons = filled.get("weapons")
+    if isinstance(weapons, list):
+        filled["weapons"] = [
+            {**lines, "damage_modifier": None, **weapon} if isinstance(weapon, dict) else weapon
+            for weapon in weapons
+        ]
+    return filled

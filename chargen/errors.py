@@ -1,6 +1,53 @@
-"""The one error root: every failure a user can cause is a ChargenError with a one-line message."""
+"""The one error root: every failure a user can cause is a ChargenError with a one-line message.
+
+A problem with a character file or a choice is data: a Problem with its key path, message, rule and value;
+its one-line text is formatted from those fields, and the file's line and column are added from the path
+(chargen.character_file.locate_problems), never parsed back out of the text."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+KeyPath = tuple[str | int, ...]
+#: A value is cut to this many characters in a message.
+VALUE_WIDTH = 80
+
+
+def shown(value: object) -> str:
+    """A value as a message quotes it: its repr, cut to VALUE_WIDTH characters."""
+    # A string is cut before repr, so a 50 MB value is never copied whole into a message.
+    text = repr(value[: VALUE_WIDTH + 1] if isinstance(value, str) else value)
+    return text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 3] + "..."
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong: where (key path in the file, or a label such as an option name), what, which rule,
+    and the offending value. `place` is the file:line:column, once known."""
+
+    path: KeyPath = ()
+    message: str = ""
+    rule: str | None = None
+    value: object = None
+    label: str | None = None  # shown instead of a key path, for what is not in the file (`--race`)
+    place: str | None = None
+
+    @property
+    def text(self) -> str:
+        from chargen.yamlio import format_path  # yamlio raises ChargenError: imported here, not at the top
+
+        head = self.label if self.label is not None else (format_path(self.path) if self.path else None)
+        body = f"{head}: {self.message}" if head else self.message
+        if self.rule is not None:
+            body = f"{body}; rule {self.rule}"
+        return f"{self.place}: {body}" if self.place else body
+
+    def at(self, place: str) -> Problem:
+        return replace(self, place=place)
+
+    def __str__(self) -> str:
+        return self.text
 
 
 class ChargenError(Exception):
@@ -12,8 +59,15 @@ class TableError(ChargenError):
 
 
 class InputError(ChargenError):
-    """A character file or a command-line choice breaks the rules or the file format."""
+    """A character file or a command-line choice breaks the rules or the file format. Takes one message,
+    a Problem, or a list of either (a plain message is a Problem with no key path)."""
 
-    def __init__(self, problems: list[str] | str) -> None:
-        self.problems = [problems] if isinstance(problems, str) else list(problems)
-        super().__init__("; ".join(self.problems))
+    def __init__(self, problems: Sequence[str | Problem] | str | Problem) -> None:
+        given = [problems] if isinstance(problems, str | Problem) else list(problems)
+        self.items = [item if isinstance(item, Problem) else Problem(message=item) for item in given]
+        super().__init__("; ".join(item.text for item in self.items))
+
+    @property
+    def problems(self) -> list[str]:
+        """Each problem's one-line text."""
+        return [item.text for item in self.items]

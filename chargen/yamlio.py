@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import yaml
@@ -56,49 +58,223 @@ def format_path(path: Iterable[str | int]) -> str:
     return text or "(top level)"
 
 
-class _Converter:
-    """Turns a composed node tree into Python data, noting each node's position on the way."""
+#: A character file or table over this size is refused before it is parsed (a real one is a few kB).
+MAX_BYTES = 1_000_000
+#: Nesting deeper than this is refused: no real file nests more than a handful of levels.
+MAX_DEPTH = 32
+#: Numbers beyond this size are refused: no rule of the book comes near, and bigger ones overflow.
+MAX_NUMBER = 10**15
+#: Tables may reuse a block through an anchor and aliases, up to this many values in all (a character
+#: file may not use aliases at all): nine nested aliases of nine would otherwise expand to 387 million.
+TABLE_ALIAS_BUDGET = 10_000
 
-    def __init__(self, source: str) -> None:
+_PLAIN_TAGS = {
+    "tag:yaml.org,2002:null",
+    "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:int",
+    "tag:yaml.org,2002:float",
+    "tag:yaml.org,2002:str",
+}
+_CONSTRUCTOR = yaml.constructor.SafeConstructor()
+_RESOLVER = yaml.resolver.Resolver()
+
+
+def _at(source: str, mark: Any) -> str:
+    return f"{source}:{mark.line + 1}:{mark.column + 1}"
+
+
+def _line_column(event: Any) -> tuple[int, int]:
+    return event.start_mark.line + 1, event.start_mark.column + 1
+
+
+def _short(value: str) -> str:
+    return value if len(value) <= 40 else value[:37] + "..."
+
+
+@dataclass
+class _Open:
+    """A mapping or sequence being filled, with what is needed to place its values."""
+
+    value: dict[Any, Any] | list[Any]
+    path: Path_
+    anchor: str | None
+    size: int = 1
+    key: Any = None
+    has_key: bool = False
+
+
+class _Builder:
+    """Builds Python data from the parser's events, noting each value's position. Only plain values
+    (null, booleans, numbers, strings) are made: no tags, no merge keys, aliases only within a budget."""
+
+    def __init__(self, source: str, alias_budget: int) -> None:
         self.source = source
+        self.alias_budget = alias_budget
         self.marks: dict[Path_, tuple[int, int]] = {}
-        self._loader = yaml.SafeLoader("")
+        self.anchors: dict[str, tuple[Any, int]] = {}
+        self.stack: list[_Open] = []
+        self.root: Any = None
+        self.documents = 0
 
-    def convert(self, node: yaml.Node, path: Path_) -> Any:
-        self.marks[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
-        if isinstance(node, yaml.MappingNode):
-            result: dict[Any, Any] = {}
-            for key_node, value_node in node.value:
-                key = self.scalar(key_node)
-                if key in result:
-                    where = f"{self.source}:{key_node.start_mark.line + 1}:{key_node.start_mark.column + 1}"
-                    raise ChargenError(f"{where}: key {format_path((*path, key))} appears twice")
-                result[key] = self.convert(value_node, (*path, key))
-            return result
-        if isinstance(node, yaml.SequenceNode):
-            return [self.convert(item, (*path, index)) for index, item in enumerate(node.value)]
-        return self.scalar(node)
+    def fail(self, event: Any, problem: str) -> ChargenError:
+        return ChargenError(f"{_at(self.source, event.start_mark)}: {problem}")
 
-    def scalar(self, node: yaml.Node) -> Any:
-        if not isinstance(node, yaml.ScalarNode):
-            where = f"{self.source}:{node.start_mark.line + 1}:{node.start_mark.column + 1}"
-            raise ChargenError(f"{where}: a mapping key must be a plain value")
-        return self._loader.construct_object(node, deep=True)
+    def feed(self, event: Any) -> None:
+        if isinstance(event, yaml.DocumentStartEvent):
+            self.documents += 1
+            if self.documents > 1:
+                raise self.fail(event, "a file holds one YAML document, not several (---)")
+            return
+        if isinstance(event, yaml.AliasEvent):
+            self.alias(event)
+            return
+        if isinstance(event, yaml.CollectionEndEvent):
+            done = self.stack.pop()
+            self.place(event, done.value, done.size, done.anchor)
+            return
+        if isinstance(event, yaml.NodeEvent):
+            self.node(event)
+
+    def node(self, event: Any) -> None:
+        if event.tag is not None and event.tag != "!":
+            raise self.fail(event, f"YAML tags ({_short(event.tag)}) are not allowed: write a plain value")
+        if isinstance(event, yaml.ScalarEvent):
+            self.place(event, self.scalar(event), 1, event.anchor)
+            return
+        if len(self.stack) >= MAX_DEPTH:
+            raise self.fail(event, f"nested deeper than {MAX_DEPTH} levels")
+        path = self.next_path(event)
+        self.marks[path] = _line_column(event)
+        container: dict[Any, Any] | list[Any] = {} if isinstance(event, yaml.MappingStartEvent) else []
+        self.stack.append(_Open(container, path, event.anchor))
+
+    def next_path(self, event: Any) -> Path_:
+        if not self.stack:
+            return ()
+        top = self.stack[-1]
+        if isinstance(top.value, list):
+            return (*top.path, len(top.value))
+        if not top.has_key:
+            raise self.fail(event, "a mapping key must be a plain value")
+        return (*top.path, top.key)
+
+    def scalar(self, event: Any) -> Any:
+        if not event.implicit[0]:
+            return event.value  # quoted: always a string
+        tag = _RESOLVER.resolve(yaml.ScalarNode, event.value, (True, False))  # type: ignore[no-untyped-call]
+        if tag == "tag:yaml.org,2002:merge":
+            raise self.fail(event, "merge keys (<<) are not allowed: write the keys out")
+        if tag not in _PLAIN_TAGS:
+            return event.value  # a date or a '=' reads as the text it is
+        node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark)
+        value = _CONSTRUCTOR.construct_object(node)
+        if isinstance(value, int | float) and not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:
+            raise self.fail(event, f"number {_short(event.value)} is out of range (at most {MAX_NUMBER:,})")
+        return value
+
+    def alias(self, event: Any) -> None:
+        if event.anchor not in self.anchors:
+            raise self.fail(event, f"alias *{_short(event.anchor)} refers to no finished anchor")
+        if self.alias_budget <= 0:
+            raise self.fail(event, f"aliases (*{_short(event.anchor)}) are not allowed in this file")
+        value, size = self.anchors[event.anchor]
+        self.alias_budget -= size
+        if self.alias_budget < 0:
+            raise self.fail(event, "aliases expand to too many values: write the data out")
+        self.place(event, value, size, None)
+
+    def place(self, event: Any, value: Any, size: int, anchor: str | None) -> None:
+        """Put a finished value (a scalar, an alias's value, a closed collection) where it belongs: the
+        root, the next item of a list, or a mapping's next key or value."""
+        if anchor is not None:
+            self.anchors[anchor] = (value, size)
+        if not self.stack:
+            self.marks.setdefault((), _line_column(event))
+            self.root = value
+            return
+        top = self.stack[-1]
+        top.size += size
+        if isinstance(top.value, list):
+            path: Path_ = (*top.path, len(top.value))
+            top.value.append(value)
+        elif not top.has_key:
+            if isinstance(value, dict | list):
+                raise self.fail(event, "a mapping key must be a plain value")
+            if value in top.value:
+                raise self.fail(event, f"key {format_path((*top.path, value))} appears twice")
+            top.key, top.has_key = value, True
+            return
+        else:
+            path = (*top.path, top.key)
+            top.value[top.key] = value
+            top.has_key = False
+        self.marks.setdefault(path, _line_column(event))
 
 
-def load_located(text: str, source: str) -> Located:
-    """Parse one YAML document, keeping marks. Broken YAML is a ChargenError naming line and column."""
+def decode(data: bytes, source: str) -> str:
+    """UTF-8 text of a file's bytes; a bad byte is a ChargenError naming its line and column."""
+    if len(data) > MAX_BYTES:
+        raise ChargenError(
+            f"{source}: {len(data):,} bytes is over the limit of {MAX_BYTES:,} for a chargen file"
+        )
     try:
-        root = yaml.compose(text, Loader=_Loader)
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+        raise ChargenError(
+            f"{source}:{line}:{column}: not UTF-8 text (byte 0x{data[error.start]:02x})"
+        ) from None
+
+
+def read_file(path: Path, shown: str | None = None) -> str:
+    """The text of a character file or table; every failure one line naming the file."""
+    name = shown if shown is not None else str(path)
+    try:
+        with path.open("rb") as stream:
+            data = stream.read(MAX_BYTES + 1)
+    except OSError as error:
+        raise ChargenError(f"{name}: cannot read ({error.strerror})") from None
+    return decode(data, name)
+
+
+def read_stdin() -> str:
+    """Standard input as text; closed, unreadable or not UTF-8 is one line."""
+    if sys.stdin is None:  # started with standard input closed (`<&-`)
+        raise ChargenError("<stdin>: standard input is closed")
+    stream = getattr(sys.stdin, "buffer", None)
+    try:
+        if stream is None:  # a text stream put in its place (tests, embedding programs)
+            return str(sys.stdin.read(MAX_BYTES + 1))
+        data = stream.read(MAX_BYTES + 1)
+    except (OSError, ValueError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise ChargenError(f"<stdin>: cannot read standard input ({reason})") from None
+    return decode(data, "<stdin>")
+
+
+def load_located(text: str, source: str, *, alias_budget: int = 0) -> Located:
+    """Parse one YAML document of plain values, keeping marks. Broken or hostile YAML (tags, merge keys,
+    aliases beyond `alias_budget` values, deep nesting, huge numbers) is a ChargenError naming line and
+    column. Character files get no aliases; tables get TABLE_ALIAS_BUDGET."""
+    if len(text) > MAX_BYTES:
+        raise ChargenError(
+            f"{source}: {len(text):,} characters is over the limit of {MAX_BYTES:,} for a chargen file"
+        )
+    builder = _Builder(source, alias_budget)
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            builder.feed(event)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
-        raise ChargenError(f"{where}: broken YAML: {error.problem or error.context}") from None
+        problem = " ".join(str(error.problem or error.context).split())
+        raise ChargenError(f"{where}: broken YAML: {_short(problem)}") from None
     except yaml.YAMLError as error:
-        raise ChargenError(f"{source}: broken YAML: {error}") from None
-    converter = _Converter(source)
-    data = None if root is None else converter.convert(root, ())
-    return Located(data, source, converter.marks)
+        raise ChargenError(f"{source}: broken YAML: {_short(' '.join(str(error).split()))}") from None
+    except (ValueError, OverflowError) as error:  # a plain value PyYAML cannot construct
+        raise ChargenError(f"{source}: broken YAML: {_short(str(error))}") from None
+    return Located(builder.root, source, builder.marks)
 
 
 def dump_yaml(data: Mapping[str, Any]) -> str:

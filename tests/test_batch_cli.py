@@ -187,7 +187,6 @@ def test_bad_options_give_one_line_and_status_2(tmp_path: Path, args: list[str],
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        ([], "give at least one output"),
         (["--jsonl", "-", "--csv", "-"], "--jsonl and --csv: only one output can go to standard output"),
         (["--pdf", "-"], "--pdf: a PDF cannot go to standard output"),
         (["--jsonl", "no/such/folder/x.jsonl"], "--jsonl: folder no/such/folder does not exist"),
@@ -197,6 +196,17 @@ def test_bad_output_choices_are_refused(args: list[str], message: str) -> None:
     result = batch("-n", "2", *args)
     assert result.exit_code == 2
     assert message in result.stderr
+
+
+def test_without_an_output_option_the_npcs_go_to_standard_output_as_jsonl() -> None:
+    plain = batch("-n", "3", "--seed", "4", "-q")
+    named = batch("-n", "3", "--seed", "4", "-q", "--jsonl", "-")
+    assert (plain.exit_code, plain.stderr) == (0, "")
+    assert plain.stdout_bytes == named.stdout_bytes
+    assert [json.loads(line)["seed"] for line in plain.stdout.splitlines()] == [
+        json.loads(line)["seed"] for line in named.stdout.splitlines()
+    ]
+    assert len(plain.stdout.splitlines()) == 3
 
 
 def test_no_progress_bar_when_stderr_is_a_pipe(tmp_path: Path) -> None:

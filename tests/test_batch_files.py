@@ -202,5 +202,5 @@ def test_ctrl_c_leaves_no_file(tmp_path: Path) -> None:
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
-    assert err.endswith("chargen: aborted\n")
+    assert err.endswith("chargen: error: stopped by SIGINT\n")
     assert listing(tmp_path) == {}

@@ -12,9 +12,11 @@ import pytest
 from chargen import api
 from chargen.batch import BatchOptions, run_batch
 from chargen.batch.mix import Mix, derived_seed, parse_mix
-from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, slug
+from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, roster_card, slug
 from chargen.character_file import dump_document
 from chargen.errors import InputError
+from chargen.model import WeaponLine, to_document
+from chargen.render.sheet import build_sheet
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 
@@ -87,13 +89,13 @@ def test_every_archetype_makes_a_valid_npc_of_every_race(tables: Tables) -> None
                 gender=None,
                 count=1,
             )
-            document = make_character(plan, 1, tables)
-            assert (document["strategy"], document["race"], document["equipment_given"]) == (
+            character = make_character(plan, 1, tables)
+            assert (character.archetype, character.race, character.equipment_given) == (
                 archetype,
                 race,
                 True,
             )
-            text = json.dumps(document)
+            text = json.dumps(to_document(character))
             assert api.validate(text, f"{archetype}/{race}", tables=tables) == []
 
 
@@ -120,17 +122,29 @@ def test_the_village_archetypes_exist(tables: Tables) -> None:
     assert all(tables.names[race].epithets for race in tables.races)
 
 
-def test_best_weapon_is_the_highest_strike_chance_first_on_ties() -> None:
-    document = {
-        "combat": {
-            "weapons": [
-                {"name": "a", "strike_chance": 40},
-                {"name": "b", "strike_chance": 55},
-                {"name": "c", "strike_chance": 55},
-            ],
-            "unarmed": {},
-        }
-    }
-    assert best_weapon(document)["name"] == "b"
-    unarmed = {"combat": {"weapons": [], "unarmed": {"strike_chance": 30, "damage": "D10-3"}}}
-    assert best_weapon(unarmed) == {"name": "unarmed", "rank": None, "strike_chance": 30, "damage": "D10-3"}
+def test_best_weapon_is_the_highest_strike_chance_first_on_ties(tables: Tables) -> None:
+    text = (
+        "allocation: {PS: 16, MD: 16, AG: 15, EN: 14, MA: 12, WP: 11}\nrace: human\n"
+        "weapons: [{name: short-sword}, {name: dagger}, {name: broadsword}, {name: main-gauche}]\n"
+        "equipment_given: true\n"
+    )
+    character = api.build(text, "kit.yaml", seed=3, tables=tables)
+    chances = [line.strike_chance for line in character.combat.weapons]
+    best = best_weapon(character)
+    assert isinstance(best, WeaponLine) and best.strike_chance == max(chances)
+    assert best is character.combat.weapons[chances.index(max(chances))]
+    unarmed = api.build(text.replace("weapons: [", "# ["), "bare.yaml", seed=3, tables=tables)
+    assert best_weapon(unarmed) is unarmed.combat.unarmed
+
+
+def test_roster_card_names_the_race_as_the_record_does(tables: Tables) -> None:
+    plan = Plan(
+        run_seed=5, archetypes=Mix(("knight",), (1.0,)), races=Mix(("giant",), (1.0,)), gender=None, count=1
+    )
+    character = make_character(plan, 1, tables)
+    card = roster_card(1, character, tables)
+    sheet = build_sheet(character, tables, "test")
+    assert character.race_type is not None
+    assert card.race == sheet.race == f"Giant ({tables.races['giant'].types[character.race_type].name})"
+    assert card.characteristics == dict(character.characteristics.items())
+    assert (card.defense, card.tmr) == (character.combat.defense, character.tmr)

@@ -24,7 +24,7 @@ def test_17_5_shield_example(tables: Tables) -> None:
 
 def test_17_6_rolf_broadsword_against_the_mouser(tables: Tables) -> None:
     # Rolf: Broadsword at Rank 3, modified MD 15 -> 55 + 15 + 12 = 82.
-    rolf = combat.strike_chance(tables.weapons["broadsword"], 15, 3)
+    rolf = combat.strike_chance(tables.weapons["broadsword"], 15, 3, tables.combat)
     # The Mouser: modified Agility 18, Main-Gauche at Rank 2 -> 18 + 2 x 2 = 22.
     mouser = combat.defense(18, tables.shields["main-gauche"], 2)
     kneeling = 20  # Melee Combat Modifiers: target kneeling or prone
@@ -45,10 +45,10 @@ equipment_given: true
 rolls: {hand: [2, 9], aspect: 10, social_status: 50, birth_order: 50, sibling_rank: 5, experience: 40, silver: 40}
 """
     character = api.build(text, "rolf.yaml", tables=tables)
-    broadsword = character["combat"]["weapons"][0]
-    assert broadsword["strike_chance"] == 82
-    assert broadsword["damage"] == "D10+4"
-    assert broadsword["initiative"] == 13 + 8 + 3  # 12.3: modified AG + PC + Rank
+    broadsword = character.combat.weapons[0]
+    assert broadsword.strike_chance == 82
+    assert broadsword.damage == "D10+4"
+    assert broadsword.initiative == 13 + 8 + 3  # 12.3: modified AG + PC + Rank
 
 
 def test_5_2_example_is_refused_because_it_adds_up_to_90(tables: Tables) -> None:
@@ -63,8 +63,8 @@ def test_5_2_example_corrected_is_accepted(tables: Tables) -> None:
     # Two points fewer (AG and MD 8) spend exactly the 88 points; PS 23 is the one value at the maximum.
     corrected = FIVE_TWO_EXAMPLE.replace("MD: 9, AG: 9", "MD: 8, AG: 8") + "rolls: {points: 9}\n"
     character = api.build(corrected, "example.yaml", seed=1, tables=tables)
-    assert character["points"] == {"total": 88, "maximum": 23}
-    assert character["allocation"] == {"PS": 23, "MD": 8, "AG": 8, "EN": 22, "MA": 5, "WP": 22}
+    assert (character.points.total, character.points.maximum) == (88, 23)
+    assert character.allocation == {"PS": 23, "MD": 8, "AG": 8, "EN": 22, "MA": 5, "WP": 22}
 
 
 def test_5_2_example_variant_lowering_ps_is_accepted(tables: Tables) -> None:
@@ -73,7 +73,7 @@ def test_5_2_example_variant_lowering_ps_is_accepted(tables: Tables) -> None:
     text = FIVE_TWO_EXAMPLE.replace("PS: 23", "PS: 22").replace("MD: 9, AG: 9", "MD: 8, AG: 8")
     text = text.replace("MA: 5", "MA: 6")
     character = api.build(text, "example.yaml", seed=1, tables=tables)
-    assert character["points"] == {"total": 88, "maximum": 23}
+    assert (character.points.total, character.points.maximum) == (88, 23)
 
 
 def test_two_at_maximum_is_refused_with_the_rule_named(tables: Tables) -> None:
@@ -86,7 +86,7 @@ def test_two_at_maximum_is_refused_with_the_rule_named(tables: Tables) -> None:
 def test_18_1_dwarf_size_is_four(tables: Tables) -> None:
     # The OCR reads "Dwarf 5 (4)"; the size number is 4 (seeds README).
     assert tables.races["dwarf"].size == 4
-    assert combat.armor_weight(tables.armor["leather"], 4, female=False) == 12
+    assert combat.armor_weight(tables.armor["leather"], 4, "male", tables.armor_file) == 12
 
 
 def test_7_4_life_aspect_durations_follow_the_book(tables: Tables) -> None:
@@ -120,7 +120,7 @@ shield: {name: kite-shield, rank: 1}
 equipment_given: true
 """
     character = api.build(text, "archer.yaml", seed=3, tables=tables)
-    bow, sword = character["combat"]["weapons"]
-    assert character["combat"]["modified_manual_dexterity"] == 11
-    assert bow["strike_chance"] == 55 + 15 + 4 * 2
-    assert sword["strike_chance"] == 55 - 5 * (15 - 11) + 11 + 4 * 1
+    bow, sword = character.combat.weapons
+    assert character.combat.modified_manual_dexterity == 11
+    assert bow.strike_chance == 55 + 15 + 4 * 2
+    assert sword.strike_chance == 55 - 5 * (15 - 11) + 11 + 4 * 1

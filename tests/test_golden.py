@@ -20,7 +20,7 @@ GOLDEN = Path(__file__).parent / "golden"
 #: Each golden file and the `chargen roll` choices that wrote it.
 ROLLS: dict[str, dict[str, Any]] = {
     "roll_seed_1.yaml": {"seed": 1},
-    "roll_seed_2024_giant.json": {"seed": 2024, "race": "giant", "gender": "female", "strategy": "knight"},
+    "roll_seed_2024_giant.json": {"seed": 2024, "race": "giant", "gender": "female", "archetype": "knight"},
 }
 
 

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from chargen import api
+from chargen.model import to_document
 from chargen.tables import Tables
 from tests.rules_charts import RACES
 from tests.rules_checker import fatigue_for, tmr_for
@@ -27,7 +28,7 @@ def build(tables: Tables, race: str, **allocation: int) -> dict[str, Any]:
         "allocation": allocation,
         "rolls": {**ROLLS, "race": [1], "silver": 40, "sibling_rank": 2},
     }
-    character: dict[str, Any] = api.build(json.dumps(data), "edge.json", tables=tables)
+    character: dict[str, Any] = to_document(api.build(json.dumps(data), "edge.json", tables=tables))
     return character
 
 
@@ -69,4 +70,4 @@ def test_race_roll_at_and_just_above_its_chance(tables: Tables, race: str) -> No
             "race_attempts": [race],
             "rolls": {"race": [roll], **({"race_type": 1} if bound in ("giant", "shape-changer") else {})},
         }
-        assert api.build(json.dumps(data), "chance.json", tables=tables)["race"] == bound
+        assert api.build(json.dumps(data), "chance.json", tables=tables).race == bound

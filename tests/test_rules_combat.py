@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from chargen import api
+from chargen.model import to_document
 from chargen.tables import Tables
 from tests.rules_charts import ARMOR, RACES, SHIELDS, SIZES, WEAPONS
 from tests.rules_checker import damage_text, special_damage, tmr_for
@@ -64,7 +65,7 @@ def build(tables: Tables, race: str = "human", **changes: Any) -> dict[str, Any]
         data["rolls"].update(race=[1], **RACE_ROLLS.get(race, {}))
         if race == "shape-changer":
             del data["rolls"]["aspect"]
-    character: dict[str, Any] = api.build(json.dumps(data), "test.json", tables=tables)
+    character: dict[str, Any] = to_document(api.build(json.dumps(data), "test.json", tables=tables))
     return character
 
 

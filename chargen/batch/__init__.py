@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from chargen.batch.mix import Mix, parse_mix
 from chargen.errors import InputError
+from chargen.vocabulary import GENDERS, PAPERS
 
 if TYPE_CHECKING:
     from chargen.batch.npc import Plan
@@ -66,6 +67,7 @@ def run_batch(
     """Make the NPCs and write every output. `progress(n)` is told of each n NPCs done. Raises InputError
     for bad options before any work; on any failure every output's temporary is removed."""
     from chargen.batch import workers
+    from chargen.output import commit_all
     from chargen.tables import load_tables
 
     started = time.perf_counter()
@@ -90,8 +92,7 @@ def run_batch(
                 done_since_report = 0
         for output in outputs:
             output.finish()
-        for output in outputs:
-            output.commit()
+        commit_all(outputs)
     except BaseException:
         for output in outputs:
             output.discard()
@@ -106,7 +107,7 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
     """The options as a plan for the workers; every choice checked against the tables first."""
     from chargen.api import new_seed
     from chargen.batch.npc import Plan
-    from chargen.generation.birthrights import unknown
+    from chargen.names import unknown_name as unknown
 
     if options.count < 1:
         raise InputError(f"--count: must be at least 1, not {options.count}")
@@ -120,12 +121,12 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
     races = (
         parse_mix("--race", options.race, tables.races, "a race (6.3)") if options.race is not None else None
     )
-    if options.gender is not None and options.gender not in ("male", "female"):
-        raise unknown("--gender", options.gender, ("male", "female"), "a gender (6.1)")
+    if options.gender is not None and options.gender not in GENDERS:
+        raise unknown("--gender", options.gender, GENDERS, "a gender (6.1)")
     if options.template is not None and not Path(options.template).is_file():
         raise InputError(f"--template: {options.template} is not a file")
-    if options.paper not in ("letter", "a4"):
-        raise InputError(f"--paper: must be letter or a4, not {options.paper!r}")
+    if options.paper not in PAPERS:
+        raise InputError(f"--paper: must be {' or '.join(PAPERS)}, not {options.paper!r}")
     return Plan(
         run_seed=options.seed if options.seed is not None else new_seed(),
         archetypes=archetypes,
@@ -154,11 +155,9 @@ def _open_outputs(options: BatchOptions, stdout: TextIO, *, title: str, jobs: in
         if options.out is not None:
             opened.append(writers.DirectoryOutput(options.out))
         if options.pdf is not None:
-            opened.append(writers.RecordsPdfOutput(options.pdf, stdout))
+            opened.append(writers.RecordsPdfOutput(options.pdf))
         if options.roster is not None:
-            opened.append(
-                writers.RosterOutput(options.roster, stdout, paper=options.paper, title=title, jobs=jobs)
-            )
+            opened.append(writers.RosterOutput(options.roster, paper=options.paper, title=title, jobs=jobs))
     except BaseException:
         for output in opened:
             output.discard()
@@ -168,38 +167,38 @@ def _open_outputs(options: BatchOptions, stdout: TextIO, *, title: str, jobs: in
 
 def check_targets(options: BatchOptions) -> None:
     """Every output can be written, none is overwritten without --force: checked before any work."""
-    files = {"--jsonl": options.jsonl, "--csv": options.csv, "--pdf": options.pdf, "--roster": options.roster}
-    given = {option: path for option, path in files.items() if path is not None}
+    from chargen.output import check_targets as check_names
+    from chargen.output import is_special
+
+    files = {
+        "--jsonl": (options.jsonl, "jsonl"),
+        "--csv": (options.csv, "csv"),
+        "--pdf": (options.pdf, "pdf"),
+        "--roster": (options.roster, "roster"),
+    }
+    given = {option: path for option, (path, _) in files.items() if path is not None}
     if not given and options.out is None:
         raise InputError("batch: give at least one output: --jsonl, --csv, --out, --pdf or --roster")
-    to_stdout = [option for option, path in given.items() if path == "-"]
-    for option in to_stdout:
-        if option not in ("--jsonl", "--csv"):
+    for option in ("--pdf", "--roster"):
+        if given.get(option) == "-":
             raise InputError(f"{option}: a PDF cannot go to standard output (-); give a file name")
-    if len(to_stdout) > 1:
-        raise InputError(f"{' and '.join(to_stdout)}: only one output can go to standard output (-)")
-    seen: dict[Path, str] = {}
+    if options.out == "-":
+        raise InputError("--out: a folder cannot be standard output (-); give a folder name")
+    folder = [("--out", options.out, "folder")] if options.out is not None else []
+    check_names([*((option, path, files[option][1]) for option, path in given.items()), *folder])
     for option, path in [*given.items(), *([("--out", options.out)] if options.out else [])]:
         if path == "-":
             continue
-        resolved = Path(path).resolve()
-        if resolved in seen:
-            raise InputError(f"{seen[resolved]} and {option}: both would write {path}")
-        seen[resolved] = option
         parent = Path(path).parent if str(Path(path).parent) else Path(".")
         if not parent.is_dir():
             raise InputError(f"{option}: folder {parent} does not exist")
     for option, path in given.items():
         target = Path(path)
-        if path == "-":
-            continue
-        if target.is_dir():
-            raise InputError(f"{option}: {path} is a folder; give a file name")
-        if target.exists() and not options.force:
+        if path != "-" and target.exists() and not is_special(target) and not options.force:
             raise InputError(f"{option}: {path} exists; use --force to overwrite it")
     if options.out is not None:
-        folder = Path(options.out)
-        if folder.exists() and not folder.is_dir():
+        out = Path(options.out)
+        if out.exists() and not out.is_dir():
             raise InputError(f"--out: {options.out} is a file, not a folder")
-        if folder.is_dir() and any(folder.iterdir()) and not options.force:
+        if out.is_dir() and any(out.iterdir()) and not options.force:
             raise InputError(f"--out: folder {options.out} is not empty; use --force to write into it")

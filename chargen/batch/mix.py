@@ -10,11 +10,12 @@ import bisect
 import hashlib
 import itertools
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from chargen.errors import InputError
-from chargen.generation.birthrights import unknown
+from chargen.names import resolve, unknown_name
 
 
 @dataclass(frozen=True)
@@ -36,18 +37,18 @@ class Mix:
         return self.choices[min(bisect.bisect_right(cumulative, point), len(self.choices) - 1)]
 
 
-def parse_mix(option: str, text: str, known: Iterable[str], what: str) -> Mix:
-    """`fighter`, or `fighter=3,adept=1`: names checked against `known` (with a did-you-mean), weights > 0."""
-    known_names = sorted(known)
+def parse_mix(option: str, text: str, known: Mapping[str, Any] | Iterable[str], what: str) -> Mix:
+    """`fighter`, or `fighter=3,adept=1`: names checked against `known` (ids, or a table whose display names
+    count too; with a did-you-mean), weights > 0."""
     choices: list[str] = []
     weights: list[float] = []
     for part in (piece.strip() for piece in text.split(",")):
         if not part:
             continue
-        name, equals, weight_text = (side.strip() for side in part.partition("="))
-        if name not in known_names:
-            problem = unknown(option, name, known_names, what)
-            raise InputError(str(problem))
+        written, equals, weight_text = (side.strip() for side in part.partition("="))
+        name = resolve(written, known)
+        if name is None:
+            raise unknown_name(option, written, known, what)
         weight = _weight(option, name, weight_text) if equals else 1.0
         if name in choices:
             raise InputError(f"{option}: {name!r} is given twice in {text!r}")

@@ -7,13 +7,23 @@ import json
 import random
 import re
 import unicodedata
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Protocol
 
 from chargen.batch.mix import Mix, derived_seed
 from chargen.errors import ChargenError
+from chargen.model import Character, UnarmedLine, WeaponLine, to_document
+from chargen.render.lookup import race_name
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
+from chargen.vocabulary import EIGHT
+
+
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
 
 #: The CSV header: what a spreadsheet or a VTT import needs to run the NPC, one column per value.
 CSV_COLUMNS = (
@@ -43,7 +53,6 @@ CSV_COLUMNS = (
     "shield",
     "seed",
 )
-CHARACTERISTICS = ("PS", "MD", "AG", "EN", "MA", "WP", "FT", "PC")
 #: About one NPC in this many gets a byname, when the race has epithets.
 EPITHET_ODDS = 4
 
@@ -76,10 +85,10 @@ class NpcOutput:
     file_name: str | None
     file_text: str | None
     record_pdf: bytes | None
-    card: dict[str, Any] | None
+    card: RosterCard | None
 
 
-def make_character(plan: Plan, number: int, tables: Tables) -> dict[str, Any]:
+def make_character(plan: Plan, number: int, tables: Tables) -> Character:
     """NPC `number` (1-based) of the run's seed: the same character whatever the count or the jobs."""
     from chargen import api
 
@@ -88,18 +97,18 @@ def make_character(plan: Plan, number: int, tables: Tables) -> dict[str, Any]:
     archetype = plan.archetypes.draw(draws)
     race = plan.races.draw(draws) if plan.races is not None else None
     try:
-        document = api.roll(
-            seed=seed, gender=plan.gender, race=race, strategy=archetype, equip="give", tables=tables
+        character = api.roll(
+            seed=seed, gender=plan.gender, race=race, archetype=archetype, equip="give", tables=tables
         )
     except ChargenError as error:
         raise ChargenError(f"NPC {number} (seed {seed}, {archetype}): {error}") from None
     # The name is the batch's own (bynames, fewer namesakes). A name in a character file is a given, so
-    # the file still rebuilds to itself; the key keeps its place in the document.
-    names = tables.names.get(document["race"]) or tables.names.get("human")
+    # the file still rebuilds to itself.
+    names = tables.names.get(character.race) or tables.names.get("human")
     if names is not None:
         name_draws = random.Random(derived_seed(plan.run_seed, number, "name"))
-        document["name"] = npc_name(names, document["gender"], name_draws)
-    return document
+        character = replace(character, name=npc_name(names, character.gender, name_draws))
+    return character
 
 
 def npc_name(parts: NameParts, gender: str, rng: random.Random) -> str:
@@ -116,117 +125,137 @@ def npc_name(parts: NameParts, gender: str, rng: random.Random) -> str:
 
 
 def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
-    document = make_character(plan, number, tables)
+    character = make_character(plan, number, tables)
     file_name = record = text = None
     if plan.want_file:
         from chargen.character_file import dump_document
 
-        file_name = f"{number:0{len(str(plan.count))}d}-{slug(document['name'])}.yaml"
-        text = dump_document(document, "yaml")
+        file_name = f"{number:0{len(str(plan.count))}d}-{slug(character.name)}.yaml"
+        text = dump_document(character, "yaml")
     if plan.want_record:
         from pathlib import Path
 
         from chargen.render import render_pdf
 
         template = Path(plan.template) if plan.template else None
-        record = render_pdf(document, tables, paper=plan.paper, template=template)
+        record = render_pdf(character, tables, paper=plan.paper, template=template)
     return NpcOutput(
         number=number,
-        jsonl=json_line(document) if plan.want_jsonl else None,
-        csv_row=csv_row(number, document) if plan.want_csv else None,
+        jsonl=json_line(character) if plan.want_jsonl else None,
+        csv_row=csv_row(number, character) if plan.want_csv else None,
         file_name=file_name,
         file_text=text,
         record_pdf=record,
-        card=roster_card(number, document, tables) if plan.want_card else None,
+        card=roster_card(number, character, tables) if plan.want_card else None,
     )
 
 
-def json_line(document: dict[str, Any]) -> str:
+def json_line(character: Character) -> str:
     """The whole character file on one line: a JSONL line is itself a character file `chargen build` reads."""
-    return json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n"
+    return json.dumps(to_document(character), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def best_weapon(document: dict[str, Any]) -> dict[str, Any]:
+def best_weapon(character: Character) -> WeaponLine | UnarmedLine:
     """The weapon with the highest Strike Chance (the first listed on a tie); unarmed when none."""
-    combat = document["combat"]
-    weapons: list[dict[str, Any]] = combat.get("weapons") or []
+    weapons = character.combat.weapons
     if not weapons:
-        return {"name": "unarmed", "rank": None, **combat["unarmed"]}
-    return max(weapons, key=lambda weapon: weapon["strike_chance"])  # max keeps the first of equals
+        return character.combat.unarmed
+    return max(weapons, key=lambda weapon: weapon.strike_chance)  # max keeps the first of equals
 
 
-def csv_row(number: int, document: dict[str, Any]) -> tuple[str, ...]:
-    combat = document["combat"]
-    weapon = best_weapon(document)
-    armor = combat.get("armor") or {}
-    shield = document.get("shield") or {}
-    values: dict[str, Any] = {
+def csv_row(number: int, character: Character) -> tuple[str, ...]:
+    combat = character.combat
+    weapon = best_weapon(character)
+    armor = combat.armor
+    values: dict[str, str | int | None] = {
         "number": number,
-        "name": document["name"],
-        "archetype": document.get("strategy"),
-        "race": document["race"],
-        "race_type": document.get("race_type"),
-        "gender": document["gender"],
-        **{code: document["characteristics"].get(code) for code in CHARACTERISTICS},
-        "TMR": document["tmr"],
-        "defense": combat["defense"],
-        "initiative": combat["initiative"],
-        "weapon": weapon["name"],
-        "weapon_rank": weapon.get("rank"),
-        "strike_chance": weapon["strike_chance"],
-        "damage": weapon["damage"],
-        "armor": armor.get("name"),
-        "protection": armor.get("protection", 0),
-        "shield": shield.get("name"),
-        "seed": document.get("seed"),
+        "name": character.name,
+        "archetype": character.archetype,
+        "race": character.race,
+        "race_type": character.race_type,
+        "gender": character.gender,
+        **{code: character.characteristics.get(code) for code in EIGHT},
+        "TMR": character.tmr,
+        "defense": combat.defense,
+        "initiative": combat.initiative,
+        "weapon": weapon.name if isinstance(weapon, WeaponLine) else "unarmed",
+        "weapon_rank": weapon.rank,
+        "strike_chance": weapon.strike_chance,
+        "damage": weapon.damage,
+        "armor": armor.name if armor else None,
+        "protection": armor.protection if armor else 0,
+        "shield": character.shield.name if character.shield else None,
+        "seed": character.seed,
     }
     return tuple("" if values[column] is None else str(values[column]) for column in CSV_COLUMNS)
 
 
-def roster_card(number: int, document: dict[str, Any], tables: Tables) -> dict[str, Any]:
+@dataclass(frozen=True, slots=True)
+class CardWeapon:
+    name: str
+    rank: int | None
+    strike_chance: int
+    damage: str
+    initiative: int
+
+
+@dataclass(frozen=True, slots=True)
+class CardItem:
+    name: str
+    protection: int | None = None
+    rank: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RosterCard:
     """What a GM reads behind the screen, already in display names: small, so a roster of thousands fits."""
-    combat = document["combat"]
-    archetype = tables.archetypes.get(document.get("strategy") or "")
-    race = tables.races[document["race"]]
-    race_type = document.get("race_type")
-    weapons = [
-        {
-            "name": _display(tables.weapons, weapon["name"]),
-            "rank": weapon.get("rank"),
-            "strike_chance": weapon["strike_chance"],
-            "damage": weapon["damage"],
-            "initiative": weapon.get("initiative"),
-        }
-        for weapon in combat.get("weapons") or []
-    ]
-    armor = combat.get("armor")
-    shield = combat.get("shield")
-    return {
-        "number": number,
-        "name": document["name"],
-        "archetype": archetype.name if archetype else (document.get("strategy") or ""),
-        "race": race.name + (f" ({race_type})" if race_type else ""),
-        "gender": document["gender"],
-        "characteristics": {code: document["characteristics"].get(code) for code in CHARACTERISTICS},
-        "tmr": document["tmr"],
-        "defense": combat["defense"],
-        "initiative": combat["initiative"],
-        "weapons": weapons,
-        "unarmed": combat["unarmed"],
-        "armor": {"name": _display(tables.armor, armor["name"]), "protection": armor["protection"]}
-        if armor
-        else None,
-        "shield": {"name": _display(tables.shields, shield["name"]), "rank": shield.get("rank")}
-        if shield
-        else None,
-        "seed": document.get("seed"),
-    }
+
+    number: int
+    name: str
+    archetype: str
+    race: str
+    gender: str
+    characteristics: dict[str, int]
+    tmr: int
+    defense: int
+    initiative: int
+    weapons: list[CardWeapon]
+    unarmed: CardWeapon
+    armor: CardItem | None
+    shield: CardItem | None
+    seed: int | None
 
 
-def _display(table: dict[str, Any], key: str) -> str:
+def _card_weapon(name: str, line: WeaponLine | UnarmedLine) -> CardWeapon:
+    return CardWeapon(name, line.rank, line.strike_chance, line.damage, line.initiative)
+
+
+def roster_card(number: int, character: Character, tables: Tables) -> RosterCard:
+    combat = character.combat
+    archetype = tables.archetypes.get(character.archetype or "")
+    armor, shield = combat.armor, combat.shield
+    return RosterCard(
+        number=number,
+        name=character.name,
+        archetype=archetype.name if archetype else (character.archetype or ""),
+        # The record's own words for the race and its type: "Giant (Frost (Water))".
+        race=race_name(tables, character.race, character.race_type),
+        gender=character.gender,
+        characteristics={code: value for code, value in character.characteristics.items() if code in EIGHT},
+        tmr=character.tmr,
+        defense=combat.defense,
+        initiative=combat.initiative,
+        weapons=[_card_weapon(_display(tables.weapons, line.name), line) for line in combat.weapons],
+        unarmed=_card_weapon("Unarmed", combat.unarmed),
+        armor=CardItem(_display(tables.armor, armor.name), protection=armor.protection) if armor else None,
+        shield=CardItem(_display(tables.shields, shield.name), rank=shield.rank) if shield else None,
+        seed=character.seed,
+    )
+
+
+def _display(table: Mapping[str, Named], key: str) -> str:
     entry = table.get(key)
-    name = getattr(entry, "name", None)
-    return name if isinstance(name, str) else key
+    return entry.name if entry is not None else key
 
 
 def slug(name: str) -> str:

@@ -11,11 +11,12 @@ its own folio, so the file is the same for any number of jobs.
 
 from __future__ import annotations
 
-import signal
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chargen.batch.npc import RosterCard
 
 TEMPLATE = "roster.html.j2"
 STYLESHEET = "roster.css"
@@ -26,10 +27,10 @@ PAGES_PER_TASK = 2  # about a second of WeasyPrint: small enough to spread over 
 @dataclass(frozen=True)
 class RosterPage:
     number: int
-    cards: Sequence[dict[str, Any]]
+    cards: Sequence[RosterCard]
 
 
-def paginate(cards: Sequence[dict[str, Any]]) -> list[RosterPage]:
+def paginate(cards: Sequence[RosterCard]) -> list[RosterPage]:
     return [
         RosterPage(index // CARDS_PER_PAGE + 1, cards[index : index + CARDS_PER_PAGE])
         for index in range(0, len(cards), CARDS_PER_PAGE)
@@ -60,7 +61,7 @@ def _document(
         raise RenderError(f"{TEMPLATE}: template error: {error}") from None
 
 
-def roster_html(cards: Sequence[dict[str, Any]], *, paper: str, title: str) -> str:
+def roster_html(cards: Sequence[RosterCard], *, paper: str, title: str) -> str:
     """One self-contained HTML page: the fonts as data: URIs, the CSS inline, nothing fetched."""
     from chargen.render import html
 
@@ -78,24 +79,17 @@ def _group_pdf(pages: Sequence[RosterPage], page_count: int, paper: str, title: 
     return pdf.write_pdf(page, default_template=False)
 
 
-def _ignore_interrupt() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent alone decides to stop
-
-
-def roster_pdf(cards: Sequence[dict[str, Any]], *, paper: str, title: str, jobs: int = 1) -> bytes:
+def roster_pdf(cards: Sequence[RosterCard], *, paper: str, title: str, jobs: int = 1) -> bytes:
     """The roster as PDF bytes, the same for the same cards whatever `jobs`."""
     pages = paginate(cards)
     groups = [pages[start : start + PAGES_PER_TASK] for start in range(0, len(pages), PAGES_PER_TASK)]
     arguments = (groups, [len(pages)] * len(groups), [paper] * len(groups), [title] * len(groups))
     if jobs <= 1 or len(groups) <= 1:
         return join_pdfs(list(map(_group_pdf, *arguments)))
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(groups)), initializer=_ignore_interrupt)
-    try:
+    from chargen.batch.workers import worker_pool
+
+    with worker_pool(min(jobs, len(groups))) as pool:
         parts = list(pool.map(_group_pdf, *arguments))
-    except BaseException:
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
     return join_pdfs(parts)
 
 

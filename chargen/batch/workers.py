@@ -8,10 +8,13 @@ the same whatever the number of jobs, and memory holds a few chunks, never the w
 from __future__ import annotations
 
 import collections
-import signal
-from collections.abc import Iterator
+import contextlib
+import os
+from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
 
+from chargen import stopping
 from chargen.batch.npc import NpcOutput, Plan, make_output
 from chargen.tables import Tables
 
@@ -23,12 +26,38 @@ _plan: Plan | None = None
 _tables: Tables | None = None
 
 
-def _start_worker(plan: Plan, tables: Tables, ignore_interrupt: bool) -> None:
+def _start_worker(plan: Plan, tables: Tables) -> None:
     global _plan, _tables
     _plan, _tables = plan, tables
-    if ignore_interrupt:
-        # Ctrl-C reaches the whole process group; the parent alone decides to stop and clean up.
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _start_pool_worker(
+    parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
+) -> None:
+    stopping.in_worker(parent)
+    if initializer is not None:
+        initializer(*initargs)
+
+
+@contextlib.contextmanager
+def worker_pool(
+    jobs: int, initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()
+) -> Iterator[ProcessPoolExecutor]:
+    """The one way chargen starts worker processes. Workers follow chargen.stopping (they leave stopping
+    to the parent and die with it); when the block fails or is stopped, they are ended at once, not left
+    to finish their queue, and waited for, so no process outlives the command."""
+    pool = ProcessPoolExecutor(
+        max_workers=jobs, initializer=_start_pool_worker, initargs=(os.getpid(), initializer, initargs)
+    )
+    try:
+        yield pool
+    except BaseException:
+        # `_processes` is the executor's own table of its workers; there is no public way to end them.
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            process.terminate()
+        pool.shutdown(wait=True, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
 
 
 def make_chunk(numbers: range) -> list[NpcOutput]:
@@ -56,23 +85,15 @@ def outputs(
     chunks = (range(start, min(start + chunk, plan.count + 1)) for start in range(1, plan.count + 1, chunk))
     chunk_count = -(-plan.count // chunk)
     if jobs <= 1 or chunk_count <= 1:
-        _start_worker(plan, tables, ignore_interrupt=False)
+        _start_worker(plan, tables)
         for numbers in chunks:
             yield from make_chunk(numbers)
         return
-    pool = ProcessPoolExecutor(
-        max_workers=min(jobs, chunk_count), initializer=_start_worker, initargs=(plan, tables, True)
-    )
     window: collections.deque[Future[list[NpcOutput]]] = collections.deque()
-    try:
+    with worker_pool(min(jobs, chunk_count), _start_worker, (plan, tables)) as pool:
         for numbers in chunks:
             window.append(pool.submit(make_chunk, numbers))
             if len(window) >= jobs * WINDOW_PER_JOB:
                 yield from window.popleft().result()
         while window:
             yield from window.popleft().result()
-    except BaseException:
-        # A failed NPC, Ctrl-C, or the caller giving up: drop the queued work, don't wait for it.
-        pool.shutdown(wait=False, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)

@@ -3,7 +3,8 @@ NPCs arrive, and renamed into place only when every NPC is made and every output
 failure or interrupt the temporaries are removed, so no half-written file is ever left behind.
 
 Life of an output: add() per NPC in order, finish() (anything that needs the whole run, still aside),
-then commit() (rename in), or discard() at any point.
+then commit() (rename in, through chargen.output.commit_all: all outputs or none), or discard() at any
+point.
 """
 
 from __future__ import annotations
@@ -14,95 +15,52 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import IO, Any, Protocol, TextIO
+from typing import IO, Protocol, TextIO
 
-from chargen.batch.npc import CSV_COLUMNS, NpcOutput
+from chargen.batch.npc import CSV_COLUMNS, NpcOutput, RosterCard
 from chargen.errors import ChargenError
+from chargen.output import STDOUT, Journal, StagedFile, cannot, current_umask
 
 
 class Output(Protocol):
+    in_place: bool
+
     def add(self, npc: NpcOutput) -> None: ...
     def finish(self) -> None: ...
-    def commit(self) -> None: ...
+    def commit(self, journal: Journal) -> None: ...
     def discard(self) -> None: ...
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask
-
-
-def _cannot(target: Path, error: OSError) -> ChargenError:
-    return ChargenError(f"{target}: cannot write ({error.strerror or error})")
-
-
-class StagedFile:
-    """A file written beside `target` under a hidden temporary name; `-` streams to `stdout` instead."""
-
-    def __init__(self, target: str, stdout: TextIO, *, binary: bool = False) -> None:
-        self.target = Path(target)
-        self.temporary: Path | None = None
-        self.stream: IO[Any]
-        if target == "-":
-            self.stream = stdout
-            return
-        folder = self.target.parent if str(self.target.parent) else Path(".")
-        try:
-            handle, name = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".part", dir=folder)
-        except OSError as error:
-            raise _cannot(self.target, error) from None
-        self.temporary = Path(name)
-        # newline="" so the csv module's own line endings are kept as they are (RFC 4180: CRLF).
-        self.stream = os.fdopen(handle, "wb") if binary else open(handle, "w", encoding="utf-8", newline="")  # noqa: SIM115
-
-    def commit(self) -> None:
-        if self.temporary is None:
-            self.stream.flush()
-            return
-        try:
-            self.stream.close()
-            os.chmod(self.temporary, 0o666 & ~_umask())  # mkstemp makes 0600; a normal file is wanted
-            os.replace(self.temporary, self.target)
-        except OSError as error:
-            raise _cannot(self.target, error) from None
-        self.temporary = None
-
-    def discard(self) -> None:
-        if self.temporary is None:
-            return
-        with contextlib.suppress(OSError):
-            self.stream.close()
-        self.temporary.unlink(missing_ok=True)
-        self.temporary = None
-
-
 class _StreamOutput:
-    """An output written row by row into one staged file, renamed into place by commit."""
+    """An output written row by row into one staged file (or straight to standard output for `-`)."""
 
     def __init__(self, target: str, stdout: TextIO) -> None:
-        self.file = StagedFile(target, stdout)
+        self.file = StagedFile(target) if target != STDOUT else None
+        self.in_place = self.file.in_place if self.file is not None else False
+        self.stream: IO[str] = self.file.text() if self.file is not None else stdout
 
     def finish(self) -> None:
-        pass
+        self.stream.flush()
 
-    def commit(self) -> None:
-        self.file.commit()
+    def commit(self, journal: Journal) -> None:
+        if self.file is not None:
+            self.file.commit(journal)
 
     def discard(self) -> None:
-        self.file.discard()
+        if self.file is not None:
+            self.file.discard()
 
 
 class JsonlOutput(_StreamOutput):
     def add(self, npc: NpcOutput) -> None:
         assert npc.jsonl is not None
-        self.file.stream.write(npc.jsonl)
+        self.stream.write(npc.jsonl)
 
 
 class CsvOutput(_StreamOutput):
     def __init__(self, target: str, stdout: TextIO) -> None:
         super().__init__(target, stdout)
-        self.writer = csv.writer(self.file.stream)
+        self.writer = csv.writer(self.stream)
         self.writer.writerow(CSV_COLUMNS)
 
     def add(self, npc: NpcOutput) -> None:
@@ -113,7 +71,9 @@ class CsvOutput(_StreamOutput):
 class DirectoryOutput:
     """One character file per NPC. A new folder is built whole beside its target and renamed in; into an
     existing folder (empty, or with --force) the files are staged in a hidden folder inside it, then each
-    is renamed in at the end."""
+    is renamed in at the end (and moved back if a later one fails)."""
+
+    in_place = False
 
     def __init__(self, target: str) -> None:
         self.target = Path(target)
@@ -125,7 +85,7 @@ class DirectoryOutput:
                 parent = self.target.parent if str(self.target.parent) else Path(".")
                 staging = tempfile.mkdtemp(prefix=f".{self.target.name}.", suffix=".part", dir=parent)
         except OSError as error:
-            raise _cannot(self.target, error) from None
+            raise cannot(self.target, error) from None
         self.staging: Path | None = Path(staging)
         self.names: list[str] = []
 
@@ -134,25 +94,35 @@ class DirectoryOutput:
         try:
             (self.staging / npc.file_name).write_bytes(npc.file_text.encode("utf-8"))
         except OSError as error:
-            raise _cannot(self.target / npc.file_name, error) from None
+            raise cannot(self.target / npc.file_name, error) from None
         self.names.append(npc.file_name)
 
     def finish(self) -> None:
-        pass
+        """Refuse, before anything moves, to replace what is not a regular file (a folder, a link)."""
+        if not self.existed:
+            return
+        for name in self.names:
+            path = self.target / name
+            if path.is_symlink() or (path.exists() and not path.is_file()):
+                raise ChargenError(
+                    f"--out: {path} is not a regular file; it is left as it is, and so is the run"
+                )
 
-    def commit(self) -> None:
+    def commit(self, journal: Journal) -> None:
         if self.staging is None:
             return
         try:
-            os.chmod(self.staging, 0o777 & ~_umask())
+            os.chmod(self.staging, 0o777 & ~current_umask())
             if not self.existed:
-                os.rename(self.staging, self.target)  # fails, rather than merges, if it appeared meanwhile
+                journal.rename(self.staging, self.target)
             else:
                 for name in self.names:
-                    os.replace(self.staging / name, self.target / name)
-                self.staging.rmdir()
+                    journal.replace(self.staging / name, self.target / name)
         except OSError as error:
-            raise _cannot(self.target, error) from None
+            raise cannot(self.target, error) from None
+        if self.existed:
+            with contextlib.suppress(OSError):
+                self.staging.rmdir()
         self.staging = None
 
     def discard(self) -> None:
@@ -165,10 +135,11 @@ class RecordsPdfOutput:
     """Every NPC's Character Record, in order, in one PDF. Each record is rendered alone (in a worker) and
     the pages are joined here, so the file is the same for any number of jobs."""
 
-    def __init__(self, target: str, stdout: TextIO) -> None:
+    def __init__(self, target: str) -> None:
         from pypdf import PdfWriter
 
-        self.file = StagedFile(target, stdout, binary=True)
+        self.file = StagedFile(target)
+        self.in_place = self.file.in_place
         self.writer = PdfWriter()
 
     def add(self, npc: NpcOutput) -> None:
@@ -180,10 +151,13 @@ class RecordsPdfOutput:
         self.writer.append(PdfReader(BytesIO(npc.record_pdf)))
 
     def finish(self) -> None:
-        self.writer.write(self.file.stream)
+        try:
+            self.writer.write(self.file.stream)
+        except OSError as error:
+            raise cannot(self.file.shown, error) from None
 
-    def commit(self) -> None:
-        self.file.commit()
+    def commit(self, journal: Journal) -> None:
+        self.file.commit(journal)
 
     def discard(self) -> None:
         self.file.discard()
@@ -193,10 +167,11 @@ class RosterOutput:
     """The compact roster, ten NPC cards a page: PDF, or HTML when the file name ends in .html/.htm. Made
     at the end, from the cards, on every core (see chargen.batch.roster)."""
 
-    def __init__(self, target: str, stdout: TextIO, *, paper: str, title: str, jobs: int) -> None:
+    def __init__(self, target: str, *, paper: str, title: str, jobs: int) -> None:
         self.as_html = target.lower().endswith((".html", ".htm"))
-        self.file = StagedFile(target, stdout, binary=True)
-        self.cards: list[dict[str, Any]] = []  # small dicts: a roster of 10,000 is a few megabytes
+        self.file = StagedFile(target)
+        self.in_place = self.file.in_place
+        self.cards: list[RosterCard] = []  # small cards: a roster of 10,000 is a few megabytes
         self.paper = paper
         self.title = title
         self.jobs = jobs
@@ -212,10 +187,10 @@ class RosterOutput:
             data = roster.roster_html(self.cards, paper=self.paper, title=self.title).encode("utf-8")
         else:
             data = roster.roster_pdf(self.cards, paper=self.paper, title=self.title, jobs=self.jobs)
-        self.file.stream.write(data)
+        self.file.write(data)
 
-    def commit(self) -> None:
-        self.file.commit()
+    def commit(self, journal: Journal) -> None:
+        self.file.commit(journal)
 
     def discard(self) -> None:
         self.file.discard()

@@ -6,18 +6,40 @@ starts fast. Every ChargenError is caught once, here: one line on stderr, exit s
 
 from __future__ import annotations
 
+import os
+import signal
 import sys
 from collections.abc import Sequence
+from typing import Any, NoReturn
 
 import click
 
-from chargen import __version__
+from chargen import __version__, stopping
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.info import schema_command, tables_command
+from chargen.cli.new import new_command
+from chargen.cli.shared import one_line, with_global_options
 from chargen.errors import ChargenError
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _ReaderGone(BaseException):
+    """Standard output's reader went away; a BaseException so click does not turn it into exit 1."""
+
+
+class _Chargen(click.Group):
+    """The command group, passing two things to main() that click would otherwise handle its own way: a
+    closed standard output (click: exit 1) and Ctrl-C (click: a blank line, then Abort)."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError as error:
+            raise _ReaderGone from error
+        except KeyboardInterrupt as error:
+            raise stopping.Stopped(signal.SIGINT) from error
+
+
+@click.group(cls=_Chargen, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.version_option(__version__, prog_name="chargen")
 @click.option(
     "--tables",
@@ -33,6 +55,7 @@ def cli(context: click.Context, tables_dir: str | None) -> None:
 
 
 for command in (
+    new_command,
     roll_command,
     build_command,
     validate_command,
@@ -40,30 +63,64 @@ for command in (
     tables_command,
     schema_command,
 ):
-    cli.add_command(command)
+    cli.add_command(with_global_options(command))
 
 try:  # the batch command (issue 4) lives in its own module
     from chargen.cli.batch import batch_command  # type: ignore[import-not-found,unused-ignore]
 
-    cli.add_command(batch_command)
+    cli.add_command(with_global_options(batch_command))
 except ImportError:  # pragma: no cover - only while the batch module is absent
     pass
 
 
 def main(argv: Sequence[str] | None = None) -> None:
-    """Entry point of the `chargen` script and of `python -m chargen`."""
+    """Entry point of the `chargen` script and of `python -m chargen`. Every failure is one line on stderr:
+    exit 2 for what a user can fix, 128 + the signal's number when stopped, 141 (quietly) when whoever
+    reads standard output stops reading (`chargen batch ... --jsonl - | head`)."""
+    previous = stopping.install()
     try:
         code = cli.main(
             args=list(argv) if argv is not None else None, prog_name="chargen", standalone_mode=False
         )
+        sys.stdout.flush()
     except ChargenError as error:
-        message = " ".join(str(error).split())
-        click.echo(f"chargen: error: {message}", err=True)
-        sys.exit(2)
+        _fail(" ".join(str(error).split()), 2)
     except click.ClickException as error:
-        error.show()
+        if isinstance(error, click.exceptions.NoArgsIsHelpError):
+            error.show()  # `chargen` alone: the help, as asked
+        else:
+            click.echo(one_line(error), err=True)
         sys.exit(2 if error.exit_code == 1 else error.exit_code)
+    except stopping.Stopped as stop:
+        _fail(f"stopped by {signal.Signals(stop.signum).name}", stop.exit_status)
     except click.exceptions.Abort:
-        click.echo("chargen: aborted", err=True)
-        sys.exit(130)
+        _fail("aborted", 128 + signal.SIGINT)
+    except (BrokenPipeError, _ReaderGone):
+        _reader_gone()
+    except OSError as error:  # standard output full or gone (`>/dev/full`); files report their own names
+        _quiet_stdout()
+        _fail(f"cannot write standard output ({error.strerror or error})", 2)
+    finally:
+        stopping.restore(previous)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _fail(message: str, status: int) -> NoReturn:
+    click.echo(f"chargen: error: {message}", err=True)
+    sys.exit(status)
+
+
+def _reader_gone() -> NoReturn:
+    """Whoever read standard output stopped (`| head`): no message, exit 141 as if killed by SIGPIPE."""
+    _quiet_stdout()
+    sys.exit(128 + signal.SIGPIPE)
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at /dev/null so the interpreter's last flush cannot fail a second time."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no file descriptor behind it (tests): nothing to protect
+        pass

@@ -8,7 +8,8 @@ from contextlib import contextmanager
 
 import click
 
-from chargen.cli.options import tables_from
+from chargen.cli.options import not_empty, tables_from
+from chargen.cli.shared import completer
 
 
 @contextmanager
@@ -31,26 +32,41 @@ def _progress_bar(count: int, show: bool) -> Iterator[Callable[[int], None] | No
 @click.option(
     "--archetype",
     metavar="NAME|NAME=W,...",
+    shell_complete=completer("archetypes"),
     help="One archetype, or a weighted mix such as fighter=3,adept=1. Default: all alike.",
 )
 @click.option(
     "--race",
     metavar="RACE|RACE=W,...",
+    shell_complete=completer("races"),
     help="One race, or a weighted mix such as human=5,elf=1. Default: rolled (6.3).",
 )
 @click.option(
     "--gender", type=click.Choice(["male", "female"]), help="Gender of every NPC (default: rolled)."
 )
-@click.option("--jsonl", metavar="FILE", help="One character file a line, as JSON (- for standard output).")
 @click.option(
-    "--csv", "csv_path", metavar="FILE", help="One row an NPC, with a header (- for standard output)."
+    "--jsonl",
+    callback=not_empty,
+    metavar="FILE",
+    help="One character file a line, as JSON (- for standard output; the default without other outputs).",
 )
 @click.option(
-    "--out", metavar="DIR", help="One character file (YAML) per NPC in DIR, e.g. 007-aldric-ashford.yaml."
+    "--csv",
+    "csv_path",
+    callback=not_empty,
+    metavar="FILE",
+    help="One row an NPC, with a header (- for standard output).",
 )
-@click.option("--pdf", metavar="FILE", help="One PDF with every NPC's Character Record.")
+@click.option(
+    "--out",
+    metavar="DIR",
+    callback=not_empty,
+    help="One character file (YAML) per NPC in DIR, e.g. 007-aldric-ashford.yaml.",
+)
+@click.option("--pdf", metavar="FILE", callback=not_empty, help="One PDF with every NPC's Character Record.")
 @click.option(
     "--roster",
+    callback=not_empty,
     metavar="FILE",
     help="A compact roster, ten NPC cards a page (PDF, or HTML if FILE ends in .html).",
 )
@@ -103,6 +119,8 @@ def batch_command(
     """
     from chargen.batch import BatchOptions, run_batch
 
+    if not (jsonl or csv_path or out or pdf or roster):
+        jsonl = "-"  # no output named: the NPCs go to standard output, one JSON line each
     options = BatchOptions(
         count=count,
         seed=seed,

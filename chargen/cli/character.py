@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from chargen.cli.options import Outputs, emit, output_options, tables_from
+from chargen.cli.shared import completer
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -19,17 +20,25 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option(
     "--gender", type=click.Choice(["male", "female"]), help="Gender (6.1; default: chosen at random)."
 )
-@click.option("--race", help="Set the race outright (human is always allowed; a GM may set any).")
+@click.option(
+    "--race",
+    shell_complete=completer("races"),
+    help="Set the race outright, by id or name (human is always allowed; a GM may set any).",
+)
 @click.option(
     "--race-attempts",
     multiple=True,
     metavar="RACE[,RACE...]",
+    shell_complete=completer("races"),
     help="Up to three races to roll for, in order (6.3). Default: three non-human races at random.",
 )
 @click.option(
-    "--strategy",
+    "--archetype",
+    "archetype",
+    shell_complete=completer("archetypes"),
     help="Archetype that allocates the points and buys the kit (see `chargen tables archetypes`).",
 )
+@click.option("--strategy", "archetype", hidden=True, help="Deprecated: the old name of --archetype.")
 @click.option(
     "--optional", multiple=True, metavar="CODE", help="Roll an optional characteristic too (e.g. PB)."
 )
@@ -42,7 +51,7 @@ def roll_command(
     gender: str | None,
     race: str | None,
     race_attempts: tuple[str, ...],
-    strategy: str | None,
+    archetype: str | None,
     optional: tuple[str, ...],
     outputs: Outputs,
 ) -> None:
@@ -51,6 +60,10 @@ def roll_command(
     from chargen.errors import InputError
 
     attempts = _split(race_attempts) or None
+    if race_attempts and not attempts:
+        raise InputError("--race-attempts: give one to three races, e.g. elf,dwarf (6.3)")
+    if optional and not _split(optional):
+        raise InputError("--optional: give the code of an optional characteristic, e.g. PB (5.5)")
     if race and attempts:
         raise InputError("--race and --race-attempts: choose the race or roll for one, not both (6.3)")
     tables = tables_from(context)
@@ -60,7 +73,7 @@ def roll_command(
         gender=gender,
         race=race,
         race_attempts=attempts,
-        strategy=strategy,
+        archetype=archetype,
         optional=_split(optional),
         tables=tables,
     )
@@ -88,18 +101,29 @@ def build_command(
 
 
 @click.command("validate")
-@click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.pass_context
-def validate_command(context: click.Context, file: str) -> None:
-    """Check FILE against the rules; stale derived values count as problems."""
+def validate_command(context: click.Context, files: tuple[str, ...]) -> None:
+    """Check each FILE against the rules; stale derived values count as problems. Each file gets one line;
+    the exit status is 2 if any file fails."""
     from chargen import api
-    from chargen.errors import InputError
+    from chargen.errors import ChargenError, InputError
 
-    text, source = api.read_source(file)
-    problems = api.validate(text, source, tables=tables_from(context))
-    if problems:
-        raise InputError(problems)
-    click.echo(f"{source}: valid")
+    tables = tables_from(context)
+    failed = 0
+    for file in files:
+        try:
+            text, source = api.read_source(file)
+            problems = api.validate(text, source, tables=tables)
+            if problems:
+                raise InputError(problems)
+        except ChargenError as error:
+            failed += 1
+            click.echo(f"chargen: error: {' '.join(str(error).split())}", err=True)
+            continue
+        click.echo(f"{source}: valid")
+    if failed:
+        context.exit(2)
 
 
 @click.command("render")

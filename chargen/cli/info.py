@@ -9,10 +9,11 @@ from pathlib import Path
 import click
 
 from chargen.cli.options import tables_from
+from chargen.cli.shared import complete_table_names
 
 
 @click.command("tables")
-@click.argument("name", required=False)
+@click.argument("name", required=False, shell_complete=complete_table_names)
 @click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
 @click.option(
     "--export",
@@ -23,7 +24,7 @@ from chargen.cli.options import tables_from
 def tables_command(context: click.Context, name: str | None, fmt: str, export: str | None) -> None:
     """List the rules tables, or print table NAME (e.g. weapons, races)."""
     from chargen.errors import InputError
-    from chargen.generation.birthrights import unknown
+    from chargen.names import unknown_name as unknown
     from chargen.tables.loader import FILES
 
     tables = tables_from(context)

@@ -1,4 +1,4 @@
-"""Options shared by several commands, and writing what a command produced."""
+"""Options shared by several commands, and writing what a command produced (see chargen.output)."""
 
 from __future__ import annotations
 
@@ -6,11 +6,23 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+if TYPE_CHECKING:
+    from chargen.model import Character
+    from chargen.tables import Tables
+
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+def not_empty(context: click.Context, parameter: click.Parameter, value: str | None) -> str | None:
+    """A file option given an empty name (`-o ''`, often an unset shell variable) is a mistake, never
+    "no file": refused rather than silently ignored."""
+    if value == "":
+        raise click.BadParameter("an empty file name; give a path, or - for standard output")
+    return value
 
 
 def tables_from(context: click.Context) -> Any:
@@ -53,13 +65,20 @@ def output_options(function: F) -> F:
             "-o",
             "--output",
             type=click.Path(dir_okay=False, allow_dash=True),
+            callback=not_empty,
             help="Write the character file here (default: standard output).",
         ),
         click.option(
-            "--html", type=click.Path(dir_okay=False), help="Also write the Character Record as HTML."
+            "--html",
+            type=click.Path(dir_okay=False, allow_dash=True),
+            callback=not_empty,
+            help="Also write the Character Record as HTML (- for standard output).",
         ),
         click.option(
-            "--pdf", type=click.Path(dir_okay=False), help="Also write the Character Record as PDF."
+            "--pdf",
+            type=click.Path(dir_okay=False, allow_dash=True),
+            callback=not_empty,
+            help="Also write the Character Record as PDF (- for standard output).",
         ),
         click.option(
             "--paper",
@@ -79,30 +98,35 @@ def output_options(function: F) -> F:
     return command  # type: ignore[return-value]
 
 
-def emit(document: dict[str, Any], tables: Any, outputs: Outputs, *, print_default: bool = True) -> None:
-    """Produce every requested output first, then write each one aside and rename it into place."""
+def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default: bool = True) -> None:
+    """Check where everything goes, produce every requested output, then write them all or none."""
     from chargen.character_file import dump_document
-    from chargen.output import write_atomic
+    from chargen.output import check_targets, write_all
 
-    text = dump_document(document, outputs.fmt)
-    files: list[tuple[Path, str | bytes]] = []
-    if outputs.html or outputs.pdf:
+    record = bool(outputs.html or outputs.pdf)
+    output = outputs.output
+    if output is None and print_default and not record:
+        output = "-"  # the character file goes to standard output unless a record was asked for
+    targets = [
+        (option, path, kind)
+        for option, path, kind in (
+            ("--output", output, outputs.fmt),
+            ("--html", outputs.html, "html"),
+            ("--pdf", outputs.pdf, "pdf"),
+        )
+        if path
+    ]
+    check_targets(targets)
+    files: list[tuple[str, bytes]] = []
+    if output:
+        files.append((output, dump_document(document, outputs.fmt).encode("utf-8")))
+    if record:
         from chargen.render import render_html, render_pdf
 
         template = Path(outputs.template) if outputs.template else None
         if outputs.html:
-            files.append(
-                (Path(outputs.html), render_html(document, tables, paper=outputs.paper, template=template))
-            )
+            page = render_html(document, tables, paper=outputs.paper, template=template)
+            files.append((outputs.html, page.encode("utf-8")))
         if outputs.pdf:
-            files.append(
-                (Path(outputs.pdf), render_pdf(document, tables, paper=outputs.paper, template=template))
-            )
-    record = bool(outputs.html or outputs.pdf)
-    to_stdout = outputs.output == "-" or (outputs.output is None and print_default and not record)
-    if outputs.output and outputs.output != "-":
-        files.insert(0, (Path(outputs.output), text))
-    for path, content in files:
-        write_atomic(path, content)
-    if to_stdout:
-        click.echo(text, nl=False)
+            files.append((outputs.pdf, render_pdf(document, tables, paper=outputs.paper, template=template)))
+    write_all(files)

@@ -2,57 +2,57 @@
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Iterable
-from dataclasses import dataclass
-
-from chargen.dice import Dice, DiceSpec
-from chargen.errors import InputError
-from chargen.tables import Tables
+from chargen.dice import Dice
+from chargen.errors import InputError, Problem, shown
+from chargen.generation.decisions import RaceResult
+from chargen.names import unknown_name
+from chargen.tables import Tables, row_for
 from chargen.tables.schema import Race
 
 
-def unknown(field: str, value: str, known: Iterable[str], rule: str) -> InputError:
-    """`race: 'elfe' is not a race (6.3); did you mean 'elf'?`"""
-    options = sorted(known)
-    close = difflib.get_close_matches(value, options, n=1)
-    hint = f"; did you mean {close[0]!r}?" if close else f"; one of: {', '.join(options)}"
-    return InputError(f"{field}: {value!r} is not {rule}{hint}")
-
-
 def primary_hand(dice: Dice, tables: Tables) -> str:
-    """6.2: D5 and D10; the higher D10 means right-handed, the higher D5 left-handed, equal ambidextrous."""
-    d5, d10 = dice.each("hand", [5, 10], tables.birthrights.hands.rule)
-    if d10 > d5:
+    """6.2: D5 and D10 (birthrights.yaml); the higher D10 means right-handed, the higher D5 left-handed,
+    equal ambidextrous."""
+    hands = tables.birthrights.hands
+    left, right = dice.each("hand", [hands.left_die.sides, hands.right_die.sides], hands.rule)
+    if right > left:
         return "right"
-    return "left" if d5 > d10 else "ambidextrous"
-
-
-@dataclass(frozen=True)
-class RaceResult:
-    race: str
-    attempts: list[str] | None  # the races tried, in order, up to the first success
+    return "left" if left > right else "ambidextrous"
 
 
 def race_by_attempts(attempts: list[str], dice: Dice, tables: Tables) -> RaceResult:
     """6.3: up to three D100 rolls at different races; the first at or under the race's chance binds.
     All failing, the character is human."""
+    allowed = tables.race_file.attempts
+    if len(attempts) > allowed:
+        raise InputError(
+            Problem(
+                ("race_attempts",), f"{len(attempts)} attempts, but rule 6.3 allows {allowed}", value=attempts
+            )
+        )
     for index, race_id in enumerate(attempts):
         race = tables.races.get(race_id)
         if race is None:
-            raise unknown(f"race_attempts[{index}]", race_id, tables.races, "a race (6.3)")
+            raise unknown_name(("race_attempts", index), race_id, tables.races, "a race (6.3)")
         if race.chance >= 100:
-            raise InputError(f"race_attempts[{index}]: {race_id} needs no roll; rule 6.3 lets anyone be one")
-        roll = dice.nth("race", index, 100, "6.3")
+            raise InputError(
+                Problem(
+                    ("race_attempts", index),
+                    f"{race_id} needs no roll; rule 6.3 lets anyone be one",
+                    value=race_id,
+                )
+            )
+        roll = dice.nth("race", index, tables.race_file.attempt_die.sides, "6.3")
         if roll <= race.chance:
             return RaceResult(race_id, attempts[: index + 1])
     return RaceResult("human", list(attempts))
 
 
 def non_human_attempts(dice: Dice, tables: Tables) -> list[str]:
-    """A rolled character with no race asked for tries three different non-human races in a random order."""
+    """A rolled character with no race asked for tries as many different non-human races as 6.3 allows
+    (races.yaml `attempts`), in a random order."""
     candidates = [race_id for race_id, race in tables.races.items() if race.chance < 100]
-    return dice.rng.sample(candidates, k=min(3, len(candidates)))
+    return dice.rng.sample(candidates, k=min(tables.race_file.attempts, len(candidates)))
 
 
 def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:
@@ -60,19 +60,28 @@ def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:
     if not race.types:
         if chosen is not None:
             raise InputError(
-                f"race_type: {race.name} has no types; rules 6.6 and 6.9 type giants and shape-changers"
+                Problem(
+                    ("race_type",),
+                    f"{race.name} has no types; rules 6.6 and 6.9 type giants and shape-changers",
+                    value=chosen,
+                )
             )
         return None
-    spec = DiceSpec.parse(race.type_dice or "D10")
     if chosen is not None and "race_type" not in dice.given:
         if chosen not in race.types:
-            raise unknown("race_type", chosen, race.types, f"a {race.name} type ({race.type_rule})")
+            raise unknown_name(("race_type",), chosen, race.types, f"a {race.name} type ({race.type_rule})")
         return chosen
-    roll = dice.die("race_type", spec.sides, race.type_rule or race.rule)
-    rolled = next(type_id for type_id, kind in race.types.items() if kind.holds(roll))
+    assert race.type_dice is not None  # the races schema requires type_dice beside types
+    roll = dice.roll("race_type", race.type_dice, race.type_rule or race.rule)
+    rolled = row_for(race.types.items(), roll, f"races.{race.name}.types")
     if chosen is not None and chosen != rolled:
         raise InputError(
-            f"race_type: file says {chosen} but rolls.race_type {roll} gives {rolled}; rule {race.type_rule}"
+            Problem(
+                ("race_type",),
+                f"file says {chosen} but rolls.race_type {roll} gives {rolled}",
+                race.type_rule,
+                chosen,
+            )
         )
     return rolled
 
@@ -82,18 +91,25 @@ def aspect(race: Race, chosen: str | None, dice: Dice, tables: Tables) -> str:
     if race.fixed_aspect:
         if chosen is not None and chosen != race.fixed_aspect:
             raise InputError(
-                f"aspect: {chosen!r}, but a {race.name} is always {race.fixed_aspect}; rule {race.rule}"
+                Problem(
+                    ("aspect",),
+                    f"{shown(chosen)}, but a {race.name} is always {race.fixed_aspect}",
+                    race.rule,
+                    chosen,
+                )
             )
         return race.fixed_aspect
     table = tables.aspect_file
     if chosen is not None and "aspect" not in dice.given:
         if chosen not in table.aspects:
-            raise unknown("aspect", chosen, table.aspects, "an aspect (7.1)")
+            raise unknown_name(("aspect",), chosen, table.aspects, "an aspect (7.1)")
         return chosen
-    roll = dice.die("aspect", DiceSpec.parse(table.dice).sides, table.rule)
-    rolled = next(aspect_id for aspect_id, item in table.aspects.items() if item.holds(roll))
+    roll = dice.roll("aspect", table.dice, table.rule)
+    rolled = row_for(table.aspects.items(), roll, "aspects")
     if chosen is not None and chosen != rolled:
         raise InputError(
-            f"aspect: file says {chosen} but rolls.aspect {roll} gives {rolled}; rule {table.rule}"
+            Problem(
+                ("aspect",), f"file says {chosen} but rolls.aspect {roll} gives {rolled}", table.rule, chosen
+            )
         )
     return rolled

@@ -6,8 +6,8 @@ import random
 from collections.abc import Mapping
 
 from chargen.character_file import Allocation
-from chargen.dice import Dice, DiceSpec
-from chargen.errors import InputError
+from chargen.dice import Dice
+from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.rules.allocation import (
     allocation_problems,
     point_row_for_roll,
@@ -25,20 +25,24 @@ def characteristic_points(
     points total the file states)."""
     generation = tables.characteristics.point_generation
     if "points" not in dice.given:
+        path: KeyPath = ()
         if allocation is not None:
-            total, field = sum(allocation.model_dump().values()), "allocation: the six add up to"
+            total, path, what = sum(allocation.model_dump().values()), ("allocation",), "the six add up to "
         elif points_total is not None:
-            total, field = points_total, "points.total:"
+            total, path, what = points_total, ("points", "total"), ""
         else:
-            total = 0
+            total, what = 0, ""
         if allocation is not None or points_total is not None:
             row = point_row_for_total(generation.rows, total)
             if row is None:
                 totals = sorted(r.points for r in generation.rows)
-                raise InputError(f"{field} {total}; rule 5.1 gives {totals[0]} to {totals[-1]} points")
+                raise InputError(
+                    Problem(
+                        path, f"{what}{total}, outside the {totals[0]} to {totals[-1]} points", "5.1", total
+                    )
+                )
             return row
-    spec = DiceSpec.parse(generation.dice)
-    roll = dice.total("points", spec.count, spec.sides, generation.rule)
+    roll = dice.roll("points", generation.dice, generation.rule)
     return point_row_for_roll(generation.rows, roll)
 
 
@@ -53,7 +57,7 @@ def checked_allocation(allocation: Allocation, row: PointRow, tables: Tables) ->
         tables.characteristics.allocation_limits,
     )
     if problems:
-        raise InputError([f"allocation: {problem}" for problem in problems])
+        raise InputError([Problem(("allocation",), problem, value=values) for problem in problems])
     return values
 
 
@@ -95,7 +99,7 @@ def allocate_by_favours(
     return values
 
 
-def strategy_allocation(
+def archetype_allocation(
     row: PointRow, archetype: Archetype, rng: random.Random, tables: Tables
 ) -> dict[str, int]:
     return allocate_by_favours(row, archetype.favours, rng, tables)
@@ -108,11 +112,16 @@ def optional_characteristics(wanted: list[str], dice: Dice, tables: Tables) -> d
     for code in wanted:
         if code not in known:
             raise InputError(
-                f"optional: {code!r} is not an optional characteristic ({', '.join(known)}); rule 5.5"
+                Problem(
+                    ("optional",),
+                    f"{shown(code)} is not an optional characteristic ({', '.join(known)})",
+                    "5.5",
+                    code,
+                )
             )
     for item in tables.characteristics.optional:
         if item.code in wanted or item.roll_key in dice.given:
-            spec = DiceSpec.parse(item.dice)
+            spec = item.dice
             rolled = dice.each(item.roll_key, [spec.sides] * spec.count, item.rule)
             values[item.code] = sum(rolled) + spec.modifier
     return values

@@ -1,195 +1,182 @@
-"""The derived values of a generated character, assembled into the character file in its fixed key order."""
+"""The derived values of a generated character (5.3-5.4, 12.3, 17-21), assembled into the typed Character."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
-from chargen.character_file import SCHEMA_VERSION, CharacterInput, Item
-from chargen.generation.equipment import Equipment
-from chargen.generation.heritage import Heritage
+from chargen.character_file import Item
+from chargen.generation.decisions import Decisions
+from chargen.model import (
+    ArmorLine,
+    Carried,
+    Character,
+    Characteristics,
+    Combat,
+    Heritage,
+    Points,
+    ShieldLine,
+    UnarmedLine,
+    WeaponLine,
+)
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, perception, tmr_from_agility
 from chargen.tables import Tables
-from chargen.tables.schema import PointRow
-
-EIGHT = ("PS", "MD", "AG", "EN", "MA", "WP", "FT", "PC")
-
-
-@dataclass(frozen=True)
-class Generated:
-    """What the generation steps decided, before the derived values are worked out."""
-
-    spec: CharacterInput
-    seed: int | None
-    name: str
-    strategy: str | None
-    gender: str
-    race: str
-    race_attempts: list[str] | None
-    race_type: str | None
-    hand: str
-    aspect: str
-    points: PointRow
-    allocation: dict[str, int]
-    rolls: dict[str, Any]
-    optional: dict[str, int]
-    race_modifiers: dict[str, int]
-    gender_modifiers: dict[str, int]
-    heritage: Heritage
-    equipment: Equipment
-    equipment_given: bool
-    cost: int
+from chargen.tables.schema import Armor, Shield
+from chargen.vocabulary import PRIMARIES
 
 
-def _item(item: Item) -> dict[str, Any]:
-    return {"name": item.name} if item.rank is None else {"name": item.name, "rank": item.rank}
-
-
-def _modifier(generated: Generated, code: str) -> tuple[int, int]:
-    return generated.race_modifiers.get(code, 0), generated.gender_modifiers.get(code, 0)
-
-
-def final_characteristics(generated: Generated, tables: Tables) -> tuple[dict[str, int], list[str]]:
+def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Characteristics, list[str]]:
     """The eight characteristics (5.3, 5.4, 6.x) plus optional ones, and notes for the record."""
     table = tables.characteristics
-    values = {code: generated.allocation[code] + sum(_modifier(generated, code)) for code in EIGHT[:6]}
+    modifiers = decided.modifiers
+    values = {code: decided.points.allocation[code] + modifiers.total[code] for code in PRIMARIES}
     reading = fatigue_from_endurance(values["EN"], table.fatigue)
-    values["FT"] = reading.value + sum(_modifier(generated, "FT"))
-    values["PC"] = perception(table.perception.base, sum(_modifier(generated, "PC")))
-    values.update(generated.optional)
+    values["FT"] = reading.value + modifiers.total["FT"]
+    values["PC"] = perception(table.perception.base, modifiers.total["PC"])
     notes = []
     if reading.beyond_table:
         notes.append(
             f"Fatigue: Endurance {values['EN']} is beyond the printed 5.3 table; its step (one Fatigue per three "
             f"Endurance) was continued to read {reading.value} before modifiers."
         )
-    return values, notes
+    return Characteristics(**values, optional=dict(decided.optional)), notes
 
 
-def combat_values(generated: Generated, stats: dict[str, int], tables: Tables) -> dict[str, Any]:
-    """Section 17-21 values a Character Record carries."""
-    equipment, race = generated.equipment, tables.races[generated.race]
+def _special(chance: int, tables: Tables) -> tuple[str | None, str | None]:
+    """18.2: (endurance damage, grievous injury) roll ranges at this Strike Chance."""
+    row = rules.special_damage_row(tables.combat.special_damage.rows, chance)
+    return (
+        rules.roll_range(row.endurance_high if row else None),
+        rules.roll_range(row.grievous_high if row else None),
+    )
+
+
+def weapon_line(
+    item: Item, stats: Characteristics, dexterity: int, agility: int, tables: Tables
+) -> WeaponLine:
+    """One weapon's Strike Chance, damage and Initiative (17.1, 20.2, 12.3, 18.2)."""
+    weapon = tables.weapons[item.name]
+    # 20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without its MD loss.
+    weapon_dexterity = stats.MD if weapon.hands == "2" else dexterity
+    chance = rules.strike_chance(weapon, weapon_dexterity, item.rank, tables.combat)
+    modifier = rules.weapon_damage_modifier(weapon, stats.PS, tables.combat)
+    two_handed = None
+    if weapon.hands == "1-2":
+        two_handed = rules.damage_text(rules.weapon_damage_modifier(weapon, stats.PS, tables.combat, True))
+    endurance, grievous = _special(chance, tables)
+    return WeaponLine(
+        name=item.name,
+        rank=item.rank,
+        strike_chance=chance,
+        damage=rules.damage_text(modifier, weapon.damage_note),
+        damage_modifier=modifier,
+        initiative=rules.initiative_value(agility, stats.PC, tables.combat, item.rank),
+        endurance_damage=endurance,
+        grievous_injury=grievous,
+        two_handed_damage=two_handed,
+    )
+
+
+def unarmed_line(
+    rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
+) -> UnarmedLine:
+    """Unarmed Combat (21), with 17.1's Rank terms when the character has a Rank in it."""
+    chance = rules.unarmed_strike_chance(agility, stats.PS, dexterity, rank, tables.combat)
+    endurance, grievous = _special(chance, tables)
+    return UnarmedLine(
+        rank=rank,
+        strike_chance=chance,
+        damage=rules.damage_text(rules.unarmed_damage_modifier(stats.PS, tables.combat)),
+        initiative=rules.initiative_value(agility, stats.PC, tables.combat, rank),
+        endurance_damage=endurance,
+        grievous_injury=grievous,
+    )
+
+
+def armor_line(decided: Decisions, armor: Armor | None, tables: Tables) -> ArmorLine | None:
+    armor_id = decided.kit.equipment.armor
+    if armor is None or armor_id is None:
+        return None
+    size = tables.races[decided.born.race.race].size
+    return ArmorLine(
+        name=armor_id,
+        protection=armor.protection,
+        agility_loss=armor.agility_loss,
+        stealth_adjustment=armor.stealth_adjustment,
+        weight=rules.armor_weight(armor, size, decided.born.gender, tables.armor_file),
+    )
+
+
+def shield_line(item: Item | None, shield: Shield | None) -> ShieldLine | None:
+    if shield is None or item is None:
+        return None
+    return ShieldLine(
+        name=item.name,
+        rank=item.rank,
+        defense_per_rank=shield.defense_per_rank,
+        manual_dexterity_loss=shield.manual_dexterity_loss,
+    )
+
+
+def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) -> Combat:
+    """Section 12 and 17-21 values a Character Record carries."""
+    equipment = decided.kit.equipment
     armor = tables.armor.get(equipment.armor) if equipment.armor else None
     shield = tables.shields.get(equipment.shield.name) if equipment.shield else None
-    racial_tmr = sum(_modifier(generated, "TMR"))
-    agility = rules.modified_agility(stats["AG"], armor)
-    dexterity = rules.modified_manual_dexterity(stats["MD"], shield)
-    chart = tables.combat.special_damage.rows
-
-    def special(chance: int) -> dict[str, str | None]:
-        row = rules.special_damage_row(chart, chance)
-        return {
-            "endurance_damage": rules.roll_range(row.endurance_high if row else None),
-            "grievous_injury": rules.roll_range(row.grievous_high if row else None),
-        }
-
-    weapons = []
-    for item in equipment.weapons:
-        weapon = tables.weapons[item.name]
-        # 20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without its MD loss.
-        weapon_dexterity = stats["MD"] if weapon.hands == "2" else dexterity
-        chance = rules.strike_chance(weapon, weapon_dexterity, item.rank)
-        modifier = rules.weapon_damage_modifier(weapon, stats["PS"])
-        entry: dict[str, Any] = {
-            "name": item.name,
-            "rank": item.rank,
-            "strike_chance": chance,
-            "damage": rules.damage_text(modifier, weapon.damage_note),
-            "damage_modifier": modifier,
-        }
-        if weapon.hands == "1-2":
-            entry["two_handed_damage"] = rules.damage_text(
-                rules.weapon_damage_modifier(weapon, stats["PS"], True)
-            )
-        entry["initiative"] = rules.initiative_value(agility, stats["PC"], item.rank)
-        entry.update(special(chance))
-        weapons.append(entry)
-
-    unarmed_rank = generated.spec.unarmed_rank
-    unarmed_chance = rules.unarmed_strike_chance(agility, stats["PS"], dexterity, unarmed_rank, tables.combat)
-    unarmed: dict[str, Any] = {"rank": unarmed_rank} if unarmed_rank is not None else {}
-    unarmed.update(
-        strike_chance=unarmed_chance,
-        damage=rules.damage_text(rules.unarmed_damage_modifier(stats["PS"], tables.combat)),
-        initiative=rules.initiative_value(agility, stats["PC"], unarmed_rank),
-        **special(unarmed_chance),
+    agility = rules.modified_agility(stats.AG, armor)
+    dexterity = rules.modified_manual_dexterity(stats.MD, shield)
+    shield_rank = equipment.shield.rank if equipment.shield else None
+    return Combat(
+        modified_agility=agility,
+        modified_manual_dexterity=dexterity,
+        defense=rules.defense(agility, shield, shield_rank),
+        tmr=tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"]),
+        initiative=rules.initiative_value(agility, stats.PC, tables.combat),
+        unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
+        weapons=[weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],
+        armor=armor_line(decided, armor, tables),
+        shield=shield_line(equipment.shield, shield),
+        stun_threshold=rules.stun_threshold(stats.EN, tables.combat),
+        stun_recovery=rules.stun_recovery(stats.WP, stats.FT, tables.combat),
+        breakage_check=rules.breakage_check(dexterity, tables.combat),
     )
-    result: dict[str, Any] = {
-        "modified_agility": agility,
-        "modified_manual_dexterity": dexterity,
-        "defense": rules.defense(agility, shield, equipment.shield.rank if equipment.shield else None),
-        "tmr": tmr_from_agility(agility, tables.characteristics.tmr, racial_tmr),
-        "initiative": rules.initiative_value(agility, stats["PC"]),
-        "unarmed": unarmed,
-        "weapons": weapons,
-    }
-    if armor is not None and equipment.armor is not None:
-        result["armor"] = {
-            "name": equipment.armor,
-            "protection": armor.protection,
-            "agility_loss": armor.agility_loss,
-            "stealth_adjustment": armor.stealth_adjustment,
-            "weight": rules.armor_weight(armor, race.size, generated.gender == "female"),
-        }
-    if shield is not None and equipment.shield is not None:
-        result["shield"] = {
-            "name": equipment.shield.name,
-            "rank": equipment.shield.rank,
-            "defense_per_rank": shield.defense_per_rank,
-            "manual_dexterity_loss": shield.manual_dexterity_loss,
-        }
-    result["stun_threshold"] = rules.stun_threshold(stats["EN"], tables.combat)
-    result["stun_recovery"] = rules.stun_recovery(stats["WP"], stats["FT"], tables.combat)
-    result["breakage_check"] = rules.breakage_check(dexterity, tables.combat)
-    return result
 
 
-def character_document(generated: Generated, tables: Tables) -> dict[str, Any]:
-    """The character file, keys in a fixed order; absent choices are left out rather than written as null."""
-    stats, notes = final_characteristics(generated, tables)
-    race = tables.races[generated.race]
-    background = generated.heritage
-    equipment = generated.equipment
-    racial_tmr = sum(_modifier(generated, "TMR"))
-    document: dict[str, Any] = {
-        "schema_version": SCHEMA_VERSION,
-        "name": generated.name,
-        "seed": generated.seed,
-        "strategy": generated.strategy,
-        "gender": generated.gender,
-        "race": generated.race,
-        "race_attempts": generated.race_attempts,
-        "race_type": generated.race_type,
-        "hand": generated.hand,
-        "aspect": generated.aspect,
-        "points": {"total": generated.points.points, "maximum": generated.points.maximum},
-        "allocation": dict(generated.allocation),
-        "rolls": dict(generated.rolls),
-        "weapons": [_item(item) for item in equipment.weapons],
-        "armor": equipment.armor,
-        "shield": _item(equipment.shield) if equipment.shield else None,
-        "unarmed_rank": generated.spec.unarmed_rank,
-        "equipment_given": generated.equipment_given,
-        "characteristics": stats,
-        "modifiers": {
-            code: dict(zip(("race", "gender"), _modifier(generated, code), strict=True))
-            for code in (*EIGHT, "TMR")
-        },
-        "tmr": tmr_from_agility(stats["AG"], tables.characteristics.tmr, racial_tmr),
-        "experience_multiplier": race.experience_multiplier,
-        "heritage": {
-            "social_status": background.social_status,
-            "money_multiplier": background.money_multiplier,
-            "birth_order": background.birth_order,
-            "sibling_rank": background.sibling_rank,
-        },
-        "experience_points": background.experience_points,
-        "starting_silver": background.starting_silver,
-        "silver_pennies": background.starting_silver - generated.cost,
-        "combat": combat_values(generated, stats, tables),
-        "notes": notes,
-    }
-    if background.sibling_rank is None:
-        del document["heritage"]["sibling_rank"]
-    return {key: value for key, value in document.items() if value is not None and value != []}
+def character(decided: Decisions, tables: Tables) -> Character:
+    """The whole typed Character: the decisions of the steps and everything derived from them."""
+    stats, notes = final_characteristics(decided, tables)
+    born, background, kit = decided.born, decided.heritage, decided.kit
+    equipment = kit.equipment
+    return Character(
+        name=decided.name,
+        seed=decided.seed,
+        archetype=decided.points.archetype,
+        gender=born.gender,
+        race=born.race.race,
+        race_attempts=born.race.attempts,
+        race_type=born.race_type,
+        hand=born.hand,
+        aspect=born.aspect,
+        points=Points(decided.points.row.points, decided.points.row.maximum),
+        allocation=dict(decided.points.allocation),
+        optional=list(decided.optional),
+        rolls=dict(decided.rolls),
+        weapons=[Carried(item.name, item.rank) for item in equipment.weapons],
+        armor=equipment.armor,
+        shield=Carried(equipment.shield.name, equipment.shield.rank) if equipment.shield else None,
+        unarmed_rank=decided.spec.unarmed_rank,
+        equipment_given=kit.given,
+        characteristics=stats,
+        modifiers=dict(decided.modifiers.each),
+        tmr=tmr_from_agility(stats.AG, tables.characteristics.tmr, decided.modifiers.total["TMR"]),
+        experience_multiplier=tables.races[born.race.race].experience_multiplier,
+        heritage=Heritage(
+            social_status=background.social_status,
+            money_multiplier=background.money_multiplier,
+            birth_order=background.birth_order,
+            sibling_rank=background.sibling_rank,
+        ),
+        experience_points=background.experience_points,
+        starting_silver=background.starting_silver,
+        silver_pennies=background.starting_silver - kit.cost,
+        combat=combat_values(decided, stats, tables),
+        notes=notes,
+    )

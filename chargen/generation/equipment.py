@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from chargen.character_file import Item
-from chargen.generation.birthrights import unknown
+from chargen.errors import Problem
+from chargen.names import unknown_problem
 from chargen.rules.combat import armor_cost
 from chargen.tables import Tables
 from chargen.tables.schema import Archetype, Race, Weapon
@@ -40,51 +41,90 @@ def _can_strike(shield: Item | None, tables: Tables) -> bool:
     return chart is not None and chart.can_strike
 
 
-def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tables) -> list[str]:
+def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tables) -> list[Problem]:
     """Every item exists and every Rank is allowed; problems named by key path."""
-    problems: list[str] = []
     ranks: dict[str, int | None] = {}
+    problems = _weapon_problems(equipment, stats, tables, ranks)
+    problems.extend(_armor_and_shield_problems(equipment, tables, ranks))
+    return problems
+
+
+def _weapon_problems(
+    equipment: Equipment, stats: Mapping[str, int], tables: Tables, ranks: dict[str, int | None]
+) -> list[Problem]:
+    """20.2 and 16.5 for each weapon; fills `ranks` (weapon id -> Rank) for the shield check."""
+    problems: list[Problem] = []
     for index, item in enumerate(equipment.weapons):
         weapon = tables.weapons.get(item.name)
         if weapon is None:
             problems.append(
-                str(
-                    unknown(
-                        f"weapons[{index}].name", item.name, tables.weapons, "on the Weapons Chart (20.2)"
-                    )
+                unknown_problem(
+                    ("weapons", index, "name"), item.name, tables.weapons, "on the Weapons Chart (20.2)"
                 )
             )
             continue
         problem = rank_problem(weapon, item.rank, stats["PS"], stats["MD"])
         if problem:
-            problems.append(f"weapons[{index}].rank: {problem}")
+            problems.append(Problem(("weapons", index, "rank"), problem, value=item.rank))
         if item.name in ranks and ranks[item.name] != item.rank:
-            problems.append(f"weapons[{index}].rank: the {weapon.name} is listed twice with different Ranks")
+            problems.append(
+                Problem(("weapons", index, "rank"), f"the {weapon.name} is listed twice with different Ranks")
+            )
         ranks[item.name] = item.rank
         if item.name == "shield" and not _can_strike(equipment.shield, tables):
             problems.append(
-                f"weapons[{index}].name: striking with a shield needs a shield carried, not a Main-Gauche or "
-                "Tower Shield; rule 16.5"
+                Problem(
+                    ("weapons", index, "name"),
+                    "striking with a shield needs a shield carried, not a Main-Gauche or Tower Shield",
+                    "16.5",
+                )
             )
+    return problems
+
+
+def _armor_and_shield_problems(
+    equipment: Equipment, tables: Tables, ranks: dict[str, int | None]
+) -> list[Problem]:
+    """18.1 and 17.5: the armor and shield exist; a shield that is also a weapon has one Rank as both."""
+    problems: list[Problem] = []
     if equipment.armor is not None and equipment.armor not in tables.armor:
-        problems.append(str(unknown("armor", equipment.armor, tables.armor, "on the Armor Chart (18.1)")))
+        problems.append(
+            unknown_problem(("armor",), equipment.armor, tables.armor, "on the Armor Chart (18.1)")
+        )
     shield = equipment.shield
     if shield is not None:
         if shield.name not in tables.shields:
             problems.append(
-                str(unknown("shield.name", shield.name, tables.shields, "on the Shield Chart (17.5)"))
+                unknown_problem(("shield", "name"), shield.name, tables.shields, "on the Shield Chart (17.5)")
             )
         else:
             twin = tables.shields[shield.name].weapon
+            # 17.5: Rank with a shield is Rank in the Weapons Chart's Shield line (the Main-Gauche: its own).
+            chart = tables.weapons.get(twin or "shield")
+            if chart is not None and chart.max_rank is not None and (shield.rank or 0) > chart.max_rank:
+                problems.append(
+                    Problem(
+                        ("shield", "rank"),
+                        f"Rank {shield.rank} is above the maximum Rank {chart.max_rank} with a shield "
+                        f"({chart.name} on the Weapons Chart)",
+                        "17.5 and 20.2",
+                        shield.rank,
+                    )
+                )
             if twin and twin in ranks and ranks[twin] != shield.rank:
                 problems.append(
-                    f"shield.rank: the {tables.shields[shield.name].name} has one Rank as weapon and shield "
-                    f"({ranks[twin]} vs {shield.rank}); rule 17.5"
+                    Problem(
+                        ("shield", "rank"),
+                        f"the {tables.shields[shield.name].name} has one Rank as weapon and shield "
+                        f"({ranks[twin]} vs {shield.rank})",
+                        "17.5",
+                        shield.rank,
+                    )
                 )
     return problems
 
 
-def equipment_cost(equipment: Equipment, race: Race, tables: Tables) -> tuple[int, list[str]]:
+def equipment_cost(equipment: Equipment, race: Race, tables: Tables) -> tuple[int, list[Problem]]:
     """Price at the charts (armor scaled to the race's size); items with no price are listed as problems."""
     cost, problems = 0, []
     shield_weapon = tables.shields[equipment.shield.name].weapon if equipment.shield else None
@@ -94,8 +134,11 @@ def equipment_cost(equipment: Equipment, race: Race, tables: Tables) -> tuple[in
             continue  # paid for as the shield (16.5; the Main-Gauche is one item, 17.5)
         if weapon.cost is None:
             problems.append(
-                f"weapons[{index}].name: the {weapon.name} has no fixed price (20.2); it can only be given "
-                "(equipment_given: true)"
+                Problem(
+                    ("weapons", index, "name"),
+                    f"the {weapon.name} has no fixed price (20.2); it can only be given (equipment_given: true)",
+                    value=item.name,
+                )
             )
             continue
         cost += weapon.cost
@@ -144,7 +187,7 @@ def bought_equipment(
                 shield, left = Item(name=item.name), left - price
                 break
     for name, weapon in usable:
-        if len(weapons) >= 3:
+        if len(weapons) >= tables.archetype_file.weapons_bought:
             break
         if all(item.name != name for item in weapons) and weapon.cost is not None and weapon.cost <= left:
             weapons.append(Item(name=name))

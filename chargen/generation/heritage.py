@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from chargen.dice import Dice
-from chargen.tables import Tables
+from chargen.tables import Tables, row_for
 from chargen.tables.schema import AllotmentRow
 
 
@@ -23,11 +23,10 @@ class Heritage:
 
 def heritage(dice: Dice, tables: Tables) -> Heritage:
     table = tables.heritage
-    status_roll = dice.die("social_status", 100, table.social_status.rule)
-    status_id, status = next(
-        (key, row) for key, row in table.social_status.rows.items() if row.holds(status_roll)
-    )
-    order_roll = dice.die("birth_order", 100, table.birth_order.rule)
+    status_roll = dice.roll("social_status", table.social_status.dice, table.social_status.rule)
+    status_id = row_for(table.social_status.rows.items(), status_roll, "heritage.social_status")
+    status = table.social_status.rows[status_id]
+    order_roll = dice.roll("birth_order", table.birth_order.dice, table.birth_order.rule)
     band = table.birth_order.bands[status_id]
     order: Literal["bastard", "legitimate", "first-child"]
     if order_roll <= band.bastard:
@@ -38,11 +37,11 @@ def heritage(dice: Dice, tables: Tables) -> Heritage:
         order = "first-child"
     sibling = None
     if order == "legitimate":  # 8.4: only a legitimate child rolls for sibling rank
-        sibling_roll = dice.die("sibling_rank", 10, table.sibling_rank.rule)
-        sibling = next(key for key, row in table.sibling_rank.rows.items() if row.holds(sibling_roll))
+        sibling_roll = dice.roll("sibling_rank", table.sibling_rank.dice, table.sibling_rank.rule)
+        sibling = row_for(table.sibling_rank.rows.items(), sibling_roll, "heritage.sibling_rank")
     allotment = table.starting_allotment
-    experience_row = _allotment_row(dice.die("experience", 100, allotment.rule), tables)
-    silver_row = _allotment_row(dice.die("silver", 100, allotment.rule), tables)
+    experience_row = _allotment_row(dice.roll("experience", allotment.dice, allotment.rule), tables)
+    silver_row = _allotment_row(dice.roll("silver", allotment.dice, allotment.rule), tables)
     effect = table.birth_order_effects[order]
     return Heritage(
         social_status=status_id,
@@ -55,7 +54,8 @@ def heritage(dice: Dice, tables: Tables) -> Heritage:
 
 
 def _allotment_row(roll: int, tables: Tables) -> AllotmentRow:
-    return next(row for row in tables.heritage.starting_allotment.rows if row.holds(roll))
+    rows = tables.heritage.starting_allotment.rows
+    return rows[row_for(enumerate(rows), roll, "heritage.starting_allotment")]
 
 
 def starting_experience(table_value: int, birth_order_factor: float) -> int:

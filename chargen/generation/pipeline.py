@@ -1,17 +1,21 @@
 """The generation pipeline in the book's order (5.1 -> 8.8). Whatever the file gives is used and checked;
-whatever it leaves out is rolled or chosen with the seeded RNG and recorded, so the output rebuilds itself."""
+whatever it leaves out is rolled or chosen with the seeded RNG and recorded, so the output rebuilds itself.
+
+Each step is a function of (the file, the dice, the tables, what earlier steps decided), so a test can call
+one step alone."""
 
 from __future__ import annotations
 
-import random
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
 from chargen.character_file import CharacterInput
-from chargen.dice import Dice
-from chargen.errors import InputError
+from chargen.dice import CountingRandom, Dice
+from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
-from chargen.generation.derived import Generated, character_document
+from chargen.generation.decisions import Birthrights, Decisions, Kit, Modifiers, Points, RaceResult
+from chargen.generation.derived import character
 from chargen.generation.equipment import (
     Equipment,
     bought_equipment,
@@ -19,9 +23,13 @@ from chargen.generation.equipment import (
     equipment_cost,
     given_equipment,
 )
-from chargen.generation.heritage import heritage
+from chargen.generation.heritage import Heritage, heritage
+from chargen.model import Character
+from chargen.names import unknown_name
 from chargen.rules.characteristics import combined_modifiers, modified_characteristics
 from chargen.tables import Tables
+from chargen.tables.schema import Race
+from chargen.vocabulary import GENDERS
 
 Equip = Literal["none", "buy", "give"]
 
@@ -29,133 +37,159 @@ Equip = Literal["none", "buy", "give"]
 @dataclass(frozen=True)
 class Options:
     """How to fill what the file leaves out. `equip`: none (as given), buy (a rolled character buys its
-    strategy's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks)."""
+    archetype's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks)."""
 
     equip: Equip = "none"
 
 
-def generate(
-    spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None
-) -> dict[str, Any]:
-    """Make (or rebuild) a character; returns the character file as an ordered mapping."""
+def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
+    """Make (or rebuild) a character."""
     options = options or Options()
-    rng = random.Random(seed)
-    dice = Dice(rng, given=spec.rolls.model_dump(exclude_none=True))
+    dice = Dice(CountingRandom(seed), given=spec.rolls.model_dump(exclude_none=True))
+    points = points_step(spec, dice, tables)
+    optional = characteristics.optional_characteristics(spec.optional, dice, tables)
+    born = birthrights_step(spec, dice, tables)
+    background = heritage(dice, tables)
+    race = tables.races[born.race.race]
+    modifiers = modifiers_step(born, tables)
+    primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
+    kit = kit_step(spec, options, points.archetype, primaries, background, race, tables)
+    name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables)  # 8.8
+    unused = dice.unused()
+    if unused:
+        raise InputError(unused)
+    used_seed = spec.seed if spec.seed is not None else (seed if dice.used_rng else None)
+    decided = Decisions(
+        spec, used_seed, points, optional, born, background, modifiers, kit, name, dice.record
+    )
+    return character(decided, tables)
 
-    # 5.1-5.2: Characteristic Points and their allocation (by the player, or by a strategy).
-    strategy = spec.strategy
-    if strategy is not None and strategy not in tables.archetypes:
-        raise birthrights.unknown(
-            "strategy", strategy, tables.archetypes, "an archetype (tables/archetypes.yaml)"
+
+def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:
+    """6.1, 6.4-6.9: the race's modifiers (with its type's) and the gender's."""
+    race = tables.races[born.race.race]
+    type_modifiers = race.types[born.race_type].modifiers if born.race_type else {}
+    gender = tables.birthrights.genders[born.gender]  # type: ignore[index]
+    return Modifiers(combined_modifiers(race.modifiers, type_modifiers), dict(gender.modifiers))
+
+
+def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
+    """5.1-5.2: Characteristic Points and their allocation (by the player, or by an archetype)."""
+    archetype = spec.archetype
+    if archetype is not None and archetype not in tables.archetypes:
+        raise unknown_name(
+            (spec.archetype_key,), archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
         )
     stated_total = spec.points.total if spec.points is not None else None
     row = characteristics.characteristic_points(spec.allocation, dice, tables, stated_total)
     if spec.allocation is not None:
         allocation = characteristics.checked_allocation(spec.allocation, row, tables)
     else:
-        if strategy is None:
-            strategy = dice.choice(sorted(tables.archetypes))
-        allocation = characteristics.strategy_allocation(row, tables.archetypes[strategy], rng, tables)
-    stated_maximum = (
-        spec.points.maximum if spec.points is not None and spec.points.maximum is not None else row.maximum
-    )
-    if spec.points is not None and (spec.points.total, stated_maximum) != (row.points, row.maximum):
-        raise InputError(
-            f"points: file says {spec.points.total} (maximum {spec.points.maximum}) but the rolls give "
-            f"{row.points} (maximum {row.maximum}); rule 5.1"
-        )
-    optional = characteristics.optional_characteristics(spec.optional, dice, tables)
+        if archetype is None:
+            # A rolled player character follows an adventurer's archetype, never a trade (tables/archetypes.yaml).
+            archetype = dice.choice(
+                sorted(key for key, kind in tables.archetypes.items() if kind.adventurer)
+                or sorted(tables.archetypes)
+            )
+        allocation = characteristics.archetype_allocation(row, tables.archetypes[archetype], dice.rng, tables)
+    if spec.points is not None:
+        stated_maximum = spec.points.maximum if spec.points.maximum is not None else row.maximum
+        if (spec.points.total, stated_maximum) != (row.points, row.maximum):
+            raise InputError(
+                Problem(
+                    ("points",),
+                    f"file says {spec.points.total} (maximum {spec.points.maximum}) but the rolls give "
+                    f"{row.points} (maximum {row.maximum})",
+                    "5.1",
+                    spec.points.total,
+                )
+            )
+    return Points(archetype, row, allocation)
 
-    # 6.1-6.3, 6.6, 6.9, 7.1: gender, hand, race, type, aspect.
-    gender = spec.gender or dice.choice(["male", "female"])
+
+def birthrights_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Birthrights:
+    """6.1-6.3, 6.6, 6.9, 7.1: gender, hand, race, type, aspect."""
+    gender: str = spec.gender or dice.choice(GENDERS)
     hand = _given_or_rolled("hand", spec.hand, dice, lambda: birthrights.primary_hand(dice, tables))
+    outcome = race_step(spec, dice, tables)
+    race = tables.races[outcome.race]
+    race_type = birthrights.race_type(race, spec.race_type, dice)
+    aspect = birthrights.aspect(race, spec.aspect, dice, tables)
+    return Birthrights(gender, hand, outcome, race_type, aspect)
+
+
+def race_step(spec: CharacterInput, dice: Dice, tables: Tables) -> RaceResult:
+    """6.3: the race the file sets, or the first of its attempts that succeeds, or rolled attempts."""
     if spec.race_attempts is not None:
         outcome = birthrights.race_by_attempts(spec.race_attempts, dice, tables)
         if spec.race is not None and spec.race != outcome.race:
             raise InputError(
-                f"race: file says {spec.race} but race_attempts {outcome.attempts} with rolls.race "
-                f"{dice.record['race']} give {outcome.race}; rule 6.3"
+                Problem(
+                    ("race",),
+                    f"file says {spec.race} but race_attempts {outcome.attempts} with rolls.race "
+                    f"{dice.record['race']} give {outcome.race}",
+                    "6.3",
+                    spec.race,
+                )
             )
-    elif spec.race is not None:
+        return outcome
+    if spec.race is not None:
         if spec.race not in tables.races:
-            raise birthrights.unknown("race", spec.race, tables.races, "a race (6.3)")
-        outcome = birthrights.RaceResult(spec.race, None)
-    else:
-        outcome = birthrights.race_by_attempts(birthrights.non_human_attempts(dice, tables), dice, tables)
-    race = tables.races[outcome.race]
-    race_type = birthrights.race_type(race, spec.race_type, dice)
-    aspect = birthrights.aspect(race, spec.aspect, dice, tables)
+            raise unknown_name(("race",), spec.race, tables.races, "a race (6.3)")
+        return RaceResult(spec.race, None)
+    return birthrights.race_by_attempts(birthrights.non_human_attempts(dice, tables), dice, tables)
 
-    # 8.1-8.5: heritage, starting Experience and money.
-    background = heritage(dice, tables)
 
-    # Characteristics after race and gender (6.1, 6.4-6.9), needed to judge Ranks and kit.
-    race_modifiers = combined_modifiers(race.modifiers, race.types[race_type].modifiers if race_type else {})
-    gender_modifiers = dict(tables.birthrights.genders[gender].modifiers)
-    primaries = modified_characteristics(allocation, race_modifiers, gender_modifiers)
-
-    # 8.7: equipment, bought within the purse unless given.
-    equipment_given = spec.equipment_given
+def kit_step(
+    spec: CharacterInput,
+    options: Options,
+    archetype: str | None,
+    primaries: dict[str, int],
+    background: Heritage,
+    race: Race,
+    tables: Tables,
+) -> Kit:
+    """8.7: equipment as given, or bought within the purse, or given to an NPC; checked and priced."""
+    given = spec.equipment_given
     equipment = Equipment(list(spec.weapons), spec.armor, spec.shield)
     has_kit = bool(spec.weapons or spec.armor or spec.shield)
-    if options.equip != "none" and not has_kit and strategy is not None:
-        archetype = tables.archetypes[strategy]
+    if options.equip != "none" and not has_kit and archetype is not None:
+        chosen = tables.archetypes[archetype]
         if options.equip == "give":
-            equipment, equipment_given = given_equipment(archetype, primaries, tables), True
+            equipment, given = given_equipment(chosen, primaries, tables), True
         else:
-            equipment = bought_equipment(archetype, primaries, background.starting_silver, race, tables)
+            equipment = bought_equipment(chosen, primaries, background.starting_silver, race, tables)
     problems = check_equipment(equipment, primaries, tables)
     if problems:
         raise InputError(problems)
-    cost = 0
-    if not equipment_given:
-        cost, problems = equipment_cost(equipment, race, tables)
-        if problems:
-            raise InputError(problems)
-        if cost > background.starting_silver:
-            raise InputError(
-                f"equipment: costs {cost} Silver Pennies but the purse holds {background.starting_silver} "
-                "(8.5); buy less, or set equipment_given: true"
+    if given:
+        return Kit(equipment, given, 0)
+    cost, problems = equipment_cost(equipment, race, tables)
+    if problems:
+        raise InputError(problems)
+    if cost > background.starting_silver:
+        raise InputError(
+            Problem(
+                label="equipment",
+                message=f"costs {cost} Silver Pennies but the purse holds {background.starting_silver} (8.5); "
+                "buy less, or set equipment_given: true",
+                value=cost,
             )
-
-    # 8.8: a name.
-    name = spec.name if spec.name is not None else _name(outcome.race, gender, dice, tables)
-
-    unused = dice.unused()
-    if unused:
-        raise InputError(unused)
-    generated = Generated(
-        spec=spec,
-        seed=spec.seed if spec.seed is not None else (seed if dice.used_rng else None),
-        name=name,
-        strategy=strategy,
-        gender=gender,
-        race=outcome.race,
-        race_attempts=outcome.attempts,
-        race_type=race_type,
-        hand=hand,
-        aspect=aspect,
-        points=row,
-        allocation=allocation,
-        rolls=dice.record,
-        optional=optional,
-        race_modifiers=race_modifiers,
-        gender_modifiers=gender_modifiers,
-        heritage=background,
-        equipment=equipment,
-        equipment_given=equipment_given,
-        cost=cost,
-    )
-    return character_document(generated, tables)
+        )
+    return Kit(equipment, given, cost)
 
 
-def _given_or_rolled(key: str, chosen: str | None, dice: Dice, roll: Any) -> str:
+def _given_or_rolled(key: str, chosen: str | None, dice: Dice, roll: Callable[[], str]) -> str:
     """A value the GM may set outright, or roll; when both are given they must agree."""
     if chosen is not None and key not in dice.given:
         return chosen
-    rolled: str = roll()
+    rolled = roll()
     if chosen is not None and chosen != rolled:
-        raise InputError(f"{key}: file says {chosen} but rolls.{key} {dice.record[key]} gives {rolled}")
+        raise InputError(
+            Problem(
+                (key,), f"file says {chosen} but rolls.{key} {dice.record[key]} gives {rolled}", value=chosen
+            )
+        )
     return rolled
 
 

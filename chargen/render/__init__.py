@@ -10,21 +10,21 @@ imported only when a PDF is asked for.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from chargen.output import write_atomic
+from chargen.output import write_all
 from chargen.render.errors import RenderError
 
 if TYPE_CHECKING:
+    from chargen.render.sheet import Renderable
     from chargen.tables import Tables
 
 __all__ = ["RenderError", "render_html", "render_pdf", "write_record"]
 
 
 def _page(
-    character: Mapping[str, Any], tables: Tables, paper: str, template: Path | None, *, standalone: bool
+    character: Renderable, tables: Tables, paper: str, template: Path | None, *, standalone: bool
 ) -> str:
     import chargen
     from chargen.render import html
@@ -40,14 +40,20 @@ def _page(
 
 
 def render_html(
-    character: Mapping[str, Any], tables: Tables, *, paper: str = "letter", template: Path | None = None
+    character: Renderable, tables: Tables, *, paper: str = "letter", template: Path | None = None
 ) -> str:
-    """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests."""
-    return _page(character, tables, paper, template, standalone=True)
+    """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests
+    (a GM's template that refers to anything outside the page is refused)."""
+    from chargen.render.fetcher import check_standalone
+
+    page = _page(character, tables, paper, template, standalone=True)
+    if template is not None:
+        check_standalone(page, str(template))
+    return page
 
 
 def render_pdf(
-    character: Mapping[str, Any], tables: Tables, *, paper: str = "letter", template: Path | None = None
+    character: Renderable, tables: Tables, *, paper: str = "letter", template: Path | None = None
 ) -> bytes:
     """The record as PDF bytes, the same for the same character file."""
     from chargen.render import pdf
@@ -57,7 +63,7 @@ def render_pdf(
 
 
 def write_record(
-    character: Mapping[str, Any],
+    character: Renderable,
     tables: Tables,
     *,
     html: Path | None,
@@ -65,12 +71,11 @@ def write_record(
     paper: str = "letter",
     template: Path | None = None,
 ) -> None:
-    """Write the HTML and/or the PDF. Both are made before either is written; each lands whole or not at all."""
-    outputs: list[tuple[Path, bytes]] = []
+    """Write the HTML and/or the PDF. Both are made before either is written; both land whole, or neither."""
+    outputs: list[tuple[str, bytes]] = []
     if html is not None:
         page = render_html(character, tables, paper=paper, template=template)
-        outputs.append((Path(html), page.encode("utf-8")))
+        outputs.append((str(html), page.encode("utf-8")))
     if pdf is not None:
-        outputs.append((Path(pdf), render_pdf(character, tables, paper=paper, template=template)))
-    for target, data in outputs:
-        write_atomic(target, data)
+        outputs.append((str(pdf), render_pdf(character, tables, paper=paper, template=template)))
+    write_all(outputs)

@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import base64
 import re
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 import jinja2
@@ -84,20 +89,71 @@ def load_template(template: Path | None) -> jinja2.Template:
         raise RenderError(f"template {error.name} not found under {templates_dir()}") from None
 
 
+#: A record's render budget: a page is a few hundred kB and takes milliseconds; a template that runs
+#: past these (a loop of a billion, a macro calling itself) is stopped with one line.
+MAX_PAGE_CHARACTERS = 10_000_000
+MAX_SECONDS = 1.5
+
+
+class _OverBudget(Exception):
+    pass
+
+
 def render(
     template: jinja2.Template, sheet: Sheet, paper: Paper, stylesheet: str, source: Path | None
 ) -> str:
     if "</style" in stylesheet.lower():  # it goes inside a <style> element unescaped
         raise RenderError("a stylesheet under templates/ may not contain '</style'")
     context: dict[str, Any] = {"sheet": sheet, "paper": paper, "stylesheet": Markup(stylesheet)}
+    where = source if source is not None else DEFAULT_TEMPLATE
     try:
-        return template.render(context)
+        with _time_limit(MAX_SECONDS):
+            return _within_budget(template.generate(context))
     except jinja2.TemplateNotFound as error:
         raise RenderError(f"template {error.name} not found under {templates_dir()}") from None
     except jinja2.TemplateError as error:
-        where = source if source is not None else DEFAULT_TEMPLATE
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise RenderError(f"{where}: template error: {message}") from None
+    except _OverBudget as error:
+        raise RenderError(f"{where}: template stopped: {error}") from None
+    except RecursionError:
+        raise RenderError(f"{where}: template stopped: it calls itself too deeply") from None
+    except Exception as error:  # a GM's template can divide by zero, overflow a range, ...
+        text = " ".join(str(error).split())[:80]
+        raise RenderError(f"{where}: template error: {type(error).__name__}: {text}") from None
+
+
+def _within_budget(chunks: Iterator[str]) -> str:
+    page: list[str] = []
+    size = 0
+    for chunk in chunks:
+        size += len(chunk)
+        if size > MAX_PAGE_CHARACTERS:
+            raise _OverBudget(f"the page grew past {MAX_PAGE_CHARACTERS:,} characters")
+        page.append(chunk)
+    return "".join(page)
+
+
+@contextmanager
+def _time_limit(seconds: float) -> Iterator[None]:
+    """SIGALRM after `seconds`, where a timer can be set (the main thread, no timer of the caller's)."""
+    usable = (
+        threading.current_thread() is threading.main_thread() and signal.getitimer(signal.ITIMER_REAL)[0] == 0
+    )
+
+    def expire(signum: int, frame: FrameType | None) -> None:
+        raise _OverBudget(f"it ran past {seconds:g} seconds")
+
+    if not usable:
+        yield
+        return
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def read_asset(name: str) -> str:

@@ -1,14 +1,18 @@
 """The PDF, made by WeasyPrint. WeasyPrint is imported here, inside functions, and nowhere else.
 
-Per process, the fonts and our stylesheets are parsed once (one FontConfiguration and two CSS objects
-kept in `_STATE`); each record then costs only its own layout. Output is byte-for-byte repeatable: the
-page carries no date, and the PDF identifier is the hash of the PDF's own content.
+Per process, the fonts and our stylesheets are parsed once (`_engine`, an immutable bundle made on first
+use); each record then costs only its own layout. Output is byte-for-byte repeatable: the page carries no
+date, the PDF identifier is the hash of the PDF's own content, and the only fonts are ours: EB Garamond
+from fonts.css, and for what it lacks (Hebrew, Arabic, ...) the Noto fallbacks under templates/fonts/fallback,
+through a private fontconfig configuration that hides the machine's fonts.
 """
 
 from __future__ import annotations
 
-import logging
-from dataclasses import dataclass, field
+import functools
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 from chargen.paths import templates_dir
@@ -16,47 +20,43 @@ from chargen.render import fetcher
 from chargen.render.errors import RenderError
 from chargen.render.html import FONTS_CSS, LAYOUT_CSS, fonts_css, layout_css
 
-_LOG = logging.getLogger("weasyprint")
+#: chargen's fontconfig configuration: the shipped fallback fonts only.
+FONTCONFIG_FILE = "fonts/fonts.conf"
 
 
-@dataclass
-class _State:
+@dataclass(frozen=True)
+class _Engine:
     """WeasyPrint's objects kept for the life of the process."""
 
     weasyprint: Any
     font_config: Any
     fonts: Any
     layout: Any
-    fetcher: Any
-    refused: list[str] = field(default_factory=list)
-
-
-_STATE: list[_State] = []
 
 
 def _base_url() -> str:
     return templates_dir().resolve().as_uri() + "/"
 
 
+def _resolve(url: str, refused: list[str]) -> fetcher.Resource:
+    try:
+        resource = fetcher.fetch(url, templates_dir())
+    except RenderError as error:
+        refused.append(str(error))  # for WeasyPrint versions that log a failed fetch and carry on
+        raise
+    if resource.data[:4] == b"wOFF":
+        return fetcher.Resource(resource.url, _unwoff(resource.data), "font/ttf")
+    return resource
+
+
 def _make_fetcher(weasyprint: Any, refused: list[str]) -> Any:
-    """A URL fetcher that serves only files under the templates folder and data: URIs."""
-    root = templates_dir()
-
-    def resolve(url: str) -> fetcher.Resource:
-        try:
-            resource = fetcher.fetch(url, root)
-        except RenderError as error:
-            refused.append(str(error))
-            raise
-        if resource.data[:4] == b"wOFF":
-            return fetcher.Resource(resource.url, _unwoff(resource.data), "font/ttf")
-        return resource
-
+    """A URL fetcher that serves only files under the templates folder and data: URIs; what it refuses
+    is noted in `refused` (a list owned by the caller, one per document)."""
     base = getattr(weasyprint, "URLFetcher", None)
     if base is None:  # older WeasyPrint: a fetcher is a function returning a dict
 
         def fetch_dict(url: str) -> dict[str, Any]:
-            resource = resolve(url)
+            resource = _resolve(url, refused)
             return {"string": resource.data, "mime_type": resource.mime_type, "redirected_url": url}
 
         return fetch_dict
@@ -65,7 +65,7 @@ def _make_fetcher(weasyprint: Any, refused: list[str]) -> Any:
 
     class SafeFetcher(base):  # type: ignore[misc,valid-type]
         def fetch(self, url: str, headers: Any = None) -> Any:
-            resource = resolve(url)
+            resource = _resolve(url, refused)
             return response_class(url, body=resource.data, headers={"Content-Type": resource.mime_type})
 
     return SafeFetcher(fail_on_errors=True)
@@ -88,15 +88,30 @@ def _unwoff(data: bytes) -> bytes:
     return out.getvalue()
 
 
-def _state() -> _State:
-    if _STATE:
-        return _STATE[0]
+def _private_font_configuration(make: Callable[[], Any]) -> Any:
+    """WeasyPrint's FontConfiguration, made while FONTCONFIG_FILE names chargen's own configuration:
+    fontconfig reads it then, and the machine's fonts are never seen."""
+    saved = {name: os.environ.get(name) for name in ("FONTCONFIG_FILE", "FONTCONFIG_PATH")}
+    os.environ["FONTCONFIG_FILE"] = str((templates_dir() / FONTCONFIG_FILE).resolve())
+    os.environ.pop("FONTCONFIG_PATH", None)
+    try:
+        return make()
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+@functools.lru_cache(maxsize=1)
+def _engine() -> _Engine:
     import weasyprint
     from weasyprint.text.fonts import FontConfiguration
 
     refused: list[str] = []
     url_fetcher = _make_fetcher(weasyprint, refused)
-    font_config = FontConfiguration()
+    font_config = _private_font_configuration(FontConfiguration)
     base = _base_url()
     fonts = weasyprint.CSS(
         string=fonts_css(), base_url=base + FONTS_CSS, url_fetcher=url_fetcher, font_config=font_config
@@ -106,36 +121,46 @@ def _state() -> _State:
     )
     if refused:
         raise RenderError(refused[0])
-    state = _State(weasyprint, font_config, fonts, layout, url_fetcher, refused)
-    _STATE.append(state)
-    return state
+    return _Engine(weasyprint, font_config, fonts, layout)
+
+
+def _causes(error: BaseException) -> Iterator[BaseException]:
+    seen: set[int] = set()
+    current: BaseException | None = error
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        yield current
+        current = current.__cause__ or current.__context__
+
+
+def _one_line(error: BaseException) -> RenderError:
+    """Whatever WeasyPrint raised (its FatalURLFetchingError is a BaseException), as one RenderError."""
+    for cause in _causes(error):
+        if isinstance(cause, RenderError):
+            return cause
+    text = " ".join(str(error).split())
+    text = text if len(text) <= 80 else text[:77] + "..."
+    return RenderError(f"WeasyPrint could not make the PDF: {type(error).__name__}: {text}")
 
 
 def write_pdf(html: str, *, default_template: bool) -> bytes:
     """The PDF of a page rendered by chargen.render.html; our layout CSS is added for our own template."""
-    state = _state()
-    state.refused.clear()
-    stylesheets = [state.fonts, state.layout] if default_template else [state.fonts]
-    fatal = getattr(getattr(state.weasyprint, "urls", None), "FatalURLFetchingError", None)
-    level = _LOG.level
-    _LOG.setLevel(logging.ERROR)  # WeasyPrint warns on unsupported CSS; the record is checked in tests
+    engine = _engine()
+    refused: list[str] = []
+    stylesheets = [engine.fonts, engine.layout] if default_template else [engine.fonts]
     try:
-        document = state.weasyprint.HTML(string=html, base_url=_base_url(), url_fetcher=state.fetcher).render(
-            stylesheets=stylesheets, font_config=state.font_config
-        )
+        document = engine.weasyprint.HTML(
+            string=html, base_url=_base_url(), url_fetcher=_make_fetcher(engine.weasyprint, refused)
+        ).render(stylesheets=stylesheets, font_config=engine.font_config)
         pdf = document.write_pdf(pdf_identifier=True)
-    except BaseException as error:
-        if fatal is not None and isinstance(error, fatal) and state.refused:
-            raise RenderError(state.refused[0]) from None
-        if isinstance(error, Exception) and not isinstance(error, RenderError):
-            raise RenderError(
-                f"WeasyPrint could not make the PDF: {type(error).__name__}: {error}"
-            ) from error
+    except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
-    finally:
-        _LOG.setLevel(level)
-    if state.refused:
-        raise RenderError(state.refused[0])
+    except BaseException as error:
+        if type(error).__module__.startswith("chargen"):  # chargen's own (RenderError, Stopped)
+            raise
+        raise _one_line(error) from None
+    if refused:
+        raise RenderError(refused[0])
     if not isinstance(pdf, bytes):
         raise RenderError("WeasyPrint returned no PDF")
     return pdf

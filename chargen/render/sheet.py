@@ -1,20 +1,22 @@
 """The Character Record's view model: every word and number the templates print, built here in Python.
 
-Templates only format. Everything they show comes from the character file (a loaded YAML mapping) or, for
-display names, ranges, weights and rule text, from the rules tables.
+Templates only format. Everything they show comes from the typed Character (chargen.model) or, for display
+names, ranges, weights, captions and rule text, from the rules tables.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Union
 
-from chargen.render import lookup
+from chargen.errors import InputError
+from chargen.render import captions, lookup
 from chargen.render.errors import RenderError
-from chargen.render.reading import DASH, Reader, num, pounds, signed, weight
+from chargen.render.reading import DASH, num, pounds, signed, weight
 
 if TYPE_CHECKING:
+    from chargen.model import ArmorLine, Character, Combat, ShieldLine, UnarmedLine, WeaponLine
     from chargen.tables import Tables
 
 #: The characteristics the record always prints, in the book's order (rule 3), with their names.
@@ -105,7 +107,7 @@ class Sheet:
     experience: list[Item]
     carried: list[CarriedRow]
     carried_total: str
-    combat_notes: list[str]
+    rule_captions: list[str]
     notes: list[str]
     footer: list[Item]
     version: str
@@ -113,164 +115,181 @@ class Sheet:
     blank_lines: dict[str, int] = field(default_factory=dict)
 
 
-def build_sheet(character: Mapping[str, Any], tables: Tables, version: str) -> Sheet:
-    """The view model of one Character Record; a missing field is a RenderError naming it."""
+#: What the renderer takes: the typed Character, or a character file's mapping as chargen wrote it.
+Renderable = Union["Character", Mapping[str, object]]
+
+
+def as_character(character: Renderable) -> Character:
+    """A mapping is read into the typed Character first; a missing or mistyped field is a RenderError."""
+    from chargen.character_file import from_document
+    from chargen.model import Character
+
+    if isinstance(character, Character):
+        return character
     if not isinstance(character, Mapping):
         raise RenderError(f"a character file must be a mapping, not {type(character).__name__}")
-    c = Reader(character)
-    race = str(c.get("race"))
-    race_type = c.opt("race_type")
-    name = str(c.get("name"))
-    race_name = lookup.race_name(tables, race, None if race_type is None else str(race_type))
-    gender = lookup.gender_name(tables, str(c.get("gender")))
-    subtitle = f"{gender} {race_name}"
-    combat = c.get("combat")
-    if not isinstance(combat, Mapping):
-        raise RenderError("character file field combat must be a mapping")
+    try:
+        return from_document(character, "character file")
+    except InputError as error:
+        raise RenderError(str(error)) from None
+
+
+def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
+    """The view model of one Character Record; an id the tables do not know is a RenderError naming it."""
+    character = as_character(given)
+    race_name = lookup.race_name(tables, character.race, character.race_type)
+    gender = lookup.gender_name(tables, character.gender)
+    combat = character.combat
+    race = lookup.race(tables, character.race)
+    name = character.name
     return Sheet(
         name=name,
         name_size="" if len(name) <= 36 else ("long" if len(name) <= 90 else "very-long"),
-        subtitle=subtitle,
+        subtitle=f"{gender} {race_name}",
         race=race_name,
-        identity=_identity(c, tables, race_name, gender),
-        life_span=lookup.race(tables, race).life_span or DASH,
-        abilities=list(lookup.race(tables, race).abilities),
-        characteristics=_characteristics(c, tables),
-        movement=[
-            Item("TMR unarmored", num(c.get("tmr"))),
-            Item("TMR armored", num(c.opt("combat.tmr", c.get("tmr")))),
-        ],
+        identity=_identity(character, tables, race_name, gender),
+        life_span=race.life_span or DASH,
+        abilities=list(race.abilities),
+        characteristics=_characteristics(character, tables),
+        movement=[Item("TMR unarmored", num(character.tmr)), Item("TMR armored", num(combat.tmr))],
         combat=[
-            Item("Defense", num(c.get("combat.defense"))),
-            Item("Initiative", num(c.get("combat.initiative")), "no weapon"),
-            Item("Agility", num(c.get("combat.modified_agility")), "modified"),
-            Item("Manual Dexterity", num(c.get("combat.modified_manual_dexterity")), "modified"),
+            Item("Defense", num(combat.defense)),
+            Item("Initiative", num(combat.initiative), "no weapon"),
+            Item("Agility", num(combat.modified_agility), "modified"),
+            Item("Manual Dexterity", num(combat.modified_manual_dexterity), "modified"),
         ],
-        stun=[
-            Item("Stun threshold", num(c.get("combat.stun_threshold")), "damage from one strike that Stuns"),
-            Item("Stun recovery", num(c.get("combat.stun_recovery")), "2 \u00d7 WP + FT"),
-            Item("Breakage / drop", num(c.get("combat.breakage_check")), "3 \u00d7 modified MD"),
-        ],
-        weapons=[_weapon(c, tables, i) for i in range(len(c.list("combat.weapons")))],
-        unarmed=_unarmed(c),
-        armor=_armor(c, tables),
-        shield=_shield(c, tables),
-        aspect=_aspect(tables, str(c.get("aspect"))),
-        experience=_experience(c),
-        carried=(carried := _carried(c, tables)),
+        stun=_stun(combat, tables),
+        weapons=[_weapon(line, tables, index) for index, line in enumerate(combat.weapons)],
+        unarmed=_unarmed(combat.unarmed),
+        armor=_armor(combat.armor, tables),
+        shield=_shield(combat.shield, tables),
+        aspect=_aspect(tables, character.aspect),
+        experience=_experience(character),
+        carried=(carried := _carried(character, tables)),
         carried_total=_total_weight(carried),
-        combat_notes=[str(n) for n in (c.opt("combat.fatigue_note"),) if n],
-        notes=[str(n) for n in c.list("notes")],
-        footer=_footer(c, version),
+        rule_captions=_rule_captions(character, tables),
+        notes=list(character.notes),
+        footer=_footer(character, version),
         version=version,
         # A front page that already spills over (many weapons, a very long name) runs straight on.
-        page_two_new_page=len(c.list("combat.weapons")) <= 6 and len(name) <= 90,
+        page_two_new_page=len(combat.weapons) <= 6 and len(name) <= 90,
         blank_lines={"skills": 11, "magic": 8, "languages": 4, "notes": 4, "wounds": 5, "carried": 2},
     )
 
 
-def _identity(c: Reader, tables: Tables, race_name: str, gender: str) -> list[Item]:
-    birth = lookup.birth_order_name(tables, str(c.get("heritage.birth_order")))
-    sibling = c.opt("heritage.sibling_rank")
-    if sibling:
-        birth = f"{birth}, {lookup.sibling_rank_name(tables, str(sibling)).lower()} of the children"
+def _rule_captions(character: Character, tables: Tables) -> list[str]:
+    """How the weapon lines were worked out, from the table numbers used (17.1, 20.2, 12.3, 21, 18.1)."""
+    lines = [
+        captions.strike_chance(tables.combat),
+        captions.damage(tables.combat),
+        captions.initiative(tables.combat),
+        captions.unarmed(tables.combat),
+    ]
+    if character.combat.armor is not None:
+        lines.append(f"Armor weight: {captions.armor_weight(tables.armor_file, character.gender)} (18.1).")
+    return lines
+
+
+def _stun(combat: Combat, tables: Tables) -> list[Item]:
+    """19 and 17.3, each caption written from the same table numbers the value was worked out with."""
+    return [
+        Item("Stun threshold", num(combat.stun_threshold), captions.stun_threshold(tables.combat)),
+        Item("Stun recovery", num(combat.stun_recovery), captions.stun_recovery(tables.combat)),
+        Item("Breakage / drop", num(combat.breakage_check), captions.breakage_check(tables.combat)),
+    ]
+
+
+def _identity(character: Character, tables: Tables, race_name: str, gender: str) -> list[Item]:
+    heritage = character.heritage
+    birth = lookup.birth_order_name(tables, heritage.birth_order)
+    if heritage.sibling_rank:
+        birth = f"{birth}, {lookup.sibling_rank_name(tables, heritage.sibling_rank).lower()} of the children"
     return [
         Item("Race", race_name),
         Item("Gender", gender),
-        Item("Primary hand", lookup.hand_name(tables, str(c.get("hand")))),
-        Item("Aspect", lookup.aspect_name(tables, str(c.get("aspect")))),
-        Item("Social status", lookup.social_status_name(tables, str(c.get("heritage.social_status")))),
+        Item("Primary hand", lookup.hand_name(tables, character.hand)),
+        Item("Aspect", lookup.aspect_name(tables, character.aspect)),
+        Item("Social status", lookup.social_status_name(tables, heritage.social_status)),
         Item("Order of birth", birth),
     ]
 
 
-def _characteristics(c: Reader, tables: Tables) -> list[CharacteristicRow]:
-    final = c.get("characteristics")
-    if not isinstance(final, Mapping):
-        raise RenderError("character file field characteristics must be a mapping")
+def _characteristics(character: Character, tables: Tables) -> list[CharacteristicRow]:
     names = list(CHARACTERISTICS) + lookup.optional_characteristics(tables)
     rows = []
     for code, label in names:
-        if code not in final:
-            if any(code == known for known, _ in CHARACTERISTICS):
-                raise RenderError(f"character file has no characteristics.{code}")
+        value = character.characteristics.get(code)
+        if value is None:
             continue
-        allocated = c.opt(f"allocation.{code}")
+        allocated = character.allocation.get(code)
+        modifier = character.modifiers.get(code)
         rows.append(
             CharacteristicRow(
                 code=code,
                 name=label,
                 allocated=DASH if allocated is None else num(allocated),
-                race=signed(c.opt(f"modifiers.{code}.race")),
-                gender=signed(c.opt(f"modifiers.{code}.gender")),
-                final=num(final[code]),
+                race=signed(modifier.race if modifier else None),
+                gender=signed(modifier.gender if modifier else None),
+                final=num(value),
             )
         )
     return rows
 
 
-def _weapon(c: Reader, tables: Tables, index: int) -> WeaponRow:
-    path = f"combat.weapons.{index}"
-    entry = lookup.weapon(tables, str(c.get(f"{path}.name")), f"combat.weapons[{index}].name")
-    rank = c.opt(f"{path}.rank")
+def _weapon(line: WeaponLine, tables: Tables, index: int) -> WeaponRow:
+    entry = lookup.weapon(tables, line.name, f"combat.weapons[{index}].name")
     return WeaponRow(
         name=entry.name,
-        rank="unranked" if rank is None else num(rank),
-        strike_chance=num(c.get(f"{path}.strike_chance")),
-        damage=str(c.get(f"{path}.damage")),
-        two_handed_damage=str(c.opt(f"{path}.two_handed_damage", "")),
-        initiative=num(c.get(f"{path}.initiative")),
+        rank="unranked" if line.rank is None else num(line.rank),
+        strike_chance=num(line.strike_chance),
+        damage=line.damage,
+        two_handed_damage=line.two_handed_damage or "",
+        initiative=num(line.initiative),
         range=DASH if entry.range is None else num(entry.range),
         damage_class=entry.damage_class or DASH,
         use=entry.use,
-        endurance=str(c.opt(f"{path}.endurance_damage", DASH)),
-        grievous=str(c.opt(f"{path}.grievous_injury", DASH)),
+        endurance=line.endurance_damage or DASH,
+        grievous=line.grievous_injury or DASH,
     )
 
 
-def _unarmed(c: Reader) -> WeaponRow:
+def _unarmed(line: UnarmedLine) -> WeaponRow:
     return WeaponRow(
         name="Unarmed",
-        rank=num(c.opt("combat.unarmed.rank", c.opt("unarmed_rank", "unranked"))),
-        strike_chance=num(c.get("combat.unarmed.strike_chance")),
-        damage=str(c.get("combat.unarmed.damage")),
+        rank="unranked" if line.rank is None else num(line.rank),
+        strike_chance=num(line.strike_chance),
+        damage=line.damage,
         two_handed_damage="",
-        initiative=num(c.opt("combat.unarmed.initiative", c.get("combat.initiative"))),
-        range=str(c.opt("combat.unarmed.range", DASH)),
-        damage_class=str(c.opt("combat.unarmed.damage_class", DASH)),
-        use=str(c.opt("combat.unarmed.use", "C")),
-        endurance=str(c.opt("combat.unarmed.endurance_damage", DASH)),
-        grievous=str(c.opt("combat.unarmed.grievous_injury", DASH)),
+        initiative=num(line.initiative),
+        range=DASH,
+        damage_class=DASH,
+        use="C",  # 21: unarmed combat is close combat
+        endurance=line.endurance_damage or DASH,
+        grievous=line.grievous_injury or DASH,
     )
 
 
-def _armor(c: Reader, tables: Tables) -> list[Item]:
-    if c.opt("combat.armor") is None:
+def _armor(armor: ArmorLine | None, tables: Tables) -> list[Item]:
+    if armor is None:
         return [Item("Armor", "none")]
-    armor_id = str(c.get("combat.armor.name"))
-    stealth = c.opt("combat.armor.stealth_adjustment", 0)
+    stealth = armor.stealth_adjustment
     return [
-        Item("Armor", lookup.armor(tables, armor_id).name),
-        Item("Protection", num(c.get("combat.armor.protection"))),
-        Item("Agility loss", num(c.opt("combat.armor.agility_loss", 0))),
+        Item("Armor", lookup.armor(tables, armor.name).name),
+        Item("Protection", num(armor.protection)),
+        Item("Agility loss", num(armor.agility_loss)),
         Item("Stealth", signed(stealth) if stealth else "no change"),
     ]
 
 
-def _shield(c: Reader, tables: Tables) -> list[Item]:
-    if c.opt("combat.shield") is None:
+def _shield(shield: ShieldLine | None, tables: Tables) -> list[Item]:
+    if shield is None:
         return [Item("Shield", "none")]
-    shield_id = str(c.get("combat.shield.name"))
-    rank = c.opt("combat.shield.rank")
-    items = [
-        Item("Shield", lookup.shield(tables, shield_id).name),
-        Item("Rank", "unranked" if rank is None else num(rank)),
-        Item("Defense per Rank", num(c.get("combat.shield.defense_per_rank"))),
+    return [
+        Item("Shield", lookup.shield(tables, shield.name).name),
+        Item("Rank", "unranked" if shield.rank is None else num(shield.rank)),
+        Item("Defense per Rank", num(shield.defense_per_rank)),
+        Item("MD loss", num(shield.manual_dexterity_loss)),
     ]
-    loss = c.opt("combat.shield.manual_dexterity_loss")
-    if loss is not None:
-        items.append(Item("MD loss", num(loss)))
-    return items
 
 
 def _aspect(tables: Tables, aspect_id: str) -> Aspect:
@@ -284,44 +303,29 @@ def _aspect(tables: Tables, aspect_id: str) -> Aspect:
     )
 
 
-def _experience(c: Reader) -> list[Item]:
-    multiplier = c.opt("experience_multiplier")
+def _experience(character: Character) -> list[Item]:
     return [
-        Item("Experience Points", num(c.get("experience_points"))),
-        Item("Experience multiplier", DASH if multiplier is None else f"\u00d7{num(multiplier)}"),
-        Item("Silver Pennies", num(c.get("silver_pennies"))),
-        Item("Starting silver", num(c.opt("starting_silver", DASH))),
+        Item("Experience Points", num(character.experience_points)),
+        Item("Experience multiplier", f"\u00d7{num(character.experience_multiplier)}"),
+        Item("Silver Pennies", num(character.silver_pennies)),
+        Item("Starting silver", num(character.starting_silver)),
     ]
 
 
-def _carried(c: Reader, tables: Tables) -> list[CarriedRow]:
+def _carried(character: Character, tables: Tables) -> list[CarriedRow]:
     rows = []
-    for index, weapon in enumerate(c.list("weapons")):
-        weapon_id = weapon.get("name") if isinstance(weapon, Mapping) else weapon
-        if not weapon_id:
-            raise RenderError(f"character file field weapons[{index}] has no name")
-        entry = lookup.weapon(tables, str(weapon_id), f"weapons[{index}].name")
-        shown = entry.weight_text or weight(entry.weight)
-        rows.append(CarriedRow(entry.name, shown, entry.weight))
-    if c.opt("combat.armor") is not None:
-        armor = lookup.armor(tables, str(c.get("combat.armor.name")))
-        lb = c.opt("combat.armor.weight", armor.weight)
-        rows.append(CarriedRow(armor.name, weight(lb), pounds(lb)))
-    if c.opt("combat.shield") is not None:
-        shield = lookup.shield(tables, str(c.get("combat.shield.name")))
-        lb = c.opt("combat.shield.weight", shield.weight)
-        rows.append(CarriedRow(shield.name, weight(lb), pounds(lb)))
-    for index, item in enumerate(c.list("equipment")):
-        if isinstance(item, Mapping):
-            if not item.get("name"):
-                raise RenderError(f"character file field equipment[{index}] has no name")
-            label = str(item["name"])
-            quantity = item.get("quantity")
-            if quantity not in (None, 1):
-                label = f"{label} \u00d7{num(quantity)}"
-            rows.append(CarriedRow(label, weight(item.get("weight")), pounds(item.get("weight"))))
-        else:
-            rows.append(CarriedRow(str(item), DASH))
+    for index, item in enumerate(character.weapons):
+        entry = lookup.weapon(tables, item.name, f"weapons[{index}].name")
+        rows.append(CarriedRow(entry.name, entry.weight_text or weight(entry.weight), entry.weight))
+    armor = character.combat.armor
+    if armor is not None:
+        rows.append(
+            CarriedRow(lookup.armor(tables, armor.name).name, weight(armor.weight), pounds(armor.weight))
+        )
+    shield = character.combat.shield
+    if shield is not None:
+        entry_shield = lookup.shield(tables, shield.name)
+        rows.append(CarriedRow(entry_shield.name, weight(entry_shield.weight), pounds(entry_shield.weight)))
     return rows
 
 
@@ -330,16 +334,15 @@ def _total_weight(rows: list[CarriedRow]) -> str:
     return weight(round(total, 1))
 
 
-def _footer(c: Reader, version: str) -> list[Item]:
+def _footer(character: Character, version: str) -> list[Item]:
     items = [Item("chargen", version)]
-    for key, label in (("seed", "seed"), ("strategy", "strategy")):
-        value = c.opt(key)
-        if value is not None:
-            items.append(Item(label, str(value)))
-    rolls = c.opt("rolls", {})
-    if isinstance(rolls, Mapping) and rolls:
+    if character.seed is not None:
+        items.append(Item("seed", str(character.seed)))
+    if character.archetype is not None:
+        items.append(Item("archetype", character.archetype))
+    if character.rolls:
         parts = []
-        for key, value in rolls.items():
+        for key, value in character.rolls.items():
             shown = "/".join(str(v) for v in value) if isinstance(value, list) else str(value)
             parts.append(f"{key} {shown}")
         items.append(Item("rolls", " \u00b7 ".join(parts)))

@@ -32,10 +32,10 @@ def fatigue_from_endurance(endurance: int, table: FatigueTable) -> FatigueReadin
 
 def tmr_from_agility(modified_agility: int, table: TmrTable, racial_modifier: int) -> int:
     """Rule 5.6: TMR read from modified Agility, plus the racial TMR modifier; never below the minimum."""
-    rows = sorted(table.rows, key=lambda band: band.low)
-    row = read_band(rows, modified_agility)
-    if row is None:
-        row = rows[0] if modified_agility < rows[0].low else rows[-1]
+    row = read_band(table.rows, modified_agility)
+    if row is None:  # off the printed rows: the nearest end row
+        lowest = min(table.rows, key=lambda band: band.low)
+        row = lowest if modified_agility < lowest.low else max(table.rows, key=lambda band: band.high)
     return max(table.minimum, row.value + racial_modifier)
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from chargen.tables.schema import Armor, CombatFile, Shield, SpecialDamageRow, Weapon
+from chargen.tables.schema import Armor, ArmorFile, CombatFile, Shield, SpecialDamageRow, Weapon
 
 
 def modified_agility(agility: int, armor: Armor | None) -> int:
@@ -18,27 +18,38 @@ def modified_manual_dexterity(manual_dexterity: int, shield: Shield | None) -> i
 
 
 def defense(modified_agility_value: int, shield: Shield | None, shield_rank: int | None) -> int:
-    """17.5: Defense = modified Agility + the shield's defense per Rank x Rank."""
+    """17.5: Defense = modified Agility + the shield's defense per Rank (shields.yaml) x Rank."""
     if shield is None or shield_rank is None:
         return modified_agility_value
     return modified_agility_value + shield.defense_per_rank * shield_rank
 
 
-def strike_chance(weapon: Weapon, modified_md: int, rank: int | None) -> int:
-    """17.1 and 20.2: ranked = base + modified MD + 4 x Rank; unranked = base. -5 per point of MD short."""
+def ranked_terms(modified_md: int, rank: int | None, rules: CombatFile) -> int:
+    """17.1: what a Rank adds to a Base Chance: modified MD (when the table says so) + a multiple of the Rank."""
+    if rank is None:
+        return 0
+    terms = rules.strike_chance
+    return (modified_md if terms.adds_modified_manual_dexterity else 0) + terms.rank_multiplier * rank
+
+
+def strike_chance(weapon: Weapon, modified_md: int, rank: int | None, rules: CombatFile) -> int:
+    """17.1 and 20.2: ranked = base + modified MD + 4 x Rank; unranked = base; less 5 per point of MD short
+    (the numbers from combat.yaml's strike_chance)."""
     shortfall = max(0, weapon.md - modified_md)
-    chance = weapon.base_chance - 5 * shortfall
-    if rank is not None:
-        chance += modified_md + 4 * rank
-    return chance
+    chance = weapon.base_chance - rules.strike_chance.md_shortfall_penalty * shortfall
+    return chance + ranked_terms(modified_md, rank, rules)
 
 
-def weapon_damage_modifier(weapon: Weapon, physical_strength: int, two_handed: bool = False) -> int | None:
+def weapon_damage_modifier(
+    weapon: Weapon, physical_strength: int, rules: CombatFile, two_handed: bool = False
+) -> int | None:
     """20.2: the chart's modifier, -1 per point of PS below the minimum, +1 for a (1-2) weapon in two hands."""
     if weapon.damage_modifier is None:
         return None
-    bonus = 1 if two_handed and weapon.hands == "1-2" else 0
-    return weapon.damage_modifier - max(0, weapon.ps - physical_strength) + bonus
+    terms = rules.damage
+    bonus = terms.two_handed_bonus if two_handed and weapon.hands == "1-2" else 0
+    shortfall = max(0, weapon.ps - physical_strength)
+    return weapon.damage_modifier - terms.penalty_per_strength_point_short * shortfall + bonus
 
 
 def damage_text(modifier: int | None, note: str | None = None) -> str:
@@ -48,9 +59,11 @@ def damage_text(modifier: int | None, note: str | None = None) -> str:
     return f"D10{modifier:+d}" if modifier else "D10"
 
 
-def initiative_value(modified_agility_value: int, perception_value: int, rank: int | None = None) -> int:
+def initiative_value(
+    modified_agility_value: int, perception_value: int, rules: CombatFile, rank: int | None = None
+) -> int:
     """12.3: modified Agility + Perception (+ Rank with the prepared weapon)."""
-    return modified_agility_value + perception_value + (rank or 0)
+    return modified_agility_value + perception_value + rules.initiative.rank_multiplier * (rank or 0)
 
 
 def unarmed_base_chance(modified_agility_value: int, physical_strength: int, rules: CombatFile) -> int:
@@ -64,10 +77,9 @@ def unarmed_strike_chance(
     modified_agility_value: int, physical_strength: int, modified_md: int, rank: int | None, rules: CombatFile
 ) -> int:
     """21 with 17.1: a Rank in Unarmed Combat adds modified MD + 4 x Rank like any weapon."""
-    chance = unarmed_base_chance(modified_agility_value, physical_strength, rules)
-    if rank is not None:
-        chance += modified_md + 4 * rank
-    return chance
+    return unarmed_base_chance(modified_agility_value, physical_strength, rules) + ranked_terms(
+        modified_md, rank, rules
+    )
 
 
 def unarmed_damage_modifier(physical_strength: int, rules: CombatFile) -> int:
@@ -107,10 +119,11 @@ def breakage_check(modified_md: int, rules: CombatFile) -> int:
     return rules.breakage.manual_dexterity_multiplier * modified_md
 
 
-def armor_weight(armor: Armor, size: int, female: bool) -> int | float:
-    """18.1: the weight multiple times the race's size number; 0.5 off the multiple for a female figure.
-    Pounds, as a whole number when it is one."""
-    pounds = (armor.weight - (0.5 if female else 0)) * size
+def armor_weight(armor: Armor, size: int, gender: str, chart: ArmorFile) -> int | float:
+    """18.1: the weight multiple, adjusted for gender (0.5 off for a female figure), times the race's size
+    number. Pounds, as a whole number when it is one."""
+    adjustment = chart.weight_adjustment_by_gender.get(gender, 0)  # type: ignore[call-overload]
+    pounds = (armor.weight + adjustment) * size
     return int(pounds) if pounds.is_integer() else pounds
 
 

@@ -4,10 +4,13 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, model_validator
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer, model_validator
 
-PRIMARY_CODES = ("PS", "MD", "AG", "EN", "MA", "WP")
-MODIFIABLE_CODES = (*PRIMARY_CODES, "FT", "PC", "TMR")
+from chargen.dice import DiceSpec
+from chargen.vocabulary import EIGHT, PRIMARIES
+
+PRIMARY_CODES = PRIMARIES
+MODIFIABLE_CODES = (*EIGHT, "TMR")
 
 
 def _primary(code: str) -> str:
@@ -26,7 +29,26 @@ def _modifiable(code: str) -> str:
 
 Primary = Annotated[str, AfterValidator(_primary)]
 Modifiable = Annotated[str, AfterValidator(_modifiable)]
-DICE_PATTERN = r"^([1-9][0-9]*)?D[1-9][0-9]*([+-][0-9]+)?$"
+
+
+def _dice(text: object) -> DiceSpec:
+    if isinstance(text, DiceSpec):
+        return text
+    return DiceSpec.parse(text)  # type: ignore[arg-type]
+
+
+#: Dice notation in a table (`dice: D100`), parsed once when the tables load by chargen.dice.
+DiceNotation = Annotated[DiceSpec, BeforeValidator(_dice), PlainSerializer(str)]
+
+
+def _single(spec: DiceSpec) -> DiceSpec:
+    if spec.count != 1 or spec.modifier:
+        raise ValueError(f"{spec} is not a single die (such as D10): each of these rolls is read alone")
+    return spec
+
+
+#: One die read alone (6.2's D5 and D10, 6.3's D100 per attempt).
+SingleDie = Annotated[DiceNotation, AfterValidator(_single)]
 
 
 class Entry(BaseModel):

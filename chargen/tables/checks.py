@@ -9,13 +9,6 @@ from chargen.tables.loader import Tables, covers
 Problem = tuple[str, tuple[str | int, ...], str]
 
 
-def _dice_range(dice: str) -> tuple[int, int]:
-    count, _, rest = dice.partition("D")
-    sides = int(rest.split("+")[0].split("-")[0])
-    dice_count = int(count or 1)
-    return dice_count, dice_count * sides
-
-
 def cross_check(tables: Tables) -> Iterator[Problem]:
     yield from _characteristics(tables)
     yield from _races_and_aspects(tables)
@@ -26,9 +19,13 @@ def cross_check(tables: Tables) -> Iterator[Problem]:
 def _characteristics(tables: Tables) -> Iterator[Problem]:
     generation = tables.characteristics.point_generation
     rolls = sorted(row.roll for row in generation.rows)
-    low, high = _dice_range(generation.dice)
+    low, high = generation.dice.low, generation.dice.high
     if rolls != list(range(low, high + 1)):
-        yield "characteristics", ("point_generation", "rows"), f"needs one row for each roll {low}-{high}"
+        yield (
+            "characteristics",
+            ("point_generation", "rows"),
+            f"needs one row for each roll of {generation.dice} ({low}-{high})",
+        )
     points = [row.points for row in generation.rows]
     if len(set(points)) != len(points):
         yield "characteristics", ("point_generation", "rows"), "two rows give the same points total"
@@ -49,12 +46,13 @@ def _races_and_aspects(tables: Tables) -> Iterator[Problem]:
         if race.fixed_aspect and race.fixed_aspect not in tables.aspects:
             yield "races", ("races", race_id, "fixed_aspect"), f"unknown aspect {race.fixed_aspect!r}"
         if race.types and race.type_dice:
-            gap = covers(race.types.values(), *_dice_range(race.type_dice))
+            gap = covers(race.types.values(), race.type_dice.low, race.type_dice.high, race.type_dice)
             if gap:
                 yield "races", ("races", race_id, "types"), gap
         if race_id not in tables.names:
             yield "names", ("names",), f"no names for race {race_id!r}"
-    gap = covers(tables.aspects.values(), *_dice_range(tables.aspect_file.dice))
+    dice = tables.aspect_file.dice
+    gap = covers(tables.aspects.values(), dice.low, dice.high, dice)
     if gap:
         yield "aspects", ("aspects",), gap
     for aspect_id, aspect in tables.aspects.items():
@@ -64,19 +62,25 @@ def _races_and_aspects(tables: Tables) -> Iterator[Problem]:
 
 def _heritage(tables: Tables) -> Iterator[Problem]:
     heritage = tables.heritage
-    gap = covers(heritage.social_status.rows.values(), 1, 100)
+    dice = heritage.social_status.dice
+    gap = covers(heritage.social_status.rows.values(), dice.low, dice.high, dice)
     if gap:
         yield "heritage", ("social_status", "rows"), gap
     for status in heritage.social_status.rows:
         band = heritage.birth_order.bands.get(status)
         if band is None:
             yield "heritage", ("birth_order", "bands"), f"no order-of-birth row for {status!r}"
-        elif not 0 <= band.bastard <= band.legitimate <= 100:
-            yield "heritage", ("birth_order", "bands", status), "bands must rise: bastard <= legitimate"
+        elif not 0 <= band.bastard <= band.legitimate <= heritage.birth_order.dice.high:
+            yield (
+                "heritage",
+                ("birth_order", "bands", status),
+                f"bands must rise: 0 <= bastard <= legitimate <= {heritage.birth_order.dice.high} "
+                f"({heritage.birth_order.dice})",
+            )
     for key in ("sibling_rank", "starting_allotment"):
         table = getattr(heritage, key)
         rows = table.rows.values() if isinstance(table.rows, dict) else table.rows
-        gap = covers(rows, *_dice_range(table.dice))
+        gap = covers(rows, table.dice.low, table.dice.high, table.dice)
         if gap:
             yield "heritage", (key, "rows"), gap
 

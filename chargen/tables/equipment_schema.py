@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from chargen.tables.base import Band, Entry, Primary
+from chargen.vocabulary import GenderId
 
 # --- weapons.yaml (20.2), shields.yaml (17.5), armor.yaml (18.1) -----------------------------------
 
@@ -82,6 +83,7 @@ class Armor(Entry):
 
 class ArmorFile(Entry):
     human_size: int = Field(ge=1)
+    weight_adjustment_by_gender: dict[GenderId, float]
     armor: dict[str, Armor]
 
 
@@ -128,7 +130,28 @@ class BreakageRule(Entry):
     manual_dexterity_multiplier: int
 
 
+class StrikeChanceRule(Entry):
+    rule: str
+    md_shortfall_penalty: int = Field(ge=0)
+    rank_multiplier: int
+    adds_modified_manual_dexterity: bool
+
+
+class InitiativeRule(Entry):
+    rule: str
+    rank_multiplier: int
+
+
+class DamageRule(Entry):
+    rule: str
+    penalty_per_strength_point_short: int = Field(ge=0)
+    two_handed_bonus: int
+
+
 class CombatFile(Entry):
+    strike_chance: StrikeChanceRule
+    initiative: InitiativeRule
+    damage: DamageRule
     special_damage: SpecialDamageTable
     grievous_injury_classes: GrievousClasses
     unarmed: UnarmedRule
@@ -150,6 +173,7 @@ class Archetype(Entry):
     weapons: list[ArchetypeItem] = Field(default_factory=list)
     armor: list[str] = Field(default_factory=list)
     shield: list[ArchetypeItem] = Field(default_factory=list)
+    adventurer: bool = False  # `chargen roll` without an archetype picks among these
 
     @model_validator(mode="after")
     def _some_favour(self) -> Archetype:
@@ -161,6 +185,7 @@ class Archetype(Entry):
 
 
 class ArchetypesFile(Entry):
+    weapons_bought: int = Field(ge=0)
     archetypes: dict[str, Archetype]
 
 

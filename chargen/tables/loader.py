@@ -13,7 +13,7 @@ from pydantic import BaseModel, ValidationError
 from chargen.errors import ChargenError, TableError
 from chargen.paths import tables_dir
 from chargen.tables import schema
-from chargen.yamlio import Located, format_path, load_located
+from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -79,12 +79,13 @@ class Tables:
 
     def raw(self, name: str) -> Any:
         """One table file as plain data (for `chargen tables NAME`)."""
-        return load_located((self.directory / f"{name}.yaml").read_text(encoding="utf-8"), name).data
+        text = read_file(self.directory / f"{name}.yaml", name)
+        return load_located(text, name, alias_budget=TABLE_ALIAS_BUDGET).data
 
 
 def _validate(located: Located, model: type[Model], problems: list[str]) -> Model | None:
     try:
-        return model.model_validate(located.data)
+        return model.model_validate(located.data, strict=True)  # "5" is not 5 in a table either
     except ValidationError as error:
         for item in error.errors():
             loc = tuple(item["loc"])
@@ -109,12 +110,8 @@ def _load_cached(directory: str, shown_as: str) -> Tables:
     for name, model in FILES.items():
         path = shown / f"{name}.yaml"
         try:
-            text = (root / f"{name}.yaml").read_text(encoding="utf-8")
-        except OSError as error:
-            problems.append(f"{path}: cannot be read ({error.strerror})")
-            continue
-        try:
-            located[name] = load_located(text, str(path))
+            text = read_file(root / f"{name}.yaml", str(path))
+            located[name] = load_located(text, str(path), alias_budget=TABLE_ALIAS_BUDGET)
         except ChargenError as error:
             problems.append(str(error))
             continue
@@ -146,14 +143,27 @@ def _load_cached(directory: str, shown_as: str) -> Tables:
     return tables
 
 
-def covers(bands: Iterable[schema.Band], low: int, high: int) -> str | None:
-    """Why `bands` fail to cover low..high exactly once, or None when they do."""
+def covers(bands: Iterable[schema.Band], low: int, high: int, dice: object = None) -> str | None:
+    """Why `bands` fail to cover low..high exactly once (every result of `dice`, when named), or None."""
     ordered = sorted(bands, key=lambda band: band.low)
+    rolled = f"; {dice} rolls {low}-{high}" if dice is not None else ""
     expected = low
     for band in ordered:
         if band.low != expected:
-            return f"rows leave a gap or overlap at {expected} (next row starts at {band.low})"
+            return f"rows leave a gap or overlap at {expected} (next row starts at {band.low}){rolled}"
         expected = band.high + 1
     if expected != high + 1:
-        return f"rows end at {expected - 1}, not {high}"
+        return f"rows end at {expected - 1}, not {high}{rolled}"
     return None
+
+
+Key = TypeVar("Key")
+
+
+def row_for(rows: Iterable[tuple[Key, schema.Band]], roll: int, where: str) -> Key:
+    """The key of the (key, row) pair whose row holds `roll`. The tables' checks make every result of a
+    table's die land in exactly one row, so a miss is a table error (never a bare StopIteration)."""
+    for key, row in rows:
+        if row.holds(roll):
+            return key
+    raise TableError(f"{where}: no row holds the roll {roll}; the table's dice roll past its rows")

@@ -11,13 +11,14 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from chargen.tables.base import (
-    DICE_PATTERN,
     MODIFIABLE_CODES,
     PRIMARY_CODES,
     Band,
+    DiceNotation,
     Entry,
     Modifiable,
     Primary,
+    SingleDie,
     ValueBand,
 )
 from chargen.tables.equipment_schema import (
@@ -41,9 +42,9 @@ from chargen.tables.equipment_schema import (
     Weapon,
     WeaponsFile,
 )
+from chargen.vocabulary import GenderId, HandId
 
 __all__ = [
-    "DICE_PATTERN",
     "MODIFIABLE_CODES",
     "PRIMARY_CODES",
     "Accessory",
@@ -84,7 +85,7 @@ class PointRow(Entry):
 
 class PointGeneration(Entry):
     rule: str
-    dice: str = Field(pattern=DICE_PATTERN)
+    dice: DiceNotation
     rows: list[PointRow]
 
 
@@ -126,7 +127,7 @@ class OptionalCharacteristic(Entry):
     code: str = Field(pattern=r"^[A-Z]{2,3}$")
     name: str
     rule: str
-    dice: str = Field(pattern=DICE_PATTERN)
+    dice: DiceNotation
     roll_key: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
 
 
@@ -152,11 +153,13 @@ class Gender(Entry):
 
 class Hands(Entry):
     rule: str
-    names: dict[Literal["right", "left", "ambidextrous"], str]
+    names: dict[HandId, str]
+    left_die: SingleDie
+    right_die: SingleDie
 
 
 class BirthrightsFile(Entry):
-    genders: dict[Literal["male", "female"], Gender]
+    genders: dict[GenderId, Gender]
     hands: Hands
 
 
@@ -180,7 +183,7 @@ class Race(Entry):
     abilities: list[str]
     fixed_aspect: str | None = None
     type_rule: str | None = None
-    type_dice: str | None = Field(default=None, pattern=DICE_PATTERN)
+    type_dice: DiceNotation | None = None
     types: dict[str, RaceType] = Field(default_factory=dict)
 
     @model_validator(mode="after")
@@ -191,6 +194,8 @@ class Race(Entry):
 
 
 class RacesFile(Entry):
+    attempts: int = Field(ge=0)
+    attempt_die: SingleDie
     races: dict[str, Race]
 
 
@@ -222,7 +227,7 @@ class AspectEffects(Entry):
 
 class AspectsFile(Entry):
     rule: str
-    dice: str = Field(pattern=DICE_PATTERN)
+    dice: DiceNotation
     aspects: dict[str, Aspect]
     effects: dict[AspectKind, AspectEffects]
 
@@ -237,7 +242,7 @@ class SocialStatus(Band):
 
 class SocialStatusTable(Entry):
     rule: str
-    dice: str
+    dice: DiceNotation
     rows: dict[str, SocialStatus]
 
 
@@ -248,7 +253,7 @@ class BirthOrderBand(Entry):
 
 class BirthOrderTable(Entry):
     rule: str
-    dice: str
+    dice: DiceNotation
     bands: dict[str, BirthOrderBand]
 
 
@@ -265,7 +270,7 @@ class NamedBand(Band):
 
 class SiblingRankTable(Entry):
     rule: str
-    dice: str
+    dice: DiceNotation
     rows: dict[str, NamedBand]
 
 
@@ -276,7 +281,7 @@ class AllotmentRow(Band):
 
 class AllotmentTable(Entry):
     rule: str
-    dice: str
+    dice: DiceNotation
     rows: list[AllotmentRow]
 
 

@@ -38,6 +38,7 @@ def main() -> None:
 
     from chargen import api
     from chargen.character_file import dump_document
+    from chargen.model import to_document
     from chargen.tables import load_tables
 
     started = time.perf_counter()
@@ -59,8 +60,7 @@ def main() -> None:
     json_seconds = time.perf_counter() - started
 
     dice_per_character = statistics.mean(
-        sum(len(value) if isinstance(value, list) else 1 for value in doc["rolls"].values())
-        for doc in documents
+        sum(len(value) if isinstance(value, list) else 1 for value in doc.rolls.values()) for doc in documents
     )
     rng = random.Random(1)
     started = time.perf_counter()
@@ -70,9 +70,10 @@ def main() -> None:
     rng_seconds = time.perf_counter() - started
 
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+    mappings = [to_document(document) for document in documents]
     started = time.perf_counter()
-    for document in documents:
-        yaml.dump(document, Dumper=dumper, sort_keys=False)
+    for mapping in mappings:
+        yaml.dump(mapping, Dumper=dumper, sort_keys=False)
     yaml_floor_seconds = time.perf_counter() - started
 
     print(f"tables loaded and checked once: {load_seconds * 1000:.0f} ms")

@@ -8,8 +8,8 @@ the one place the tests render them.
 Every file passes `chargen validate` (tests/test_render_fixtures.py), so the records the tests read are
 the records chargen would print for a real character. The tests read a character as its character file's
 mapping (what `build_text` returns) and reach the renderer only through `record_html`, `record_pdf` and
-`roster_html`: when chargen.api.build returns a typed Character, `build_text` dumps it to the file's
-mapping and those three functions turn the mapping back into what the renderer takes.
+`roster_html`. chargen.api.build returns a typed Character: `build_text` and `rolled` dump it to the file's
+mapping (chargen.model.to_document), which the renderer reads back (chargen.render.sheet.as_character).
 
 Imported by tests/test_render_*.py as `tests.render_fixtures`.
 """
@@ -26,6 +26,7 @@ from typing import Any
 import yaml
 
 from chargen import api
+from chargen.model import to_document
 from chargen.render import render_html, render_pdf
 from chargen.tables import Tables, load_tables
 
@@ -57,8 +58,8 @@ def text(fixture: str) -> str:
 
 
 def build_text(source_text: str, source: str) -> Any:
-    """A character as chargen builds it from a character file's text."""
-    return api.build(source_text, source, tables=tables())
+    """A character as chargen builds it from a character file's text, as the file's mapping."""
+    return to_document(api.build(source_text, source, tables=tables()))
 
 
 def build(fixture: str) -> Any:
@@ -86,7 +87,7 @@ def named(name: str, fixture: str = "human") -> Any:
 
 def rolled(seed: int, **choices: Any) -> Any:
     """A character rolled by the core (chargen.api.roll), as `chargen roll --seed N` writes it."""
-    return api.roll(seed=seed, tables=tables(), **choices)
+    return to_document(api.roll(seed=seed, tables=tables(), **choices))
 
 
 def record_html(character: Any, **options: Any) -> str:
@@ -127,6 +128,10 @@ def roster_html(characters: list[Any], **options: Any) -> str:
     """The batch roster (NPC cards) of built characters, as `chargen batch --roster` prints it."""
     from chargen.batch.npc import roster_card
     from chargen.batch.roster import roster_html as render_roster
+    from chargen.render.sheet import as_character
 
-    cards = [roster_card(number, character, tables()) for number, character in enumerate(characters, 1)]
+    cards = [
+        roster_card(number, as_character(character), tables())
+        for number, character in enumerate(characters, 1)
+    ]
     return render_roster(cards, paper=options.get("paper", "letter"), title=options.get("title", "Test"))

@@ -118,7 +118,7 @@ class Box:
 def _boxes(words: list[Word]) -> dict[str, Box]:
     headings = {}
     for box, caption in HEADINGS.items():
-        places = find_phrases(words, caption)
+        places = [place for place in find_phrases(words, caption) if _stands_alone(words, place)]
         assert places, f"the PDF has no heading {caption!r}"
         headings[box] = places[0]
     boxes = {}
@@ -130,6 +130,17 @@ def _boxes(words: list[Word]) -> dict[str, Box]:
         ]
         boxes[box] = Box(heading, min(beside, default=10_000.0) - 3)
     return boxes
+
+
+def _stands_alone(words: list[Word], place: Phrase) -> bool:
+    """A heading is set apart on its row: no word runs into it (unlike `Armor weight:` in running text)."""
+    last = place.words[-1]
+    return not any(
+        w.same_row(place.first)
+        and w not in place.words
+        and (0 <= w.x0 - last.x1 < 12 or 0 <= place.x0 - w.x1 < 12)
+        for w in words
+    )
 
 
 def _label(words: list[Word], box: Box, label: str) -> Phrase | None:

@@ -1,0 +1,83 @@
+"""What every command shares: the global options, also accepted after the subcommand; shell completion of
+table names (races, archetypes, weapons, tables); and click's usage errors told in one line."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from typing import Any
+
+import click
+from click.shell_completion import CompletionItem
+
+
+def _set_tables(context: click.Context, _: click.Parameter, value: str | None) -> None:
+    """`chargen roll --tables DIR` means what `chargen --tables DIR roll` means."""
+    if value is not None:
+        root = context.find_root()
+        root.obj = {**(root.obj or {}), "tables_dir": value}
+
+
+def tables_option() -> click.Option:
+    return click.Option(
+        ["--tables"],
+        type=click.Path(file_okay=False, exists=True),
+        expose_value=False,
+        is_eager=True,
+        callback=_set_tables,
+        help="Use the rules tables in this folder (also accepted before the command).",
+    )
+
+
+def with_global_options(command: click.Command) -> click.Command:
+    """The command, taking the global options after its name too."""
+    if not any(param.name == "tables" for param in command.params):
+        command.params.append(tables_option())
+    return command
+
+
+def _table_entries(context: click.Context, table: str) -> dict[str, Any]:
+    from chargen.errors import ChargenError
+    from chargen.tables import load_tables
+
+    root = context.find_root()
+    folder = (root.obj or {}).get("tables_dir") or root.params.get("tables_dir")
+    try:
+        tables = load_tables(folder or os.environ.get("CHARGEN_TABLES") or None)
+    except ChargenError:
+        return {}
+    entries: dict[str, Any] = getattr(tables, table)
+    return entries
+
+
+def completer(table: str) -> Callable[[click.Context, click.Parameter, str], list[CompletionItem]]:
+    """Completes the ids of one table (`races`, `archetypes`, `weapons`, ...), after any comma already typed
+    (`--race-attempts elf,dw<TAB>`); the display name is the help shown beside each."""
+
+    def complete(context: click.Context, _: click.Parameter, incomplete: str) -> list[CompletionItem]:
+        done, comma, last = incomplete.rpartition(",")
+        prefix = done + comma
+        return [
+            CompletionItem(prefix + entry_id, help=getattr(entry, "name", None))
+            for entry_id, entry in _table_entries(context, table).items()
+            if entry_id.startswith(last.strip().lower())
+        ]
+
+    return complete
+
+
+def complete_table_names(_: click.Context, __: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    from chargen.tables.loader import FILES
+
+    return [CompletionItem(name) for name in FILES if name.startswith(incomplete)]
+
+
+def one_line(error: click.ClickException) -> str:
+    """A click usage error as `chargen: error: roll: no such option: --colour (see chargen roll --help)`."""
+    message = " ".join(error.format_message().split()).rstrip(".")
+    context = getattr(error, "ctx", None)
+    if isinstance(error, click.UsageError) and context is not None:
+        path = context.command_path
+        command = path.partition(" ")[2]
+        return f"chargen: error: {command + ': ' if command else ''}{message} (see {path} --help)"
+    return f"chargen: error: {message}"

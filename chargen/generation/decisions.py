@@ -1,0 +1,88 @@
+"""What each generation step decided, handed from the pipeline to the derived values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from chargen.model import Modifier
+from chargen.vocabulary import EIGHT
+
+#: The codes race and gender modify: the eight characteristics and TMR (6.1, 6.4-6.9).
+MODIFIED = (*EIGHT, "TMR")
+
+if TYPE_CHECKING:  # the steps import this module; their types are needed for checking only
+    from chargen.character_file import CharacterInput
+    from chargen.dice import GivenRoll
+    from chargen.generation.equipment import Equipment
+    from chargen.generation.heritage import Heritage
+    from chargen.tables.schema import PointRow
+
+
+@dataclass(frozen=True)
+class Points:
+    """5.1-5.2: the archetype followed (if any), the Characteristic Points row and the allocation."""
+
+    archetype: str | None
+    row: PointRow
+    allocation: dict[str, int]
+
+
+@dataclass(frozen=True)
+class RaceResult:
+    """6.3: the race, and the races tried in order up to the first success (None: set outright)."""
+
+    race: str
+    attempts: list[str] | None
+
+
+@dataclass(frozen=True)
+class Birthrights:
+    """6.1-6.3, 6.6, 6.9, 7.1."""
+
+    gender: str
+    hand: str
+    race: RaceResult
+    race_type: str | None
+    aspect: str
+
+
+@dataclass(frozen=True)
+class Modifiers:
+    """6.1, 6.4-6.9: what race (with its type) and gender add, by characteristic code (and TMR); `each`
+    and `total` hold every code the record lists, worked out once."""
+
+    race: dict[str, int]
+    gender: dict[str, int]
+    each: dict[str, Modifier] = field(init=False)
+    total: dict[str, int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        each = {code: Modifier(self.race.get(code, 0), self.gender.get(code, 0)) for code in MODIFIED}
+        object.__setattr__(self, "each", each)
+        object.__setattr__(self, "total", {code: item.race + item.gender for code, item in each.items()})
+
+
+@dataclass(frozen=True)
+class Kit:
+    """8.7: what the character carries, whether it was given, and what it cost."""
+
+    equipment: Equipment
+    given: bool
+    cost: int
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """Every step's outcome, in the book's order, before the derived values are worked out."""
+
+    spec: CharacterInput
+    seed: int | None
+    points: Points
+    optional: dict[str, int]
+    born: Birthrights
+    heritage: Heritage
+    modifiers: Modifiers
+    kit: Kit
+    name: str
+    rolls: dict[str, GivenRoll]

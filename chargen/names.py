@@ -1,0 +1,79 @@
+"""Names as people write them: a table entry is found by its id or its display name, in any case, with
+spaces, hyphens or `&`/`and` between the words (`Short Bow`, `hand & half`, `Hand-and-a-Half`, ` Elf`).
+
+Files and outputs always hold the id; only what a person types is forgiven.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from chargen.errors import InputError, KeyPath, Problem, shown
+
+_WORD = re.compile(r"[^\W_]+")
+#: Small words a chart leaves out of a display name (`Hand & Half` for `hand-and-a-half`).
+_FILLER = frozenset({"a", "an", "of", "the"})
+
+
+def name_key(text: str) -> str:
+    """The form two spellings of one name share: lower case words joined by hyphens, `&` read as `and`."""
+    words = _WORD.findall(text.casefold().replace("&", " and "))
+    return "-".join(word for word in words if word not in _FILLER)
+
+
+def _spellings(entries: Mapping[str, Any] | Iterable[str]) -> dict[str, tuple[str, str]]:
+    """name_key -> (id, how a person reads it), for every id and display name."""
+    found: dict[str, tuple[str, str]] = {}
+    items = entries.items() if isinstance(entries, Mapping) else ((key, None) for key in entries)
+    for entry_id, entry in items:
+        display = getattr(entry, "name", None)
+        shown = str(display) if isinstance(display, str) else entry_id
+        found.setdefault(name_key(entry_id), (entry_id, shown))
+        if isinstance(display, str):
+            found.setdefault(name_key(display), (entry_id, shown))
+    return found
+
+
+def resolve(value: str, entries: Mapping[str, Any] | Iterable[str]) -> str | None:
+    """The id `value` names (by id or display name, spelled loosely), or None."""
+    ids = entries if isinstance(entries, Mapping) else list(entries)
+    if value in ids:
+        return value
+    match = _spellings(ids).get(name_key(value))
+    return match[0] if match else None
+
+
+def unknown_problem(
+    where: str | KeyPath, value: str, entries: Mapping[str, Any] | Iterable[str], what: str
+) -> Problem:
+    """`race: 'elfe' is not a race (6.3); did you mean 'elf'?` at a key path of the file, or at a label for
+    what is not in a file (`--race`); ids and display names are both suggested."""
+    spellings = _spellings(entries)
+    close = difflib.get_close_matches(name_key(value), list(spellings), n=1, cutoff=0.6)
+    if close:
+        entry_id, shown_as = spellings[close[0]]
+        named = f" ({shown_as})" if shown_as.casefold() != entry_id.casefold() else ""
+        hint = f"; did you mean {entry_id!r}{named}?"
+    else:
+        hint = f"; one of: {', '.join(sorted({entry_id for entry_id, _ in spellings.values()}))}"
+    message = f"{shown(value)} is not {what}{hint}"
+    if isinstance(where, str):
+        return Problem(label=where, message=message, value=value)
+    return Problem(path=where, message=message, value=value)
+
+
+def unknown_name(
+    where: str | KeyPath, value: str, entries: Mapping[str, Any] | Iterable[str], what: str
+) -> InputError:
+    return InputError(unknown_problem(where, value, entries, what))
+
+
+def resolved(where: str | KeyPath, value: str, entries: Mapping[str, Any] | Iterable[str], what: str) -> str:
+    """The id `value` names, else the unknown_name error."""
+    found = resolve(value, entries)
+    if found is None:
+        raise unknown_name(where, value, entries, what)
+    return found

@@ -1,0 +1,87 @@
+"""The record's captions: each formula written from the same table numbers the value was worked out with,
+so a house rule in an exported table prints its own caption beside its own number."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chargen.tables.schema import ArmorFile, CombatFile
+
+TIMES = "\u00d7"
+MINUS = "\u2212"
+
+
+def _times(multiplier: int | float, term: str) -> str:
+    """`2 x WP` (with a times sign); a multiplier of 1 is left out."""
+    return term if multiplier == 1 else f"{_number(multiplier)} {TIMES} {term}"
+
+
+def _number(value: int | float) -> str:
+    shown = str(int(value)) if float(value).is_integer() else str(value)
+    return shown.replace("-", MINUS)
+
+
+def _signed(value: int | float) -> str:
+    return f"+ {_number(value)}" if value >= 0 else f"{MINUS} {_number(-value)}"
+
+
+def stun_threshold(rules: CombatFile) -> str:
+    """19: more than EN / divisor from one strike Stuns."""
+    return f"damage from one strike that Stuns (over EN \u00f7 {rules.stun.endurance_divisor})"
+
+
+def stun_recovery(rules: CombatFile) -> str:
+    """19: D100 at multiplier x Willpower + Fatigue or less."""
+    return f"{_times(rules.stun.recovery_willpower_multiplier, 'WP')} + FT"
+
+
+def breakage_check(rules: CombatFile) -> str:
+    """17.3: D100 at multiplier x modified Manual Dexterity or less."""
+    return _times(rules.breakage.manual_dexterity_multiplier, "modified MD")
+
+
+def strike_chance(rules: CombatFile) -> str:
+    """17.1 and 20.2: the ranked terms and the MD shortfall penalty."""
+    terms = rules.strike_chance
+    ranked = ["Base Chance"]
+    if terms.adds_modified_manual_dexterity:
+        ranked.append("modified MD")
+    ranked.append(_times(terms.rank_multiplier, "Rank"))
+    return (
+        f"Strike Chance: {' + '.join(ranked)} ({terms.rule}); unranked, Base Chance alone; "
+        f"{MINUS}{terms.md_shortfall_penalty} per point of MD below the weapon's."
+    )
+
+
+def initiative(rules: CombatFile) -> str:
+    """12.3: modified Agility + Perception + the prepared weapon's Rank."""
+    terms = rules.initiative
+    return f"Initiative: modified AG + PC + {_times(terms.rank_multiplier, 'Rank')} ({terms.rule})."
+
+
+def damage(rules: CombatFile) -> str:
+    """20.2: the PS shortfall and the two-handed bonus."""
+    terms = rules.damage
+    return (
+        f"Damage: {MINUS}{terms.penalty_per_strength_point_short} per point of PS below the weapon's; "
+        f"{_signed(terms.two_handed_bonus).replace(' ', '')} two-handed ({terms.rule})."
+    )
+
+
+def unarmed(rules: CombatFile) -> str:
+    """21: base chance and damage steps."""
+    terms = rules.unarmed
+    above = f"PS above {terms.strength_threshold}"
+    return (
+        f"Unarmed: {_times(terms.agility_multiplier, 'modified AG')} + {terms.chance_per_strength_point} per "
+        f"point of {above}; D10 {_signed(terms.damage_modifier)}, +1 per {terms.strength_points_per_damage} "
+        f"full points of {above} ({terms.rule})."
+    )
+
+
+def armor_weight(chart: ArmorFile, gender: str) -> str:
+    """18.1: the weight multiple, adjusted for gender, times the race's size number."""
+    adjustment = chart.weight_adjustment_by_gender.get(gender, 0)  # type: ignore[call-overload]
+    multiple = "chart multiple" if not adjustment else f"(chart multiple {_signed(adjustment)})"
+    return f"{multiple} {TIMES} size"

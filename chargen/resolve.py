@@ -1,0 +1,91 @@
+"""Every table name in a character file, read as people write it and replaced by its id before generation.
+
+A name no table knows is refused here, with the closest id or display name suggested; so the pipeline
+below only ever sees ids.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chargen.character_file import CharacterInput, Item
+from chargen.errors import InputError, KeyPath, Problem
+from chargen.names import resolve, resolved
+from chargen.tables import Tables
+
+
+class _Lookup:
+    """Looks names up, collecting every unknown one, so a file hears of all its mistakes at once."""
+
+    def __init__(self) -> None:
+        self.problems: list[Problem] = []
+
+    def __call__(self, field: KeyPath, value: str, entries: Any, what: str) -> str:
+        try:
+            return resolved(field, value, entries, what)
+        except InputError as error:
+            self.problems.extend(error.items)
+            return value
+
+
+def resolve_names(spec: CharacterInput, tables: Tables) -> CharacterInput:
+    """`spec` with races, race type, aspect, archetype, weapons, armor and shield given as ids."""
+    look_up = _Lookup()
+    update: dict[str, Any] = {}
+    if spec.archetype is not None:
+        # An older file names it `strategy`: the message points at the key the file used.
+        update["archetype"] = look_up(
+            (spec.archetype_key,), spec.archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
+        )
+    if spec.race is not None:
+        update["race"] = look_up(("race",), spec.race, tables.races, "a race (6.3)")
+    if spec.race_attempts is not None:
+        attempts = [
+            look_up(("race_attempts", index), race, tables.races, "a race (6.3)")
+            for index, race in enumerate(spec.race_attempts)
+        ]
+        if len(set(attempts)) != len(attempts):
+            look_up.problems.append(
+                Problem(("race_attempts",), "each attempt must be at a different race (6.3)")
+            )
+        update["race_attempts"] = attempts
+    if spec.race_type is not None:
+        update["race_type"] = _race_type(spec.race_type, update.get("race"), tables)
+    if spec.aspect is not None:
+        update["aspect"] = look_up(("aspect",), spec.aspect, tables.aspects, "an aspect (7.1)")
+    update.update(_equipment_names(spec, tables, look_up))
+    if look_up.problems:
+        raise InputError(look_up.problems)
+    return spec.model_copy(update=update)
+
+
+def _equipment_names(spec: CharacterInput, tables: Tables, look_up: _Lookup) -> dict[str, Any]:
+    """8.7: weapons, armor and shield as ids."""
+    update: dict[str, Any] = {
+        "weapons": [
+            Item(
+                name=look_up(
+                    ("weapons", index, "name"), item.name, tables.weapons, "on the Weapons Chart (20.2)"
+                ),
+                rank=item.rank,
+            )
+            for index, item in enumerate(spec.weapons)
+        ]
+    }
+    if spec.armor is not None:
+        update["armor"] = look_up(("armor",), spec.armor, tables.armor, "on the Armor Chart (18.1)")
+    if spec.shield is not None:
+        name = look_up(("shield", "name"), spec.shield.name, tables.shields, "on the Shield Chart (17.5)")
+        update["shield"] = Item(name=name, rank=spec.shield.rank)
+    return update
+
+
+def _race_type(value: str, race: str | None, tables: Tables) -> str:
+    """A giant's or shape-changer's type (6.6, 6.9), among its race's types when the race is set; an
+    unknown one is left for the race step to refuse with the race's own types."""
+    races = [tables.races[race]] if race in tables.races else list(tables.races.values())
+    for candidate in races:
+        found = resolve(value, candidate.types)
+        if found is not None:
+            return found
+    return value

@@ -1,0 +1,182 @@
+"""Steps 6.1-6.2, 6.6/6.9, 7.1, 8.1-8.5 and 8.8: gender, hand, race type, aspect, heritage, money, name."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from chargen.errors import InputError
+from chargen.model import Character
+from chargen.walkthrough.dice_steps import dice_question, sides_of
+from chargen.walkthrough.walk import Question, Walk
+
+
+def gender_question() -> Question:
+    def explain(walk: Walk) -> str:
+        genders = walk.tables.birthrights.genders
+        told = "; ".join(
+            f"{gender.name}: {_modifiers(gender.modifiers) or 'no change'}" for gender in genders.values()
+        )
+        return f"6.1 Gender, your choice. {told}."
+
+    def take(walk: Walk, text: str) -> str:
+        options = sorted(walk.tables.birthrights.genders)
+        if not text:
+            walk.data["gender"] = walk.rng.choice(options)
+            return f"chargen chose {walk.data['gender']}"
+        chosen = [option for option in options if option.startswith(text.lower())]
+        if len(chosen) != 1:
+            raise InputError(f"gender: {text[:40]!r}; answer {' or '.join(options)} (6.1)")
+        walk.data["gender"] = chosen[0]
+        return chosen[0]
+
+    return Question("gender", explain, lambda walk: "male or female (Enter: chargen chooses)", take)
+
+
+def _modifiers(modifiers: dict[str, int]) -> str:
+    return ", ".join(f"{code} {value:+d}" for code, value in modifiers.items())
+
+
+def hand_question() -> Question:
+    def explain(walk: Walk) -> str:
+        return (
+            f"{walk.tables.birthrights.hands.rule} Hand: roll D5 and D10; a higher D10 means right-handed, "
+            "a higher D5 left-handed, a tie ambidextrous."
+        )
+
+    return dice_question(
+        "hand",
+        lambda walk: [5, 10],
+        lambda walk: walk.tables.birthrights.hands.rule,
+        explain,
+        lambda walk, character: f"{character.hand}-handed",
+    )
+
+
+def _race(walk: Walk) -> Any:
+    return walk.tables.races[walk.preview().race]
+
+
+def race_type_question() -> Question:
+    def explain(walk: Walk) -> str:
+        race = _race(walk)
+        kinds = ", ".join(f"{kind.name} {kind.low}-{kind.high}" for kind in race.types.values())
+        return f"{race.type_rule} {race.name} type: roll {race.type_dice}: {kinds}."
+
+    def result(walk: Walk, character: Character) -> str:
+        return str(_race(walk).types[str(character.race_type)].name)
+
+    return dice_question(
+        "race_type",
+        lambda walk: sides_of(_race(walk).type_dice or "D10"),
+        lambda walk: _race(walk).type_rule or "6.3",
+        explain,
+        result,
+        applies=lambda walk: bool(_race(walk).types),
+    )
+
+
+def aspect_question() -> Question:
+    def explain(walk: Walk) -> str:
+        table = walk.tables.aspect_file
+        bands = ", ".join(f"{item.name} {item.low}-{item.high}" for item in table.aspects.values())
+        return f"{table.rule} Aspect: roll {table.dice}: {bands}."
+
+    def result(walk: Walk, character: Character) -> str:
+        aspect = walk.tables.aspects[character.aspect]
+        effects = walk.tables.aspect_file.effects[aspect.kind]
+        names = {key: getattr(aspect, key) or "" for key in ("season", "named_day", "opposite_season")}
+        told = "; ".join(f"{row.effect:+d} {row.when.format_map(names)}" for row in effects.rows)
+        return f"{aspect.name} (rule {aspect.rule}), on percentile rolls: {told} ({effects.window})"
+
+    return dice_question(
+        "aspect",
+        lambda walk: sides_of(walk.tables.aspect_file.dice),
+        lambda walk: walk.tables.aspect_file.rule,
+        explain,
+        result,
+        applies=lambda walk: _race(walk).fixed_aspect is None,
+    )
+
+
+def heritage_questions() -> list[Question]:
+    def status(walk: Walk, character: Character) -> str:
+        row = walk.tables.heritage.social_status.rows[character.heritage.social_status]
+        return f"{row.name}, money x{row.money_multiplier}"
+
+    def order(walk: Walk, character: Character) -> str:
+        effects = walk.tables.heritage.birth_order_effects
+        effect = next(entry for key, entry in effects.items() if key == character.heritage.birth_order)
+        return f"{effect.name}: money x{effect.money_factor}, Experience x{effect.experience_factor}"
+
+    def sibling(walk: Walk, character: Character) -> str:
+        return str(walk.tables.heritage.sibling_rank.rows[str(character.heritage.sibling_rank)].name)
+
+    return [
+        _table_roll("social_status", "social_status", "Social status, which sets a money multiplier", status),
+        _table_roll(
+            "birth_order",
+            "birth_order",
+            "Order of birth: bastard, legitimate or first child change money and Experience (8.3)",
+            order,
+        ),
+        _table_roll(
+            "sibling_rank",
+            "sibling_rank",
+            "Sibling rank, for a legitimate child",
+            sibling,
+            applies=lambda walk: walk.preview().heritage.birth_order == "legitimate",
+        ),
+        _table_roll(
+            "experience",
+            "starting_allotment",
+            "Starting allotment: first the Experience Points",
+            lambda walk, character: f"{character.experience_points} Experience Points",
+        ),
+        _table_roll(
+            "silver",
+            "starting_allotment",
+            "Starting allotment: then the Silver Pennies",
+            lambda walk, character: f"{character.starting_silver} Silver Pennies",
+        ),
+    ]
+
+
+def _table_roll(
+    roll_key: str,
+    table_name: str,
+    words: str,
+    result: Callable[[Walk, Character], str],
+    applies: Callable[[Walk], bool] = lambda walk: True,
+) -> Question:
+    """A step read on one of the heritage tables (8.1-8.5), by that table's own dice and rule."""
+
+    def table(walk: Walk) -> Any:
+        return getattr(walk.tables.heritage, table_name)
+
+    return dice_question(
+        roll_key,
+        lambda walk: sides_of(table(walk).dice),
+        lambda walk: str(table(walk).rule),
+        lambda walk: f"{table(walk).rule} {words}: roll {table(walk).dice}.",
+        result,
+        applies=applies,
+    )
+
+
+def name_question() -> Question:
+    def offered(walk: Walk) -> str:
+        """A name from tables/names.yaml for the race and gender, the same for the same walk."""
+        return str(walk.preview().name)
+
+    def take(walk: Walk, text: str) -> str:
+        name = " ".join(text.split()) or offered(walk)
+        walk.data["name"] = name
+        return name
+
+    return Question(
+        "name",
+        lambda walk: "8.8 Name: any name you like, or the one chargen offers.",
+        lambda walk: f"Name (Enter for {offered(walk)})",
+        take,
+    )

@@ -1,0 +1,124 @@
+"""The steps that are a die roll: the player's dice, or Enter to let chargen roll them. Each step's
+rule is shown in one line, in our own words, with its number; the numbers come from the tables."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from chargen.dice import DiceSpec
+from chargen.errors import InputError
+from chargen.model import Character
+from chargen.walkthrough.entries import dice_entry, dice_named
+from chargen.walkthrough.walk import Question, Walk
+
+
+def dice_question(
+    key: str,
+    sides: Callable[[Walk], list[int]],
+    rule: Callable[[Walk], str],
+    explain: Callable[[Walk], str],
+    result: Callable[[Walk, Character], str],
+    *,
+    total: bool = False,
+    applies: Callable[[Walk], bool] = lambda walk: True,
+    roll_key: Callable[[Walk], str] | None = None,
+) -> Question:
+    """A step whose answer is recorded under rolls.KEY, or rolls.ROLL_KEY where the tables name the key
+    (a number, or a list for dice kept apart)."""
+
+    def ask(walk: Walk) -> str:
+        return f"Your {dice_named(sides(walk))}{' (or their total)' if total else ''}, or Enter to roll"
+
+    def take(walk: Walk, text: str) -> str:
+        dice = sides(walk)
+        entered = dice_entry(text, dice, rule(walk), total=total)
+        values = entered if entered is not None else [walk.roll(side)[0] for side in dice]
+        recorded: Any = sum(values) if total or len(dice) == 1 else values
+        walk.data["rolls"][roll_key(walk) if roll_key else key] = recorded
+        rolled = "" if entered is not None else "rolled "
+        return f"{rolled}{recorded}: {result(walk, walk.preview())}"
+
+    return Question(f"rolls.{key}", explain, ask, take, applies)
+
+
+def sides_of(spec: DiceSpec | str) -> list[int]:
+    """`2D10` -> [10, 10]; the modifier is the rule's, not a die. The tables hold parsed dice."""
+    if isinstance(spec, str):
+        spec = DiceSpec.parse(spec)
+    return [spec.sides] * spec.count
+
+
+def race_roll(index: int) -> Question:
+    """6.3: the D100 for the index-th race attempt."""
+
+    def ask(walk: Walk) -> str:
+        race = walk.tables.races[walk.data["race_attempts"][index]]
+        return f"Your D100 for {race.name} (at or under {race.chance} succeeds), or Enter to roll"
+
+    def take(walk: Walk, text: str) -> str:
+        entered = dice_entry(text, [100], "6.3")
+        value = entered[0] if entered is not None else walk.roll(100)[0]
+        walk.data["rolls"].setdefault("race", []).append(value)
+        race_id = walk.data["race_attempts"][index]
+        rolled = "" if entered is not None else "rolled "
+        if walk.preview().race == race_id:
+            return f"{rolled}{value}: you are {_article(walk.tables.races[race_id].name)}"
+        return f"{rolled}{value}: not this race"
+
+    def applies(walk: Walk) -> bool:
+        return len(walk.data.get("race_attempts") or []) == index + 1
+
+    return Question(f"rolls.race[{index}]", race_explain, ask, take, applies)
+
+
+def race_attempt(index: int) -> Question:
+    """6.3: which race to try at the index-th attempt (Enter: no more tries)."""
+    order = ("first", "second", "third")[index]
+
+    def ask(walk: Walk) -> str:
+        return f"Race to try {order} (e.g. Elf), or Enter to {'be human' if index == 0 else 'stop trying'}"
+
+    def take(walk: Walk, text: str) -> str:
+        from chargen.names import resolved
+
+        if not text:
+            walk.marks["race_attempts_done"] = True
+            if index == 0:
+                walk.data["race"] = "human"
+            return "human"
+        race_id = resolved(f"race_attempts[{index}]", text, walk.tables.races, "a race (6.3)")
+        tried = walk.data.setdefault("race_attempts", [])
+        if race_id in tried:
+            raise InputError(
+                f"race_attempts[{index}]: {race_id} was tried already; each try is at a different race (6.3)"
+            )
+        if walk.tables.races[race_id].chance >= 100:
+            raise InputError(
+                f"race_attempts[{index}]: anyone may be {race_id}; press Enter to stop trying (6.3)"
+            )
+        tried.append(race_id)
+        return f"trying {walk.tables.races[race_id].name}"
+
+    def applies(walk: Walk) -> bool:
+        tried = walk.data.get("race_attempts") or []
+        rolls = walk.data["rolls"].get("race") or []
+        if walk.marks.get("race_attempts_done") or walk.data.get("race") or len(tried) != index:
+            return False
+        return index == 0 or (len(rolls) == index and walk.preview().race == "human")
+
+    return Question(f"race_attempts[{index}]", race_explain, ask, take, applies)
+
+
+def race_explain(walk: Walk) -> str:
+    chances = ", ".join(
+        f"{race.name} {race.chance}" for race in walk.tables.races.values() if race.chance < 100
+    )
+    return (
+        "6.3 Race: try up to three races, one D100 each, in the order you choose; at or under the "
+        f"chance you are one, else human. Chances: {chances}."
+    )
+
+
+def _article(name: str) -> str:
+    return f"{'an' if name[:1].lower() in 'aeiou' else 'a'} {name}"

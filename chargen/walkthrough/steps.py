@@ -1,0 +1,208 @@
+"""The book's steps, in its order (5.1 to 8.8), as questions a walk asks one at a time."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chargen.errors import InputError
+from chargen.model import Character
+from chargen.rules.allocation import allocation_problems
+from chargen.walkthrough.birth_steps import (
+    aspect_question,
+    gender_question,
+    hand_question,
+    heritage_questions,
+    name_question,
+    race_type_question,
+)
+from chargen.walkthrough.dice_steps import dice_question, race_attempt, race_roll, sides_of
+from chargen.walkthrough.entries import lawful_values
+from chargen.walkthrough.shopping import armor_question, shield_question, weapons_question
+from chargen.walkthrough.walk import Question, Walk
+
+
+def questions(walk_tables: Any) -> list[Question]:
+    """Every step, in the book's order; each applies only where the character so far needs it."""
+    codes = list(walk_tables.characteristics.primaries)
+    return [
+        _points(),
+        *(_allocate(code, codes) for code in codes),
+        _optional(),
+        *(_optional_dice(item.code) for item in walk_tables.characteristics.optional),
+        gender_question(),
+        hand_question(),
+        *(step for index in range(3) for step in (race_attempt(index), race_roll(index))),
+        race_type_question(),
+        aspect_question(),
+        *heritage_questions(),
+        weapons_question(),
+        armor_question(),
+        shield_question(),
+        # 8.6 skills bought with Experience: their step goes here once the character file holds skills
+        # (issue 10, "The whole character on the record").
+        name_question(),
+    ]
+
+
+def _points() -> Question:
+    def explain(walk: Walk) -> str:
+        generation = walk.tables.characteristics.point_generation
+        return (
+            f"{generation.rule} Characteristic Points: roll {generation.dice}; the Point Generation table "
+            "turns it into the points you spend and the highest value any characteristic may have."
+        )
+
+    def result(walk: Walk, character: Character) -> str:
+        return f"{character.points.total} points, maximum {character.points.maximum}"
+
+    return dice_question(
+        "points",
+        lambda walk: sides_of(walk.tables.characteristics.point_generation.dice),
+        lambda walk: walk.tables.characteristics.point_generation.rule,
+        explain,
+        result,
+        total=True,
+    )
+
+
+def _row(walk: Walk) -> tuple[int, int]:
+    points = walk.preview().points
+    return points.total, points.maximum
+
+
+def _allocation_explain(walk: Walk) -> str:
+    total, maximum = _row(walk)
+    minimum = walk.tables.characteristics.minimum_value
+    return (
+        f"5.2 Allocation: spend all {total} points on the six, each {minimum} to {maximum}; only a few "
+        "may sit at or just below the maximum."
+    )
+
+
+def _allowed(walk: Walk, slots: int) -> tuple[list[int], int]:
+    """The values the next characteristic may take (5.2), and the points left, with `slots` to fill."""
+    total, maximum = _row(walk)
+    characteristics = walk.tables.characteristics
+    left = total - sum(walk.allocation.values())
+    values = lawful_values(
+        walk.allocation,
+        total,
+        slots,
+        maximum,
+        characteristics.minimum_value,
+        characteristics.allocation_limits,
+    )
+    return values, left
+
+
+def _even(values: list[int], left: int, slots: int) -> int:
+    """Enter's value: the allowed one nearest an even share of the points left."""
+    share = left / slots
+    return min(values, key=lambda value: (abs(value - share), -value))
+
+
+def _allocate(code: str, codes: list[str]) -> Question:
+    """5.2, one characteristic at a time, with the points left and the values the rule still allows."""
+    slots = len(codes) - codes.index(code)
+
+    def ask(walk: Walk) -> str:
+        values, left = _allowed(walk, slots)
+        return f"{code} ({_spans(values)} allowed; {left} points left for {slots}; Enter for {_even(values, left, slots)})"
+
+    def take(walk: Walk, text: str) -> str:
+        values, left = _allowed(walk, slots)
+        if not text:
+            value = _even(values, left, slots)
+        elif text.isdigit():
+            value = int(text)
+        else:
+            raise InputError(f"allocation.{code}: {text[:40]!r} is not a number; rule 5.2")
+        if value not in values:
+            raise InputError(f"allocation.{code}: {_why_not(walk, code, value, values)}")
+        walk.allocation[code] = value
+        if len(walk.allocation) == len(codes):
+            walk.data["allocation"] = dict(walk.allocation)
+        return f"{code} {value}; {left - value} points left"
+
+    return Question(f"allocation.{code}", _allocation_explain, ask, take)
+
+
+def _why_not(walk: Walk, code: str, value: int, values: list[int]) -> str:
+    """The 5.2 reason a value is refused: out of range, too many near the maximum, or no room left."""
+    characteristics = walk.tables.characteristics
+    _, maximum = _row(walk)
+    placed = {**walk.allocation, code: value}
+    problems = allocation_problems(
+        placed,
+        sum(placed.values()),
+        maximum,
+        characteristics.minimum_value,
+        characteristics.allocation_limits,
+    )
+    if problems:
+        return problems[0]
+    return f"{code} {value} leaves no lawful way to spend the rest (allowed now: {_spans(values)}); rule 5.2"
+
+
+def _spans(values: list[int]) -> str:
+    """[5, 6, 7, 9] -> `5-7, 9`."""
+    spans: list[list[int]] = []
+    for value in values:
+        if spans and value == spans[-1][-1] + 1:
+            spans[-1].append(value)
+        else:
+            spans.append([value])
+    return ", ".join(f"{span[0]}-{span[-1]}" if len(span) > 1 else str(span[0]) for span in spans)
+
+
+def _optional() -> Question:
+    def explain(walk: Walk) -> str:
+        listed = ", ".join(
+            f"{item.code} ({item.name}, {item.dice}, rule {item.rule})"
+            for item in walk.tables.characteristics.optional
+        )
+        return f"5.5 Optional characteristics your GM may use: {listed}."
+
+    def take(walk: Walk, text: str) -> str:
+        known = {item.code for item in walk.tables.characteristics.optional}
+        wanted = [part.strip().upper() for part in text.replace(",", " ").split() if part.strip()]
+        for code in wanted:
+            if code not in known:
+                raise InputError(
+                    f"optional: {code!r} is not an optional characteristic ({', '.join(sorted(known))}); rule 5.5"
+                )
+        walk.data["optional"] = list(dict.fromkeys(wanted))
+        return ", ".join(walk.data["optional"]) or "none"
+
+    return Question(
+        "optional",
+        explain,
+        lambda walk: "Codes to roll (e.g. PB), or Enter for none",
+        take,
+        lambda walk: bool(walk.tables.characteristics.optional),
+    )
+
+
+def _optional_item(walk: Walk, code: str) -> Any:
+    return next(item for item in walk.tables.characteristics.optional if item.code == code)
+
+
+def _optional_explain(item: Any) -> str:
+    return f"{item.rule} {item.name}: roll {item.dice}."
+
+
+def _optional_dice(code: str) -> Question:
+    def result(walk: Walk, character: Character) -> str:
+        return f"{_optional_item(walk, code).name} {character.characteristics.get(code)}"
+
+    return dice_question(
+        code,
+        lambda walk: sides_of(_optional_item(walk, code).dice),
+        lambda walk: _optional_item(walk, code).rule,
+        lambda walk: (
+            f"{_optional_item(walk, code).rule} {_optional_item(walk, code).name}: roll {_optional_item(walk, code).dice}."
+        ),
+        result,
+        applies=lambda walk: code in (walk.data.get("optional") or []),
+        roll_key=lambda walk: _optional_item(walk, code).roll_key,
+    )

@@ -1,0 +1,115 @@
+"""The state of a walk through the book's steps: the character file so far, the RNG that rolls what the
+player leaves to chargen, and the history `back` undoes. Plain Python: no terminal, no click."""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from chargen.errors import ChargenError, InputError
+from chargen.model import Character
+from chargen.tables import Tables
+
+#: Seed of the previews: what the file does not give yet is filled in only to show the steps done so far.
+PREVIEW_SEED = 0
+
+
+@dataclass(frozen=True)
+class Question:
+    """One step: its rule in one line, the question, and how an answer changes the walk (returning what to
+    show; raising InputError, with the reason, for an entry the rules refuse)."""
+
+    key: str
+    explain: Callable[[Walk], str]
+    ask: Callable[[Walk], str]
+    take: Callable[[Walk, str], str]
+    applies: Callable[[Walk], bool] = lambda walk: True
+
+
+@dataclass
+class _Snapshot:
+    data: dict[str, Any]
+    allocation: dict[str, int]
+    marks: dict[str, Any]
+    position: int
+    rng_state: Any
+
+
+@dataclass
+class Walk:
+    """A character being made one step at a time. `data` is the character file as far as it goes; every
+    die is in it, whether the player entered it or chargen rolled it, so the file builds to the same
+    character."""
+
+    tables: Tables
+    seed: int
+    questions: list[Question]
+    data: dict[str, Any] = field(default_factory=lambda: {"rolls": {}})
+    allocation: dict[str, int] = field(default_factory=dict)  # 5.2 so far, until all six are placed
+    marks: dict[str, Any] = field(default_factory=dict)  # the walk's own notes, not in the file
+    position: int = 0
+    _history: list[_Snapshot] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.rng = random.Random(self.seed)
+
+    @property
+    def current(self) -> Question | None:
+        """The next step that applies to this character (None: the walk is done)."""
+        while self.position < len(self.questions) and not self.questions[self.position].applies(self):
+            self.position += 1
+        return self.questions[self.position] if self.position < len(self.questions) else None
+
+    def answer(self, text: str) -> str:
+        """Take the player's entry for the current step; a refused entry leaves the walk as it was."""
+        question = self.current
+        if question is None:
+            raise InputError("the walk is done")
+        snapshot = self._snapshot()
+        try:
+            shown = question.take(self, text.strip())
+            self.preview()
+        except ChargenError:
+            self._restore(snapshot)
+            raise
+        self._history.append(snapshot)
+        self.position += 1
+        return shown
+
+    def back(self) -> bool:
+        """Undo the last step taken (False when there is none)."""
+        if not self._history:
+            return False
+        self._restore(self._history.pop())
+        return True
+
+    def roll(self, sides: int, count: int = 1) -> list[int]:
+        """Dice the player left to chargen, from the walk's seeded RNG."""
+        return [self.rng.randint(1, sides) for _ in range(count)]
+
+    def preview(self) -> Character:
+        """The character as the steps so far make it (later steps filled in with a fixed seed)."""
+        from chargen.api import build_spec
+        from chargen.character_file import character_input
+
+        return build_spec(character_input(copy.deepcopy(self.data)), seed=PREVIEW_SEED, tables=self.tables)
+
+    def document(self) -> Character:
+        """The finished character file: every die and choice given, so nothing is left to a seed."""
+        return self.preview()
+
+    def _snapshot(self) -> _Snapshot:
+        state = self.rng.getstate()
+        return _Snapshot(
+            copy.deepcopy(self.data), dict(self.allocation), dict(self.marks), self.position, state
+        )
+
+    def _restore(self, snapshot: _Snapshot) -> None:
+        self.data = snapshot.data
+        self.allocation = snapshot.allocation
+        self.marks = snapshot.marks
+        self.position = snapshot.position
+        self.rng.setstate(snapshot.rng_state)

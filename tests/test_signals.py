@@ -1,0 +1,98 @@
+"""One signal policy (issue 14 item 3): SIGINT, SIGTERM and SIGHUP mid-batch leave no temporary file or
+folder and no process, and the command exits 128 + the signal's number with one line."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).parents[1]
+
+
+def children(pid: int) -> set[int]:
+    """The worker processes of `pid`, read from /proc (Linux)."""
+    found: set[int] = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found.update(int(child) for child in (task / "children").read_text().split())
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def end(pids: set[int]) -> None:
+    """Kill what a failed test left running, so a failure does not load the machine for the rest."""
+    for pid in pids:
+        if alive(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def everything_under(folder: Path) -> list[str]:
+    return sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads worker processes from /proc")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_mid_batch_leaves_nothing_behind(tmp_path: Path, signum: signal.Signals) -> None:
+    command = [sys.executable, "-m", "chargen", "batch", "-n", "2000", "-j", "2", "--seed", "1"]
+    command += ["--pdf", "x.pdf", "--jsonl", "y.jsonl", "--out", "village"]
+    process = subprocess.Popen(
+        command,
+        cwd=tmp_path,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (any(tmp_path.glob(".x.pdf.*.part")) and len(workers) >= 2):
+            time.sleep(0.05)
+            workers |= children(process.pid) if process.poll() is None else set()
+        assert len(workers) >= 2, "the batch never started its two workers"
+        time.sleep(0.5)  # well into the run
+        started = time.monotonic()
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=30)
+        assert time.monotonic() - started < 5
+        assert process.returncode == 128 + signum
+        assert err == f"chargen: error: stopped by {signum.name}\n"
+        assert everything_under(tmp_path) == []
+        time.sleep(0.2)
+        assert [pid for pid in workers if alive(pid)] == []
+    finally:
+        process.kill()
+        end(workers)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads worker processes from /proc")
+def test_workers_die_with_a_parent_killed_outright(tmp_path: Path) -> None:
+    """SIGKILL cannot be handled: the workers still go (PR_SET_PDEATHSIG), though temporaries may stay."""
+    command = [sys.executable, "-m", "chargen", "batch", "-n", "2000", "-j", "2", "--pdf", "x.pdf", "-q"]
+    process = subprocess.Popen(command, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.05)
+            workers |= children(process.pid)
+        process.kill()
+        process.wait(timeout=10)
+        deadline = time.monotonic() + 5
+        while time.monotonic() < deadline and any(alive(pid) for pid in workers):
+            time.sleep(0.05)
+        assert [pid for pid in workers if alive(pid)] == []
+    finally:
+        process.kill()
+        end(workers)
