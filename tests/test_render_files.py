@@ -14,12 +14,12 @@ from chargen.paths import templates_dir
 from chargen.render import RenderError, write_record
 from chargen.render.fetcher import fetch
 from chargen.tables import Tables
-from tests.render_fixtures import REPO, typical
+from tests.render_fixtures import REPO, human
 
 
 def test_write_record_writes_both_files(tables: Tables, tmp_path: Path) -> None:
     html, pdf = tmp_path / "rolf.html", tmp_path / "rolf.pdf"
-    write_record(typical(), tables, html=html, pdf=pdf, paper="a4")
+    write_record(human(), tables, html=html, pdf=pdf, paper="a4")
     assert html.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
     assert pdf.read_bytes().startswith(b"%PDF-")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["rolf.html", "rolf.pdf"]
@@ -31,7 +31,7 @@ def test_write_record_writes_both_files(tables: Tables, tmp_path: Path) -> None:
 def test_failed_render_leaves_old_files_alone_and_no_leftovers(tables: Tables, tmp_path: Path) -> None:
     html, pdf = tmp_path / "rolf.html", tmp_path / "rolf.pdf"
     html.write_text("old")
-    broken = typical()
+    broken = human()
     del broken["combat"]["defense"]
     with pytest.raises(RenderError) as caught:
         write_record(broken, tables, html=html, pdf=pdf)
@@ -43,7 +43,7 @@ def test_failed_render_leaves_old_files_alone_and_no_leftovers(tables: Tables, t
 def test_unwritable_target_is_a_chargen_error(tables: Tables, tmp_path: Path) -> None:
     target = tmp_path / "no-such-folder" / "rolf.html"
     with pytest.raises(ChargenError) as caught:
-        write_record(typical(), tables, html=target, pdf=None)
+        write_record(human(), tables, html=target, pdf=None)
     assert str(caught.value) == f"{target}: cannot write (No such file or directory)"
 
 
@@ -109,7 +109,7 @@ def _modules_after(code: str) -> set[str]:
 def test_html_rendering_never_imports_weasyprint() -> None:
     modules = _modules_after(
         "from chargen.render import render_html; from chargen.tables import load_tables;"
-        "from tests.render_fixtures import typical; render_html(typical(), load_tables())"
+        "from tests.render_fixtures import human; render_html(human(), load_tables())"
     )
     assert "chargen.render.html" in modules
     assert not any(name == "weasyprint" or name.startswith("weasyprint.") for name in modules)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -10,11 +11,14 @@ from typing import Any
 
 import pypdf
 import pytest
+import yaml
 
-from chargen.render import render_pdf
 from chargen.render.errors import RenderError
 from chargen.tables import Tables
-from tests.render_fixtures import CROWDED_WEAPONS, REPO, crowded, named, rolled, typical
+from tests import render_fixtures
+from tests.render_fixtures import REPO, build_text, crowded, human, named, record_pdf, rolled
+from tests.render_fixtures.fields import expected_fields
+from tests.render_fixtures.pdf_text import pdf_fields, pdf_words
 
 POINTS_PER_INCH = 72
 
@@ -37,21 +41,15 @@ def text_of(reader: pypdf.PdfReader) -> str:
 
 
 @pytest.fixture(scope="module")
-def typical_pdf(tables: Tables) -> bytes:
-    return render_pdf(typical(), tables)
+def typical_pdf() -> bytes:
+    return record_pdf(human())
 
 
-def test_pdf_shows_name_characteristics_and_strike_chances(typical_pdf: bytes) -> None:
+def test_pdf_shows_name_weapons_aspect_and_seed(typical_pdf: bytes) -> None:
     reader = read(typical_pdf)
     text = text_of(reader)
     front = reader.pages[0].extract_text()
     assert "Rolf the Barbarian" in front
-    character = typical()
-    for code, value in character["characteristics"].items():
-        assert code in front
-        assert str(value) in front
-    for weapon in character["combat"]["weapons"]:
-        assert str(weapon["strike_chance"]) in front
     assert "Broadsword" in front and "Dagger" in front
     assert "unranked" in front
     assert "Winter Stars" in text
@@ -65,8 +63,8 @@ def test_typical_character_fits_two_letter_pages(typical_pdf: bytes) -> None:
     assert (round(float(box.width)), round(float(box.height))) == (612, 792)
 
 
-def test_a4_pages_are_a4(tables: Tables) -> None:
-    reader = read(render_pdf(typical(), tables, paper="a4"))
+def test_a4_pages_are_a4() -> None:
+    reader = read(record_pdf(human(), paper="a4"))
     assert 1 <= len(reader.pages) <= 2
     box = reader.pages[0].mediabox
     assert (
@@ -78,37 +76,37 @@ def test_a4_pages_are_a4(tables: Tables) -> None:
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_crowded_character_flows_onto_more_pages_with_nothing_lost(tables: Tables, paper: str) -> None:
     character = crowded()
-    reader = read(render_pdf(character, tables, paper=paper))
+    pdf = record_pdf(character, paper=paper)
+    reader = read(pdf)
     assert 2 <= len(reader.pages) <= 4
     text = text_of(reader)
     compact = "".join(text.split())
     assert "Honorificabilitudinitatibus" in compact
     assert "".join(character["name"].split()) in compact
-    for weapon in character["combat"]["weapons"]:
-        assert str(weapon["strike_chance"]) in text
-    names = [tables.weapons[weapon].name for weapon in CROWDED_WEAPONS]
+    names = [tables.weapons[line["name"]].name for line in character["combat"]["weapons"]]
     assert all(name in text for name in names)
     for ability in tables.races["shape-changer"].abilities:
         assert "".join(ability.split())[:40] in compact
-    assert "17" in text  # Physical Beauty
+    wanted = expected_fields(character, tables)
+    assert pdf_fields(pdf, list(wanted)) == wanted
 
 
-def test_long_weapon_list_repeats_the_table_header(tables: Tables) -> None:
-    character = crowded()
-    character["combat"]["weapons"] = character["combat"]["weapons"] * 4  # forty weapons: two pages of them
-    reader = read(render_pdf(character, tables))
-    # "D10+9" is the Short Bow's damage: it appears only in rows of the weapons table
-    pages_with_weapons = [page.extract_text() for page in reader.pages if "D10+9" in page.extract_text()]
+def test_long_weapon_list_repeats_the_table_header() -> None:
+    data = yaml.safe_load(render_fixtures.text("crowded"))
+    data["weapons"] = data["weapons"] * 4  # forty weapons: two pages of them
+    reader = read(record_pdf(build_text(json.dumps(data), "forty.json")))
+    pages = [page.extract_text() for page in reader.pages]
+    # Damage (D10...) is printed only in the rows of the weapons table.
+    pages_with_weapons = [page for page in pages if "D10" in page]
     assert len(pages_with_weapons) >= 2
     assert all("Strike Chance" in page for page in pages_with_weapons)
 
 
-def test_same_character_same_bytes_across_processes(typical_pdf: bytes, tables: Tables) -> None:
-    assert render_pdf(typical(), tables) == typical_pdf
+def test_same_character_same_bytes_across_processes(typical_pdf: bytes) -> None:
+    assert record_pdf(human()) == typical_pdf
     code = (
-        "import sys; "
-        "from tests.render_fixtures import typical; from chargen.tables import load_tables;"
-        "from chargen.render import render_pdf; sys.stdout.buffer.write(render_pdf(typical(), load_tables()))"
+        "import sys; from tests.render_fixtures import human, record_pdf; "
+        "sys.stdout.buffer.write(record_pdf(human()))"
     )
     other = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, check=True)
     assert other.stdout == typical_pdf
@@ -121,9 +119,9 @@ def test_pdf_metadata_has_no_dates(typical_pdf: bytes) -> None:
     assert str(metadata.get("/Creator", "")).startswith("chargen ")
 
 
-def test_hostile_name_prints_as_text(tables: Tables) -> None:
+def test_hostile_name_prints_as_text() -> None:
     name = '<img src="http://example.com/x"></style><script>x</script>'
-    text = text_of(read(render_pdf(named(name), tables)))
+    text = text_of(read(record_pdf(named(name))))
     assert '<img src="http://example.com/x">' in "".join(text.splitlines())
 
 
@@ -138,16 +136,14 @@ def test_hostile_name_prints_as_text(tables: Tables) -> None:
 )
 def test_rolled_characters_render(tables: Tables, choices: dict[str, object]) -> None:
     character = rolled(7, **choices)
-    reader = read(render_pdf(character, tables))
+    pdf = record_pdf(character)
+    reader = read(pdf)
     assert 1 <= len(reader.pages) <= 2
     front = reader.pages[0].extract_text()
     assert " ".join(character["name"].split()) in " ".join(front.split())
-    for code, value in character["characteristics"].items():
-        assert code in front
-        assert str(value) in front
-    for weapon in character["combat"]["weapons"]:
-        assert tables.weapons[weapon["name"]].name in front
-        assert str(weapon["strike_chance"]) in front
+    wanted = expected_fields(character, tables)
+    assert pdf_fields(pdf, list(wanted)) == wanted
+    assert {word.text for word in pdf_words(pdf) if word.page == 0} >= {"PS", "MD", "AG", "EN", "FT", "PC"}
 
 
 # --- what a template may load -----------------------------------------------------------------------
@@ -164,23 +160,21 @@ def test_rolled_characters_render(tables: Tables, choices: dict[str, object]) ->
         "<style>@font-face { font-family: X; src: url(ftp://example.com/x.woff); } p { font-family: X; }</style>",
     ],
 )
-def test_template_may_not_load_anything_outside_the_package(
-    tables: Tables, tmp_path: Path, markup: str
-) -> None:
+def test_template_may_not_load_anything_outside_the_package(tmp_path: Path, markup: str) -> None:
     template = tmp_path / "mine.html"
     template.write_text(f"<html><head>{markup}</head><body><p>{{{{ sheet.name }}}}</p></body></html>")
     with pytest.raises(RenderError) as caught:
-        render_pdf(typical(), tables, template=template)
+        record_pdf(human(), template=template)
     assert str(caught.value).startswith("the record may not load ")
 
 
-def test_template_may_use_the_package_fonts_and_stylesheet(tables: Tables, tmp_path: Path) -> None:
+def test_template_may_use_the_package_fonts_and_stylesheet(tmp_path: Path) -> None:
     template = tmp_path / "mine.html"
     template.write_text(
         '<html><head><link rel="stylesheet" href="record.css"><style>{{ stylesheet }}'
         "@font-face { font-family: Mine; src: url(fonts/EBGaramond12-Italic.woff); }"
         "p { font-family: Mine; }</style></head><body><p>{{ sheet.name }}</p></body></html>"
     )
-    reader = read(render_pdf(typical(), tables, template=template))
+    reader = read(record_pdf(human(), template=template))
     assert "Rolf the Barbarian" in text_of(reader)
     assert any(name.endswith("+Mine-Italic") for name in font_names(reader))  # fonts/ may be loaded
