@@ -6,12 +6,13 @@ one step alone."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from chargen.character_file import CharacterInput
-from chargen.dice import CountingRandom, Dice
+from chargen.dice import Dice
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
 from chargen.generation.decisions import Birthrights, Decisions, Kit, Modifiers, Points, RaceResult
@@ -45,7 +46,7 @@ class Options:
 def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
     """Make (or rebuild) a character."""
     options = options or Options()
-    dice = Dice(CountingRandom(seed), given=spec.rolls.model_dump(exclude_none=True))
+    dice = Dice(random.Random(seed), given=spec.rolls.model_dump(exclude_none=True))
     points = points_step(spec, dice, tables)
     optional = characteristics.optional_characteristics(spec.optional, dice, tables)
     born = birthrights_step(spec, dice, tables)
@@ -113,7 +114,7 @@ def birthrights_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Birthr
     hand = _given_or_rolled("hand", spec.hand, dice, lambda: birthrights.primary_hand(dice, tables))
     outcome = race_step(spec, dice, tables)
     race = tables.races[outcome.race]
-    race_type = birthrights.race_type(race, spec.race_type, dice)
+    race_type = birthrights.race_type(outcome.race, spec.race_type, dice, tables)
     aspect = birthrights.aspect(race, spec.aspect, dice, tables)
     return Birthrights(gender, hand, outcome, race_type, aspect)
 
