@@ -42,19 +42,46 @@ def roll(
 ) -> Character:
     """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG.
     `strategy` is the old name of `archetype` (deprecated, still accepted)."""
+    chosen = (
+        name,
+        gender,
+        race,
+        tuple(race_attempts) if race_attempts else None,
+        archetype if archetype is not None else strategy,
+        tuple(optional),
+    )
+    chosen_seed = new_seed() if seed is None else seed
+    tables = tables or load_tables()
+    return generate(_rolled_spec(chosen, tables), tables, seed=chosen_seed, options=Options(equip=equip))
+
+
+#: Checked, name-resolved inputs of `roll` by its choices (and the tables' identity): a batch rolls
+#: thousands of characters from a handful of choices, and a spec is never changed once made.
+_ROLLED_SPECS: dict[tuple[int, Choices], tuple[Tables, CharacterInput]] = {}
+Choices = tuple[str | None, str | None, str | None, tuple[str, ...] | None, str | None, tuple[str, ...]]
+
+
+def _rolled_spec(chosen: Choices, tables: Tables) -> CharacterInput:
+    key = (id(tables), chosen)
+    known = _ROLLED_SPECS.get(key)
+    if known is not None and known[0] is tables:
+        return known[1]
+    name, gender, race, race_attempts, archetype, optional = chosen
     spec = character_input(
         {
             "name": name,
             "gender": gender,
             "race": race,
             "race_attempts": list(race_attempts) if race_attempts else None,
-            "archetype": archetype if archetype is not None else strategy,
+            "archetype": archetype,
             "optional": list(optional),
         }
     )
-    chosen_seed = new_seed() if seed is None else seed
-    tables = tables or load_tables()
-    return generate(resolve_names(spec, tables), tables, seed=chosen_seed, options=Options(equip=equip))
+    resolved = resolve_names(spec, tables)
+    if len(_ROLLED_SPECS) >= 1024:
+        _ROLLED_SPECS.clear()
+    _ROLLED_SPECS[key] = (tables, resolved)
+    return resolved
 
 
 def build(

@@ -80,13 +80,12 @@ def allocate_by_favours(
     # the points left over are handed out one at a time, checked against 5.2.
     values = [max(minimum, min(int(share_of), near - 1)) for share_of in target]
     raisable = tables.index.raisable(maximum, len(codes))
-    places = [0, 0, 0, 0]  # how many values sit at maximum, maximum-1, maximum-2, and further below
-    for value in values:
-        places[min(max(maximum - value, 0), 3)] += 1
+    # How many values sit at the maximum, maximum-1 and maximum-2, kept up to date as points go out.
+    at_max, one_below, two_below = (sum(value == maximum - below for value in values) for below in range(3))
     # A value above the maximum (a house table's minimum past it) breaks 5.2 whatever else is raised.
     over = any(value > maximum for value in values)
     for _ in range(row.points - sum(values)):
-        allowed = NONE_RAISABLE if over else raisable[places[0], places[1], places[2]]
+        allowed = NONE_RAISABLE if over else raisable[at_max, one_below, two_below]
         best = -1
         best_gap = best_weight = 0.0
         for index, value in enumerate(values):
@@ -100,8 +99,12 @@ def allocate_by_favours(
         if best < 0:  # pragma: no cover - the property tests show every row can be filled
             raise InputError(f"allocation: cannot place {row.points} points under rule 5.2")
         below = maximum - values[best]
-        places[min(below, 3)] -= 1
-        places[min(below - 1, 3)] += 1
+        if below == 1:
+            at_max, one_below = at_max + 1, one_below - 1
+        elif below == 2:
+            one_below, two_below = one_below + 1, two_below - 1
+        elif below == 3:
+            two_below += 1
         values[best] += 1
     return dict(zip(codes, values, strict=True))
 

@@ -67,7 +67,16 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
 
 
 def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:
-    """6.1, 6.4-6.9: the race's modifiers (with its type's) and the gender's."""
+    """6.1, 6.4-6.9: the race's modifiers (with its type's) and the gender's, worked out once per Tables
+    for each race, type and gender (a Modifiers is never changed once made)."""
+    key = (born.race.race, born.race_type, born.gender)
+    known = tables.index.modifiers.get(key)
+    if known is None:
+        known = tables.index.modifiers[key] = _modifiers(born, tables)
+    return known
+
+
+def _modifiers(born: Birthrights, tables: Tables) -> Modifiers:
     race = tables.races[born.race.race]
     type_modifiers = race.types[born.race_type].modifiers if born.race_type else {}
     gender = tables.birthrights.genders[born.gender]  # type: ignore[index]
@@ -88,10 +97,7 @@ def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
     else:
         if archetype is None:
             # A rolled player character follows an adventurer's archetype, never a trade (tables/archetypes.yaml).
-            archetype = dice.choice(
-                sorted(key for key, kind in tables.archetypes.items() if kind.adventurer)
-                or sorted(tables.archetypes)
-            )
+            archetype = dice.choice(tables.index.adventurers)
         allocation = characteristics.archetype_allocation(row, tables.archetypes[archetype], dice.rng, tables)
     if spec.points is not None:
         stated_maximum = spec.points.maximum if spec.points.maximum is not None else row.maximum

@@ -17,6 +17,7 @@ from chargen.tables.base import Band
 from chargen.tables.schema import AllocationLimits, AllotmentRow, PointRow, ValueBand
 
 if TYPE_CHECKING:
+    from chargen.generation.decisions import Modifiers
     from chargen.tables.loader import Tables
 
 Key = TypeVar("Key")
@@ -95,6 +96,12 @@ class TableIndex:
         for row in characteristics.point_generation.rows:
             point_rows.setdefault(row.roll, row)  # the first row of a roll, as a scan finds
         self.point_rows = point_rows
+        # A rolled player character's archetypes: the adventurers' (tables/archetypes.yaml), else any.
+        self.adventurers = sorted(
+            key for key, kind in tables.archetypes.items() if kind.adventurer
+        ) or sorted(tables.archetypes)
+        #: Modifiers by (race, race type, gender), filled by the generation as it meets them.
+        self.modifiers: dict[tuple[str, str | None, str], Modifiers] = {}
         self._limits = characteristics.allocation_limits
         self._raisable: dict[tuple[int, int], Raisable] = {}
 
