@@ -93,9 +93,7 @@ def make_character(plan: Plan, number: int, tables: Tables) -> Character:
     from chargen import api
 
     seed = derived_seed(plan.run_seed, number, "character")
-    draws = random.Random(derived_seed(plan.run_seed, number, "mix"))
-    archetype = plan.archetypes.draw(draws)
-    race = plan.races.draw(draws) if plan.races is not None else None
+    archetype, race = _mixed(plan, number)
     try:
         character = api.roll(
             seed=seed, gender=plan.gender, race=race, archetype=archetype, equip="give", tables=tables
@@ -106,9 +104,31 @@ def make_character(plan: Plan, number: int, tables: Tables) -> Character:
     # the file still rebuilds to itself.
     names = tables.names.get(character.race) or tables.names.get("human")
     if names is not None:
-        name_draws = random.Random(derived_seed(plan.run_seed, number, "name"))
+        name_draws = _seeded(derived_seed(plan.run_seed, number, "name"))
         character = replace(character, name=npc_name(names, character.gender, name_draws))
     return character
+
+
+#: One RNG per process, seeded afresh for each use: the same numbers as a new random.Random(seed), without
+#: making (and freeing) a 2.5 kB generator for every NPC.
+_RESEEDED = random.Random()
+
+
+def _seeded(seed: int) -> random.Random:
+    _RESEEDED.seed(seed)
+    return _RESEEDED
+
+
+def _mixed(plan: Plan, number: int) -> tuple[str, str | None]:
+    """NPC `number`'s archetype and race from the run's mixes. A mix of one choice draws nothing that
+    matters (its draw is its only choice), so the mix RNG is seeded only when something is drawn."""
+    fixed_archetype = plan.archetypes.fixed
+    fixed_race = plan.races.fixed if plan.races is not None else None
+    if fixed_archetype is not None and (plan.races is None or fixed_race is not None):
+        return fixed_archetype, fixed_race
+    draws = _seeded(derived_seed(plan.run_seed, number, "mix"))
+    archetype = plan.archetypes.draw(draws)
+    return archetype, plan.races.draw(draws) if plan.races is not None else None
 
 
 def npc_name(parts: NameParts, gender: str, rng: random.Random) -> str:
