@@ -46,7 +46,10 @@ class Options:
 def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
     """Make (or rebuild) a character."""
     options = options or Options()
-    dice = Dice(random.Random(seed), given=spec.rolls.model_dump(exclude_none=True))
+    rolls = spec.rolls
+    # A rolled character gives no rolls: nothing to dump (pydantic's dump is a cost on the batch's hot path).
+    given = rolls.model_dump(exclude_none=True) if rolls.model_fields_set or rolls.model_extra else {}
+    dice = Dice(random.Random(seed), given=given)
     points = points_step(spec, dice, tables)
     optional = characteristics.optional_characteristics(spec.optional, dice, tables)
     born = birthrights_step(spec, dice, tables)
