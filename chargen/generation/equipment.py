@@ -149,9 +149,15 @@ def equipment_cost(equipment: Equipment, race: Race, tables: Tables) -> tuple[in
     return cost, problems
 
 
+#: Items chargen chose from its own checked tables, made once each (an Item is never changed once made).
+_ITEMS: dict[tuple[str, int | None], Item] = {}
+
+
 def _item(name: str, rank: int | None = None) -> Item:
-    """An item chargen chose from its own checked tables: built without validating it again."""
-    return Item.model_construct(name=name, rank=rank)
+    item = _ITEMS.get((name, rank))
+    if item is None:
+        item = _ITEMS[name, rank] = Item(name=name, rank=rank)
+    return item
 
 
 def _meets(weapon: Weapon, stats: Mapping[str, int]) -> bool:

@@ -66,11 +66,12 @@ def case_batch(kind: str, count: int, jobs: int) -> dict[str, Any]:
 def case_jsonl_floor(count: int) -> dict[str, Any]:
     from chargen.batch.mix import Mix
     from chargen.batch.npc import Plan, make_character
+    from chargen.model import to_document
     from chargen.tables import load_tables
 
     tables = load_tables()
     plan = Plan(1, Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes)), None, None, count)
-    documents = [make_character(plan, number, tables) for number in range(1, count + 1)]
+    documents = [to_document(make_character(plan, number, tables)) for number in range(1, count + 1)]
     with (
         tempfile.TemporaryDirectory() as folder,
         open(Path(folder) / "floor.jsonl", "w", encoding="utf-8") as out,
