@@ -61,9 +61,16 @@ _ROLLED_SPECS: dict[tuple[int, Choices], tuple[Tables, CharacterInput]] = {}
 Choices = tuple[str | None, str | None, str | None, tuple[str, ...] | None, str | None, tuple[str, ...]]
 
 
+def _names_only(value: object) -> bool:
+    return (
+        value is None or type(value) is str or (type(value) is tuple and all(type(x) is str for x in value))
+    )
+
+
 def _rolled_spec(chosen: Choices, tables: Tables) -> CharacterInput:
-    key = (id(tables), chosen)
-    known = _ROLLED_SPECS.get(key)
+    # Only names are remembered: other values (1 == True == 1.0) could stand for each other in the cache.
+    key = (id(tables), chosen) if all(map(_names_only, chosen)) else None
+    known = _ROLLED_SPECS.get(key) if key is not None else None
     if known is not None and known[0] is tables:
         return known[1]
     name, gender, race, race_attempts, archetype, optional = chosen
@@ -78,9 +85,10 @@ def _rolled_spec(chosen: Choices, tables: Tables) -> CharacterInput:
         }
     )
     resolved = resolve_names(spec, tables)
-    if len(_ROLLED_SPECS) >= 1024:
-        _ROLLED_SPECS.clear()
-    _ROLLED_SPECS[key] = (tables, resolved)
+    if key is not None:
+        if len(_ROLLED_SPECS) >= 1024:
+            _ROLLED_SPECS.clear()
+        _ROLLED_SPECS[key] = (tables, resolved)
     return resolved
 
 
