@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 
@@ -39,9 +39,11 @@ def roll(
     equip: Equip = "buy",
     tables: Tables | None = None,
     strategy: str | None = None,
+    namer: Callable[[str, str], str | None] | None = None,
 ) -> Character:
     """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG.
-    `strategy` is the old name of `archetype` (deprecated, still accepted)."""
+    `strategy` is the old name of `archetype` (deprecated, still accepted). `namer(race, gender)` names
+    the character when no name is given (None: the tables' own draw)."""
     chosen = (
         name,
         gender,
@@ -52,7 +54,9 @@ def roll(
     )
     chosen_seed = new_seed() if seed is None else seed
     tables = tables or load_tables()
-    return generate(_rolled_spec(chosen, tables), tables, seed=chosen_seed, options=Options(equip=equip))
+    return generate(
+        _rolled_spec(chosen, tables), tables, seed=chosen_seed, options=Options(equip=equip, namer=namer)
+    )
 
 
 #: Checked, name-resolved inputs of `roll` by its choices (and the tables' identity): a batch rolls

@@ -8,7 +8,7 @@ import random
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from chargen.batch.mix import Mix, derived_seed
@@ -94,19 +94,27 @@ def make_character(plan: Plan, number: int, tables: Tables) -> Character:
 
     seed = derived_seed(plan.run_seed, number, "character")
     archetype, race = _mixed(plan, number)
+
+    def name(race: str, gender: str) -> str | None:
+        # The name is the batch's own (bynames, fewer namesakes), from the NPC's own name seed. A name in
+        # a character file is a given, so the file still rebuilds to itself.
+        names = tables.names.get(race) or tables.names.get("human")
+        if names is None:
+            return None
+        return npc_name(names, gender, _seeded(derived_seed(plan.run_seed, number, "name")))
+
     try:
-        character = api.roll(
-            seed=seed, gender=plan.gender, race=race, archetype=archetype, equip="give", tables=tables
+        return api.roll(
+            seed=seed,
+            gender=plan.gender,
+            race=race,
+            archetype=archetype,
+            equip="give",
+            tables=tables,
+            namer=name,
         )
     except ChargenError as error:
         raise ChargenError(f"NPC {number} (seed {seed}, {archetype}): {error}") from None
-    # The name is the batch's own (bynames, fewer namesakes). A name in a character file is a given, so
-    # the file still rebuilds to itself.
-    names = tables.names.get(character.race) or tables.names.get("human")
-    if names is not None:
-        name_draws = _seeded(derived_seed(plan.run_seed, number, "name"))
-        character = replace(character, name=npc_name(names, character.gender, name_draws))
-    return character
 
 
 #: One RNG per process, seeded afresh for each use: the same numbers as a new random.Random(seed), without

@@ -41,6 +41,9 @@ class Options:
     archetype's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks)."""
 
     equip: Equip = "none"
+    # 8.8 for a character the file leaves unnamed: a name for (race, gender), or None for the tables' own
+    # draw. The batch names its NPCs from their own seeds (bynames, fewer namesakes).
+    namer: Callable[[str, str], str | None] | None = None
 
 
 def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
@@ -58,7 +61,7 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     modifiers = modifiers_step(born, tables)
     primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
     kit = kit_step(spec, options, points.archetype, primaries, background, race, tables)
-    name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables)  # 8.8
+    name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables, options)
     unused = dice.unused()
     if unused:
         raise InputError(unused)
@@ -203,7 +206,11 @@ def _given_or_rolled(key: str, chosen: str | None, dice: Dice, roll: Callable[[]
     return rolled
 
 
-def _name(race: str, gender: str, dice: Dice, tables: Tables) -> str:
+def _name(race: str, gender: str, dice: Dice, tables: Tables, options: Options) -> str:
+    """8.8: a name for an unnamed character, the last step (so its draws change nothing before it)."""
+    named = options.namer(race, gender) if options.namer is not None else None
+    if named is not None:
+        return named
     parts = tables.names.get(race) or tables.names.get("human")
     if parts is None:
         return "Unnamed"
