@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 
@@ -39,22 +39,61 @@ def roll(
     equip: Equip = "buy",
     tables: Tables | None = None,
     strategy: str | None = None,
+    namer: Callable[[str, str], str | None] | None = None,
 ) -> Character:
     """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG.
-    `strategy` is the old name of `archetype` (deprecated, still accepted)."""
+    `strategy` is the old name of `archetype` (deprecated, still accepted). `namer(race, gender)` names
+    the character when no name is given (None: the tables' own draw)."""
+    chosen = (
+        name,
+        gender,
+        race,
+        tuple(race_attempts) if race_attempts else None,
+        archetype if archetype is not None else strategy,
+        tuple(optional),
+    )
+    chosen_seed = new_seed() if seed is None else seed
+    tables = tables or load_tables()
+    return generate(
+        _rolled_spec(chosen, tables), tables, seed=chosen_seed, options=Options(equip=equip, namer=namer)
+    )
+
+
+#: Checked, name-resolved inputs of `roll` by its choices (and the tables' identity): a batch rolls
+#: thousands of characters from a handful of choices, and a spec is never changed once made.
+_ROLLED_SPECS: dict[tuple[int, Choices], tuple[Tables, CharacterInput]] = {}
+Choices = tuple[str | None, str | None, str | None, tuple[str, ...] | None, str | None, tuple[str, ...]]
+
+
+def _names_only(value: object) -> bool:
+    return (
+        value is None or type(value) is str or (type(value) is tuple and all(type(x) is str for x in value))
+    )
+
+
+def _rolled_spec(chosen: Choices, tables: Tables) -> CharacterInput:
+    # Only names are remembered: other values (1 == True == 1.0) could stand for each other in the cache.
+    key = (id(tables), chosen) if all(map(_names_only, chosen)) else None
+    known = _ROLLED_SPECS.get(key) if key is not None else None
+    if known is not None and known[0] is tables:
+        return known[1]
+    name, gender, race, race_attempts, archetype, optional = chosen
     spec = character_input(
         {
             "name": name,
             "gender": gender,
             "race": race,
             "race_attempts": list(race_attempts) if race_attempts else None,
-            "archetype": archetype if archetype is not None else strategy,
+            "archetype": archetype,
             "optional": list(optional),
         }
     )
-    chosen_seed = new_seed() if seed is None else seed
-    tables = tables or load_tables()
-    return generate(resolve_names(spec, tables), tables, seed=chosen_seed, options=Options(equip=equip))
+    resolved = resolve_names(spec, tables)
+    if key is not None:
+        if len(_ROLLED_SPECS) >= 1024:
+            _ROLLED_SPECS.clear()
+        _ROLLED_SPECS[key] = (tables, resolved)
+    return resolved
 
 
 def build(

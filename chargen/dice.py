@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TypeVar
 
 from chargen.errors import InputError, Problem, shown
@@ -52,48 +52,49 @@ class DiceSpec:
         return f"{count}D{self.sides}{modifier}"
 
 
-class CountingRandom(random.Random):
-    """A seeded random.Random that counts its draws: every method of Random draws through random() or
-    getrandbits(), so a count above zero means the RNG was used. The same numbers as random.Random(seed);
-    cheaper to ask than comparing the whole generator state before and after."""
-
-    def __init__(self, seed: int) -> None:
-        self.draws = 0
-        super().__init__(seed)
-
-    def random(self) -> float:
-        self.draws += 1
-        return super().random()
-
-    def getrandbits(self, k: int, /) -> int:
-        self.draws += 1
-        return super().getrandbits(k)
-
-
-@dataclass
 class Dice:
-    """Hands out rolls: the given ones first (checked against the die), otherwise fresh ones from `rng`."""
+    """Hands out rolls: the given ones first (checked against the die), otherwise fresh ones from the RNG.
 
-    rng: random.Random
-    given: Mapping[str, object] = field(default_factory=dict)
-    record: dict[str, GivenRoll] = field(default_factory=dict)
+    `used_rng` says whether anything drew from the RNG (then the seed belongs in the file). Every draw goes
+    through this object: its own dice, or `dice.rng`, which marks the RNG used when a step takes it, so no
+    step can forget to say so (and nobody compares the generator's whole state, which is slow)."""
 
-    def __post_init__(self) -> None:
-        rng = self.rng
-        self._initial: int | tuple[object, ...] = (
-            rng.draws if isinstance(rng, CountingRandom) else rng.getstate()
-        )
+    __slots__ = ("_bits", "_rng", "given", "record", "used_rng")
+
+    def __init__(
+        self,
+        rng: random.Random,
+        given: Mapping[str, object] | None = None,
+        record: dict[str, GivenRoll] | None = None,
+    ) -> None:
+        self._rng = rng
+        # A plain random.Random draws a die as randint does (getrandbits, rejecting results past the die),
+        # read here without randint's three Python calls; any other RNG is asked through randint itself.
+        self._bits = rng.getrandbits if type(rng) is random.Random else None
+        self.given: Mapping[str, object] = given if given is not None else {}
+        self.record: dict[str, GivenRoll] = record if record is not None else {}
+        self.used_rng = False
 
     @property
-    def used_rng(self) -> bool:
-        """Whether anything drew from the RNG (then the seed belongs in the file): read off the RNG itself
-        (its draw count, or its whole state), so no step can forget to say so."""
-        if isinstance(self.rng, CountingRandom):
-            return self.rng.draws != self._initial
-        return self.rng.getstate() != self._initial
+    def rng(self) -> random.Random:
+        """The RNG itself, for a step that draws in its own way (5.2's jitter, 6.3's sample)."""
+        self.used_rng = True
+        return self._rng
+
+    def _below(self, count: int) -> int:
+        """0 to count-1, the very draw random.Random._randbelow makes (so randint(1, n) is 1 + this)."""
+        self.used_rng = True
+        bits = self._bits
+        if bits is None:
+            return self._rng.randint(1, count) - 1
+        width = count.bit_length()
+        drawn = bits(width)
+        while drawn >= count:
+            drawn = bits(width)
+        return drawn
 
     def _fresh(self, sides: int) -> int:
-        return self.rng.randint(1, sides)
+        return self._below(sides) + 1
 
     @staticmethod
     def _problem(
@@ -116,9 +117,9 @@ class Dice:
         if key in self.given:
             value = self._check(key, self.given[key], spec.low, spec.high, str(spec), rule)
         else:
-            value = self.rng.randint(1, spec.sides) + spec.modifier
-            for _ in range(spec.count - 1):
-                value += self.rng.randint(1, spec.sides)
+            value = spec.modifier
+            for _ in range(spec.count):
+                value += self._below(spec.sides) + 1
         self.record[key] = value
         return value
 
@@ -167,4 +168,6 @@ class Dice:
 
     def choice(self, options: Sequence[T]) -> T:
         """A choice the player would make (not a die): drawn from the RNG, its result stored by the caller."""
-        return self.rng.choice(options)
+        if not options:
+            raise IndexError("cannot choose from an empty sequence")
+        return options[self._below(len(options))]

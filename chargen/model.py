@@ -9,8 +9,10 @@ TypeAdapter over these same dataclasses), because that data comes from outside.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, fields, is_dataclass
+from types import UnionType
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from chargen.vocabulary import EIGHT, SCHEMA_VERSION
 
@@ -191,7 +193,7 @@ class Character:
 def to_document(character: Character) -> Document:
     """The character file as an ordered mapping: keys in the order the fields are declared, a field marked
     OMITTED left out when it is None or empty rather than written as null."""
-    document = to_document_value(character)
+    document = _converter_of(Character)(character)
     assert isinstance(document, dict)
     return document
 
@@ -205,29 +207,70 @@ def to_document_value(value: object) -> DocumentValue:
         return [to_document_value(entry) for entry in value]  # type: ignore[attr-defined]
     if kind is dict:
         return {key: to_document_value(entry) for key, entry in value.items()}  # type: ignore[attr-defined]
-    if isinstance(value, Characteristics):
-        return dict(value.items())  # one flat mapping in the file: the eight, then the optional ones
-    document: Document = {}
-    layout = _LAYOUTS.get(kind) or _layout(kind)
-    for name, omit in layout:
-        entry = getattr(value, name)
-        if omit and (entry is None or entry == []):
-            continue
-        document[name] = to_document_value(entry)
-    return document
-
-
-_LAYOUTS: dict[type, tuple[tuple[str, bool], ...]] = {}
-
-
-def _layout(kind: type) -> tuple[tuple[str, bool], ...]:
-    """A dataclass's field names in order, each with whether the file leaves it out when None or empty:
-    read once per class (dataclasses.fields is slow on the batch's hot path)."""
     if not is_dataclass(kind):
         raise TypeError(f"{kind.__name__} is not part of a Character")
-    layout = tuple((item.name, bool(item.metadata.get(OMIT))) for item in fields(kind))
-    _LAYOUTS[kind] = layout
-    return layout
+    return _converter_of(kind)(value)
+
+
+Converter = Callable[[Any], DocumentValue]
+#: A converter per dataclass, made once from its fields' types (the batch's hot path writes thousands).
+_CONVERTERS: dict[type, Converter] = {}
+_PLAIN = (int, str, float, bool, type(None))
+
+
+def _converter_of(kind: type) -> Converter:
+    converter = _CONVERTERS.get(kind)
+    if converter is None:
+        converter = _CONVERTERS[kind] = _dataclass_converter(kind)
+    return converter
+
+
+def _dataclass_converter(kind: type) -> Converter:
+    """The fields in order, each with whether the file leaves it out when None or empty and how its value
+    is written (None: as it is, being a plain value or a container of plain values copied)."""
+    if kind is Characteristics:
+        return lambda value: dict(value.items())  # one flat mapping in the file: the eight, then the optional
+    hints = get_type_hints(kind)
+    layout = tuple(
+        (item.name, bool(item.metadata.get(OMIT)), _field_converter(hints[item.name]))
+        for item in fields(kind)
+    )
+
+    def convert(value: Any) -> DocumentValue:
+        document: Document = {}
+        for name, omit, written in layout:
+            entry = getattr(value, name)
+            if omit and (entry is None or entry == []):
+                continue
+            document[name] = entry if written is None else written(entry)
+        return document
+
+    return convert
+
+
+def _field_converter(hint: Any) -> Converter | None:
+    """How a value of type `hint` is written; None when it is written as it is."""
+    if hint in _PLAIN:
+        return None
+    origin, arguments = get_origin(hint), get_args(hint)
+    if origin is Union or origin is UnionType:
+        kinds = [argument for argument in arguments if argument is not type(None)]
+        if all(argument in _PLAIN for argument in kinds):
+            return None
+        if len(kinds) == 1:
+            inner = _field_converter(kinds[0])
+            assert inner is not None
+            return lambda value: None if value is None else inner(value)
+        return to_document_value
+    if origin is list:
+        item = _field_converter(arguments[0])
+        return list if item is None else (lambda value: [item(entry) for entry in value])  # type: ignore[misc]
+    if origin is dict:
+        item = _field_converter(arguments[1])
+        return dict if item is None else (lambda value: {key: item(entry) for key, entry in value.items()})
+    if isinstance(hint, type) and is_dataclass(hint):
+        return _converter_of(hint)
+    return to_document_value
 
 
 def characteristics_from_mapping(values: Mapping[str, int]) -> Characteristics:

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from chargen import api
-from chargen.dice import CountingRandom, Dice, DiceSpec
+from chargen.dice import Dice, DiceSpec
 from chargen.errors import InputError, TableError
 from chargen.model import Character
 from chargen.paths import tables_dir
@@ -244,20 +244,22 @@ def test_hand_and_race_dice_come_from_the_tables(tables: Tables, tmp_path: Path)
         house(tmp_path / "again", "races", "attempt_die: D100", "attempt_die: 2D50")
 
 
-def test_the_counting_rng_draws_what_random_random_draws() -> None:
-    counting, plain = CountingRandom(5), random.Random(5)
-    for rng in (counting, plain):
-        rng.seed(5)
-    draws = [(counting.randint(1, 100), plain.randint(1, 100)) for _ in range(50)]
-    assert all(a == b for a, b in draws)
-    assert counting.sample(range(40), 5) == plain.sample(range(40), 5)
-    assert counting.uniform(0.75, 1.33) == plain.uniform(0.75, 1.33)
-    assert counting.choice("abcdef") == plain.choice("abcdef")
-    dice = Dice(CountingRandom(1), given={"aspect": 5})
-    dice.roll("aspect", DiceSpec.parse("D100"), "7.1")
-    assert not dice.used_rng  # a given roll draws nothing: the seed stays out of the file
-    dice.roll("silver", DiceSpec.parse("D100"), "8.5")
-    assert dice.used_rng
+def test_the_dice_draw_what_random_random_draws() -> None:
+    dice, plain = Dice(random.Random(5)), random.Random(5)
+    for sides in (1, 2, 5, 10, 20, 50, 100, 1000):
+        rolled = [dice.roll(f"d{sides}", DiceSpec(3, sides, 2), "1.0") for _ in range(20)]
+        assert rolled == [sum(plain.randint(1, sides) for _ in range(3)) + 2 for _ in range(20)]
+    assert dice.each("hand", [5, 10], "6.2") == [plain.randint(1, 5), plain.randint(1, 10)]
+    assert [dice.choice("abcdefg") for _ in range(30)] == [plain.choice("abcdefg") for _ in range(30)]
+    assert dice.rng.sample(range(40), 5) == plain.sample(range(40), 5)
+    given = Dice(random.Random(1), given={"aspect": 5})
+    given.roll("aspect", DiceSpec.parse("D100"), "7.1")
+    assert not given.used_rng  # a given roll draws nothing: the seed stays out of the file
+    given.roll("silver", DiceSpec.parse("D100"), "8.5")
+    assert given.used_rng
+    taken = Dice(random.Random(1))
+    taken.rng.uniform(0.75, 1.33)
+    assert taken.used_rng  # a step drawing in its own way marks the RNG used too
 
 
 # A human with PS 15, two short of the Hand & Half's 17 (20.2: chart modifier +5, hands 1-2).

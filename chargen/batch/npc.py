@@ -8,7 +8,7 @@ import random
 import re
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 
 from chargen.batch.mix import Mix, derived_seed
@@ -93,22 +93,50 @@ def make_character(plan: Plan, number: int, tables: Tables) -> Character:
     from chargen import api
 
     seed = derived_seed(plan.run_seed, number, "character")
-    draws = random.Random(derived_seed(plan.run_seed, number, "mix"))
-    archetype = plan.archetypes.draw(draws)
-    race = plan.races.draw(draws) if plan.races is not None else None
+    archetype, race = _mixed(plan, number)
+
+    def name(race: str, gender: str) -> str | None:
+        # The name is the batch's own (bynames, fewer namesakes), from the NPC's own name seed. A name in
+        # a character file is a given, so the file still rebuilds to itself.
+        names = tables.names.get(race) or tables.names.get("human")
+        if names is None:
+            return None
+        return npc_name(names, gender, _seeded(derived_seed(plan.run_seed, number, "name")))
+
     try:
-        character = api.roll(
-            seed=seed, gender=plan.gender, race=race, archetype=archetype, equip="give", tables=tables
+        return api.roll(
+            seed=seed,
+            gender=plan.gender,
+            race=race,
+            archetype=archetype,
+            equip="give",
+            tables=tables,
+            namer=name,
         )
     except ChargenError as error:
         raise ChargenError(f"NPC {number} (seed {seed}, {archetype}): {error}") from None
-    # The name is the batch's own (bynames, fewer namesakes). A name in a character file is a given, so
-    # the file still rebuilds to itself.
-    names = tables.names.get(character.race) or tables.names.get("human")
-    if names is not None:
-        name_draws = random.Random(derived_seed(plan.run_seed, number, "name"))
-        character = replace(character, name=npc_name(names, character.gender, name_draws))
-    return character
+
+
+#: One RNG per process, seeded afresh for each use: the same numbers as a new random.Random(seed), without
+#: making (and freeing) a 2.5 kB generator for every NPC.
+_RESEEDED = random.Random()
+
+
+def _seeded(seed: int) -> random.Random:
+    _RESEEDED.seed(seed)
+    return _RESEEDED
+
+
+def _mixed(plan: Plan, number: int) -> tuple[str, str | None]:
+    """NPC `number`'s archetype and race from the run's mixes. A mix of one choice draws nothing that
+    matters (its draw is its only choice), so the mix RNG is seeded only when something is drawn."""
+    fixed_archetype = plan.archetypes.fixed
+    fixed_race = plan.races.fixed if plan.races is not None else None
+    if fixed_archetype is not None and (plan.races is None or fixed_race is not None):
+        return fixed_archetype, fixed_race
+    draws = _seeded(derived_seed(plan.run_seed, number, "mix"))
+    archetype = plan.archetypes.draw(draws)
+    return archetype, plan.races.draw(draws) if plan.races is not None else None
 
 
 def npc_name(parts: NameParts, gender: str, rng: random.Random) -> str:

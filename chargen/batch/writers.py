@@ -133,26 +133,26 @@ class DirectoryOutput:
 
 class RecordsPdfOutput:
     """Every NPC's Character Record, in order, in one PDF. Each record is rendered alone (in a worker) and
-    the pages are joined here, so the file is the same for any number of jobs."""
+    its pages are written into the file as it arrives (chargen.batch.pdfstream: memory stays flat, each
+    font is stored once), so the file is the same for any number of jobs."""
 
     def __init__(self, target: str) -> None:
-        from pypdf import PdfWriter
+        from chargen.batch.pdfstream import StreamingPdf
 
         self.file = StagedFile(target)
         self.in_place = self.file.in_place
-        self.writer = PdfWriter()
+        self.writer = StreamingPdf(self.file.stream)
 
     def add(self, npc: NpcOutput) -> None:
-        from io import BytesIO
-
-        from pypdf import PdfReader
-
         assert npc.record_pdf is not None
-        self.writer.append(PdfReader(BytesIO(npc.record_pdf)))
+        try:
+            self.writer.add(npc.record_pdf)
+        except OSError as error:
+            raise cannot(self.file.shown, error) from None
 
     def finish(self) -> None:
         try:
-            self.writer.write(self.file.stream)
+            self.writer.finish()
         except OSError as error:
             raise cannot(self.file.shown, error) from None
 

@@ -6,7 +6,7 @@ from chargen.dice import Dice
 from chargen.errors import InputError, Problem, shown
 from chargen.generation.decisions import RaceResult
 from chargen.names import unknown_name
-from chargen.tables import Tables, row_for
+from chargen.tables import Tables
 from chargen.tables.schema import Race
 
 
@@ -55,8 +55,9 @@ def non_human_attempts(dice: Dice, tables: Tables) -> list[str]:
     return dice.rng.sample(candidates, k=min(tables.race_file.attempts, len(candidates)))
 
 
-def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:
+def race_type(race_id: str, chosen: str | None, dice: Dice, tables: Tables) -> str | None:
     """6.6 and 6.9: a giant's or shape-changer's type by D10 (or as the GM set it)."""
+    race = tables.races[race_id]
     if not race.types:
         if chosen is not None:
             raise InputError(
@@ -73,7 +74,7 @@ def race_type(race: Race, chosen: str | None, dice: Dice) -> str | None:
         return chosen
     assert race.type_dice is not None  # the races schema requires type_dice beside types
     roll = dice.roll("race_type", race.type_dice, race.type_rule or race.rule)
-    rolled = row_for(race.types.items(), roll, f"races.{race.name}.types")
+    rolled = tables.index.race_types[race_id](roll)
     if chosen is not None and chosen != rolled:
         raise InputError(
             Problem(
@@ -105,7 +106,7 @@ def aspect(race: Race, chosen: str | None, dice: Dice, tables: Tables) -> str:
             raise unknown_name(("aspect",), chosen, table.aspects, "an aspect (7.1)")
         return chosen
     roll = dice.roll("aspect", table.dice, table.rule)
-    rolled = row_for(table.aspects.items(), roll, "aspects")
+    rolled = tables.index.aspect(roll)
     if chosen is not None and chosen != rolled:
         raise InputError(
             Problem(

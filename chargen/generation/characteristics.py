@@ -12,7 +12,6 @@ from chargen.rules.allocation import (
     allocation_problems,
     point_row_for_roll,
     point_row_for_total,
-    within_limits,
 )
 from chargen.tables import Tables
 from chargen.tables.schema import Archetype, PointRow
@@ -43,7 +42,7 @@ def characteristic_points(
                 )
             return row
     roll = dice.roll("points", generation.dice, generation.rule)
-    return point_row_for_roll(generation.rows, roll)
+    return tables.index.point_rows.get(roll) or point_row_for_roll(generation.rows, roll)
 
 
 def checked_allocation(allocation: Allocation, row: PointRow, tables: Tables) -> dict[str, int]:
@@ -61,42 +60,53 @@ def checked_allocation(allocation: Allocation, row: PointRow, tables: Tables) ->
     return values
 
 
+#: No value near the maximum may be raised.
+NONE_RAISABLE = (False, False, False)
+
+
 def allocate_by_favours(
     row: PointRow, favours: Mapping[str, float], rng: random.Random, tables: Tables
 ) -> dict[str, int]:
     """5.2 for a rolled character: hand out the points one at a time to the characteristic furthest below its
     share (weights jittered by the RNG), never breaking the 5.2 place limits."""
     codes = list(tables.characteristics.primaries)
-    minimum = tables.characteristics.minimum_value
-    limits = tables.characteristics.allocation_limits
-    weights = {code: favours.get(code, 0.0) ** 2 * rng.uniform(0.75, 1.33) + 0.05 for code in codes}
+    minimum, maximum = tables.characteristics.minimum_value, row.maximum
+    weights = [favours.get(code, 0.0) ** 2 * rng.uniform(0.75, 1.33) + 0.05 for code in codes]
     spare = row.points - minimum * len(codes)
-    share = sum(weights.values())
-    target = {code: minimum + spare * weights[code] / share for code in codes}
-    near = row.maximum - 2  # only values reaching maximum-2 or above meet the 5.2 place limits
+    share = sum(weights)
+    target = [minimum + spare * weight / share for weight in weights]
+    near = maximum - 2  # only values reaching maximum-2 or above meet the 5.2 place limits
     # Each characteristic starts at its whole share, kept below maximum-2 where no place limit applies;
     # the points left over are handed out one at a time, checked against 5.2.
-    values = {code: max(minimum, min(int(target[code]), near - 1)) for code in codes}
-    for _ in range(row.points - sum(values.values())):
-        best: str | None = None
-        for code in codes:
-            if values[code] >= row.maximum:
+    values = [max(minimum, min(int(share_of), near - 1)) for share_of in target]
+    raisable = tables.index.raisable(maximum, len(codes))
+    # How many values sit at the maximum, maximum-1 and maximum-2, kept up to date as points go out.
+    at_max, one_below, two_below = (sum(value == maximum - below for value in values) for below in range(3))
+    # A value above the maximum (a house table's minimum past it) breaks 5.2 whatever else is raised.
+    over = any(value > maximum for value in values)
+    for _ in range(row.points - sum(values)):
+        allowed = NONE_RAISABLE if over else raisable[at_max, one_below, two_below]
+        best = -1
+        best_gap = best_weight = 0.0
+        for index, value in enumerate(values):
+            below = maximum - value
+            if below <= 0 or (below <= 3 and not allowed[below - 1]):
                 continue
-            if values[code] + 1 >= near:
-                values[code] += 1
-                allowed = within_limits(values, row.maximum, limits)
-                values[code] -= 1
-                if not allowed:
-                    continue
-            if best is None or (target[code] - values[code], weights[code]) > (
-                target[best] - values[best],
-                weights[best],
-            ):
-                best = code
-        if best is None:  # pragma: no cover - the property tests show every row can be filled
+            gap = target[index] - value
+            # The largest gap below the share wins; the larger weight breaks a tie; the first breaks the rest.
+            if best < 0 or gap > best_gap or (gap == best_gap and weights[index] > best_weight):
+                best, best_gap, best_weight = index, gap, weights[index]
+        if best < 0:  # pragma: no cover - the property tests show every row can be filled
             raise InputError(f"allocation: cannot place {row.points} points under rule 5.2")
+        below = maximum - values[best]
+        if below == 1:
+            at_max, one_below = at_max + 1, one_below - 1
+        elif below == 2:
+            one_below, two_below = one_below + 1, two_below - 1
+        elif below == 3:
+            two_below += 1
         values[best] += 1
-    return values
+    return dict(zip(codes, values, strict=True))
 
 
 def archetype_allocation(

@@ -28,7 +28,7 @@ def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Character
     table = tables.characteristics
     modifiers = decided.modifiers
     values = {code: decided.points.allocation[code] + modifiers.total[code] for code in PRIMARIES}
-    reading = fatigue_from_endurance(values["EN"], table.fatigue)
+    reading = fatigue_from_endurance(values["EN"], table.fatigue, tables.index.fatigue)
     values["FT"] = reading.value + modifiers.total["FT"]
     values["PC"] = perception(table.perception.base, modifiers.total["PC"])
     notes = []
@@ -166,7 +166,9 @@ def character(decided: Decisions, tables: Tables) -> Character:
         equipment_given=kit.given,
         characteristics=stats,
         modifiers=dict(decided.modifiers.each),
-        tmr=tmr_from_agility(stats.AG, tables.characteristics.tmr, decided.modifiers.total["TMR"]),
+        tmr=tmr_from_agility(
+            stats.AG, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
+        ),
         experience_multiplier=tables.races[born.race.race].experience_multiplier,
         heritage=Heritage(
             social_status=background.social_status,

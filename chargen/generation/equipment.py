@@ -149,6 +149,17 @@ def equipment_cost(equipment: Equipment, race: Race, tables: Tables) -> tuple[in
     return cost, problems
 
 
+#: Items chargen chose from its own checked tables, made once each (an Item is never changed once made).
+_ITEMS: dict[tuple[str, int | None], Item] = {}
+
+
+def _item(name: str, rank: int | None = None) -> Item:
+    item = _ITEMS.get((name, rank))
+    if item is None:
+        item = _ITEMS[name, rank] = Item(name=name, rank=rank)
+    return item
+
+
 def _meets(weapon: Weapon, stats: Mapping[str, int]) -> bool:
     return stats["PS"] >= weapon.ps and stats["MD"] >= weapon.md
 
@@ -169,7 +180,7 @@ def bought_equipment(
     weapons: list[Item] = []
     for name, weapon in usable or fallback:
         if weapon.cost is not None and weapon.cost <= left:
-            weapons.append(Item(name=name))
+            weapons.append(_item(name))
             left -= weapon.cost
             break
     armor = None
@@ -184,13 +195,13 @@ def bought_equipment(
         for item in archetype.shield:
             price = tables.shields[item.name].cost
             if price <= left:
-                shield, left = Item(name=item.name), left - price
+                shield, left = _item(item.name), left - price
                 break
     for name, weapon in usable:
         if len(weapons) >= tables.archetype_file.weapons_bought:
             break
         if all(item.name != name for item in weapons) and weapon.cost is not None and weapon.cost <= left:
-            weapons.append(Item(name=name))
+            weapons.append(_item(name))
             left -= weapon.cost
     return Equipment(weapons, armor, shield)
 
@@ -202,6 +213,6 @@ def given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tabl
     for item in archetype.weapons:
         weapon = tables.weapons[item.name]
         allowed = rank_problem(weapon, item.rank, stats["PS"], stats["MD"]) is None
-        weapons.append(Item(name=item.name, rank=item.rank if allowed else None))
-    shield = Item(name=archetype.shield[0].name, rank=archetype.shield[0].rank) if archetype.shield else None
+        weapons.append(_item(item.name, item.rank if allowed else None))
+    shield = _item(archetype.shield[0].name, archetype.shield[0].rank) if archetype.shield else None
     return Equipment(weapons, archetype.armor[0] if archetype.armor else None, shield)

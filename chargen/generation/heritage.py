@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from chargen.dice import Dice
-from chargen.tables import Tables, row_for
+from chargen.tables import Tables
 from chargen.tables.schema import AllotmentRow
 
 
@@ -24,7 +24,7 @@ class Heritage:
 def heritage(dice: Dice, tables: Tables) -> Heritage:
     table = tables.heritage
     status_roll = dice.roll("social_status", table.social_status.dice, table.social_status.rule)
-    status_id = row_for(table.social_status.rows.items(), status_roll, "heritage.social_status")
+    status_id = tables.index.social_status(status_roll)
     status = table.social_status.rows[status_id]
     order_roll = dice.roll("birth_order", table.birth_order.dice, table.birth_order.rule)
     band = table.birth_order.bands[status_id]
@@ -38,7 +38,7 @@ def heritage(dice: Dice, tables: Tables) -> Heritage:
     sibling = None
     if order == "legitimate":  # 8.4: only a legitimate child rolls for sibling rank
         sibling_roll = dice.roll("sibling_rank", table.sibling_rank.dice, table.sibling_rank.rule)
-        sibling = row_for(table.sibling_rank.rows.items(), sibling_roll, "heritage.sibling_rank")
+        sibling = tables.index.sibling_rank(sibling_roll)
     allotment = table.starting_allotment
     experience_row = _allotment_row(dice.roll("experience", allotment.dice, allotment.rule), tables)
     silver_row = _allotment_row(dice.roll("silver", allotment.dice, allotment.rule), tables)
@@ -54,8 +54,7 @@ def heritage(dice: Dice, tables: Tables) -> Heritage:
 
 
 def _allotment_row(roll: int, tables: Tables) -> AllotmentRow:
-    rows = tables.heritage.starting_allotment.rows
-    return rows[row_for(enumerate(rows), roll, "heritage.starting_allotment")]
+    return tables.heritage.starting_allotment.rows[tables.index.allotment(roll)]
 
 
 def starting_experience(table_value: int, birth_order_factor: float) -> int:

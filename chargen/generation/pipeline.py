@@ -6,12 +6,13 @@ one step alone."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
 from chargen.character_file import CharacterInput
-from chargen.dice import CountingRandom, Dice
+from chargen.dice import Dice
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
 from chargen.generation.decisions import Birthrights, Decisions, Kit, Modifiers, Points, RaceResult
@@ -40,12 +41,18 @@ class Options:
     archetype's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks)."""
 
     equip: Equip = "none"
+    # 8.8 for a character the file leaves unnamed: a name for (race, gender), or None for the tables' own
+    # draw. The batch names its NPCs from their own seeds (bynames, fewer namesakes).
+    namer: Callable[[str, str], str | None] | None = None
 
 
 def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
     """Make (or rebuild) a character."""
     options = options or Options()
-    dice = Dice(CountingRandom(seed), given=spec.rolls.model_dump(exclude_none=True))
+    rolls = spec.rolls
+    # A rolled character gives no rolls: nothing to dump (pydantic's dump is a cost on the batch's hot path).
+    given = rolls.model_dump(exclude_none=True) if rolls.model_fields_set or rolls.model_extra else {}
+    dice = Dice(random.Random(seed), given=given)
     points = points_step(spec, dice, tables)
     optional = characteristics.optional_characteristics(spec.optional, dice, tables)
     born = birthrights_step(spec, dice, tables)
@@ -54,7 +61,7 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     modifiers = modifiers_step(born, tables)
     primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
     kit = kit_step(spec, options, points.archetype, primaries, background, race, tables)
-    name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables)  # 8.8
+    name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables, options)
     unused = dice.unused()
     if unused:
         raise InputError(unused)
@@ -66,7 +73,16 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
 
 
 def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:
-    """6.1, 6.4-6.9: the race's modifiers (with its type's) and the gender's."""
+    """6.1, 6.4-6.9: the race's modifiers (with its type's) and the gender's, worked out once per Tables
+    for each race, type and gender (a Modifiers is never changed once made)."""
+    key = (born.race.race, born.race_type, born.gender)
+    known = tables.index.modifiers.get(key)
+    if known is None:
+        known = tables.index.modifiers[key] = _modifiers(born, tables)
+    return known
+
+
+def _modifiers(born: Birthrights, tables: Tables) -> Modifiers:
     race = tables.races[born.race.race]
     type_modifiers = race.types[born.race_type].modifiers if born.race_type else {}
     gender = tables.birthrights.genders[born.gender]  # type: ignore[index]
@@ -87,10 +103,7 @@ def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
     else:
         if archetype is None:
             # A rolled player character follows an adventurer's archetype, never a trade (tables/archetypes.yaml).
-            archetype = dice.choice(
-                sorted(key for key, kind in tables.archetypes.items() if kind.adventurer)
-                or sorted(tables.archetypes)
-            )
+            archetype = dice.choice(tables.index.adventurers)
         allocation = characteristics.archetype_allocation(row, tables.archetypes[archetype], dice.rng, tables)
     if spec.points is not None:
         stated_maximum = spec.points.maximum if spec.points.maximum is not None else row.maximum
@@ -113,7 +126,7 @@ def birthrights_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Birthr
     hand = _given_or_rolled("hand", spec.hand, dice, lambda: birthrights.primary_hand(dice, tables))
     outcome = race_step(spec, dice, tables)
     race = tables.races[outcome.race]
-    race_type = birthrights.race_type(race, spec.race_type, dice)
+    race_type = birthrights.race_type(outcome.race, spec.race_type, dice, tables)
     aspect = birthrights.aspect(race, spec.aspect, dice, tables)
     return Birthrights(gender, hand, outcome, race_type, aspect)
 
@@ -193,7 +206,11 @@ def _given_or_rolled(key: str, chosen: str | None, dice: Dice, roll: Callable[[]
     return rolled
 
 
-def _name(race: str, gender: str, dice: Dice, tables: Tables) -> str:
+def _name(race: str, gender: str, dice: Dice, tables: Tables, options: Options) -> str:
+    """8.8: a name for an unnamed character, the last step (so its draws change nothing before it)."""
+    named = options.namer(race, gender) if options.namer is not None else None
+    if named is not None:
+        return named
     parts = tables.names.get(race) or tables.names.get("human")
     if parts is None:
         return "Unnamed"

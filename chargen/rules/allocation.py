@@ -77,7 +77,15 @@ def within_limits(values: Mapping[str, int], maximum: int, limits: AllocationLim
             one_below += 1
         elif value == maximum - 2:
             two_below += 1
-    if at_max > places_at_maximum(maximum, limits):
+    return places_allowed(at_max, one_below, two_below, places_at_maximum(maximum, limits), limits)
+
+
+def places_allowed(
+    at_max: int, one_below: int, two_below: int, allowed_max: int, limits: AllocationLimits
+) -> bool:
+    """5.2's place limits on how many values sit at the maximum, maximum-1 and maximum-2 (`allowed_max` is
+    `places_at_maximum` for the row)."""
+    if at_max > allowed_max:
         return False
     bonus = limits.bonus_without_maximum if not at_max else 0
     allowed_one_below = limits.one_below + bonus

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from chargen.tables.schema import FatigueTable, TmrTable, ValueBand
@@ -18,9 +18,15 @@ class FatigueReading:
     beyond_table: bool  # the Endurance ran past the printed 5.3 rows (a giant's)
 
 
-def fatigue_from_endurance(endurance: int, table: FatigueTable) -> FatigueReading:
+#: A band look-up precompiled from a table's rows (chargen.tables.index): what read_band gives for a value.
+BandReader = Callable[[int], ValueBand | None]
+
+
+def fatigue_from_endurance(
+    endurance: int, table: FatigueTable, read: BandReader | None = None
+) -> FatigueReading:
     """Rule 5.3 on the race- and gender-modified Endurance; past the printed rows the table's step goes on."""
-    row = read_band(table.rows, endurance)
+    row = read(endurance) if read is not None else read_band(table.rows, endurance)
     if row is not None:
         return FatigueReading(row.value, beyond_table=False)
     lowest = min(table.rows, key=lambda band: band.low)
@@ -30,9 +36,11 @@ def fatigue_from_endurance(endurance: int, table: FatigueTable) -> FatigueReadin
     return FatigueReading(beyond.base + (endurance - beyond.from_value) // beyond.step, beyond_table=True)
 
 
-def tmr_from_agility(modified_agility: int, table: TmrTable, racial_modifier: int) -> int:
+def tmr_from_agility(
+    modified_agility: int, table: TmrTable, racial_modifier: int, read: BandReader | None = None
+) -> int:
     """Rule 5.6: TMR read from modified Agility, plus the racial TMR modifier; never below the minimum."""
-    row = read_band(table.rows, modified_agility)
+    row = read(modified_agility) if read is not None else read_band(table.rows, modified_agility)
     if row is None:  # off the printed rows: the nearest end row
         lowest = min(table.rows, key=lambda band: band.low)
         row = lowest if modified_agility < lowest.low else max(table.rows, key=lambda band: band.high)

@@ -6,7 +6,7 @@ import functools
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -14,6 +14,9 @@ from chargen.errors import ChargenError, TableError
 from chargen.paths import tables_dir
 from chargen.tables import schema
 from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
+
+if TYPE_CHECKING:
+    from chargen.tables.index import TableIndex
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -76,6 +79,13 @@ class Tables:
     @property
     def names(self) -> dict[str, schema.NameParts]:
         return self.name_file.names
+
+    @functools.cached_property
+    def index(self) -> TableIndex:
+        """The look-ups precompiled (chargen.tables.index), built on first use."""
+        from chargen.tables.index import TableIndex
+
+        return TableIndex(self)
 
     def raw(self, name: str) -> Any:
         """One table file as plain data (for `chargen tables NAME`)."""

@@ -30,6 +30,13 @@ def _peak_mb() -> dict[str, float]:
     return {"peak_mb": round(own, 1), "worker_peak_mb": round(workers, 1)}
 
 
+def _cpu_seconds() -> float:
+    """CPU time of this process and of its finished workers (user + system)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
 def case_batch(kind: str, count: int, jobs: int) -> dict[str, Any]:
     from chargen.batch import BatchOptions, run_batch
     from chargen.tables import load_tables
@@ -44,35 +51,36 @@ def case_batch(kind: str, count: int, jobs: int) -> dict[str, Any]:
             jsonl=target if kind == "jsonl" else None,
             pdf=target if kind == "pdf" else None,
         )
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu_seconds()
         run_batch(options, tables=tables)
-        seconds = time.perf_counter() - started
+        seconds, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
         pages = 0
         if kind == "pdf":
             from pypdf import PdfReader
 
             pages = len(PdfReader(target).pages)
         size = Path(target).stat().st_size
-    return {"seconds": seconds, "count": count, "pages": pages, "bytes": size, **_peak_mb()}
+    return {"seconds": seconds, "cpu": cpu, "count": count, "pages": pages, "bytes": size, **_peak_mb()}
 
 
 def case_jsonl_floor(count: int) -> dict[str, Any]:
     from chargen.batch.mix import Mix
     from chargen.batch.npc import Plan, make_character
+    from chargen.model import to_document
     from chargen.tables import load_tables
 
     tables = load_tables()
     plan = Plan(1, Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes)), None, None, count)
-    documents = [make_character(plan, number, tables) for number in range(1, count + 1)]
+    documents = [to_document(make_character(plan, number, tables)) for number in range(1, count + 1)]
     with (
         tempfile.TemporaryDirectory() as folder,
         open(Path(folder) / "floor.jsonl", "w", encoding="utf-8") as out,
     ):
-        started = time.perf_counter()
+        started, cpu = time.perf_counter(), _cpu_seconds()
         for document in documents:
             out.write(json.dumps(document, ensure_ascii=False, separators=(",", ":")) + "\n")
-        seconds = time.perf_counter() - started
-    return {"seconds": seconds, "count": count, "pages": 0, **_peak_mb()}
+        seconds, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
+    return {"seconds": seconds, "cpu": cpu, "count": count, "pages": 0, **_peak_mb()}
 
 
 def case_pdf_floor(count: int) -> dict[str, Any]:
@@ -88,15 +96,15 @@ def case_pdf_floor(count: int) -> dict[str, Any]:
         for number in range(1, count + 1)
     ]
     pdf.write_pdf(pages_html[0], default_template=True)  # fonts and stylesheets parsed, as in a worker
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu_seconds()
     pdfs = [pdf.write_pdf(page, default_template=True) for page in pages_html]
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
     from io import BytesIO
 
     from pypdf import PdfReader
 
     pages = sum(len(PdfReader(BytesIO(data)).pages) for data in pdfs)
-    return {"seconds": seconds, "count": count, "pages": pages, **_peak_mb()}
+    return {"seconds": seconds, "cpu": cpu, "count": count, "pages": pages, **_peak_mb()}
 
 
 def run_case(arguments: list[str]) -> dict[str, Any]:
@@ -107,12 +115,20 @@ def run_case(arguments: list[str]) -> dict[str, Any]:
     return result
 
 
-def line(label: str, result: dict[str, Any]) -> str:
+def line(label: str, result: dict[str, Any], floor: dict[str, Any] | None = None) -> str:
+    """Wall seconds and rate, CPU seconds (all processes) and rate per CPU second, peak memory; beside a
+    floor, how many times the floor's CPU time per NPC this took."""
     rate = result["count"] / result["seconds"]
-    pages = f"{result['pages'] / result['seconds']:8.1f} pages/s" if result["pages"] else " " * 15
+    cpu_rate = result["count"] / result["cpu"]
+    pages = f"{result['pages'] / result['seconds']:6.1f} pages/s" if result["pages"] else " " * 13
+    ratio = ""
+    if floor is not None:
+        per_npc, floor_per_npc = result["cpu"] / result["count"], floor["cpu"] / floor["count"]
+        ratio = f"   {per_npc / floor_per_npc:4.1f}x the floor's CPU"
     return (
-        f"{label:<34} {result['seconds']:8.2f} s {rate:10.0f} NPCs/s {pages}   "
-        f"peak {result['peak_mb']:6.1f} MB (largest worker {result['worker_peak_mb']:6.1f} MB)"
+        f"{label:<34} wall {result['seconds']:7.2f} s {rate:8.0f}/s {pages}  CPU {result['cpu']:7.2f} s "
+        f"{cpu_rate:8.0f}/CPU-s   peak {result['peak_mb']:6.1f} MB (largest worker "
+        f"{result['worker_peak_mb']:6.1f} MB){ratio}"
     )
 
 
@@ -121,6 +137,9 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--quick", action="store_true", help="small counts, for a smoke run")
+    parser.add_argument(
+        "--pdf-count", type=int, help="records in the big PDF batch (default 200; 2000 for the memory check)"
+    )
     parser.add_argument("--case", nargs="+", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.case:
@@ -135,17 +154,29 @@ def main() -> None:
         print(json.dumps(result))
         return
     data_count, pdf_count = (2000, 20) if arguments.quick else (10_000, 200)
+    pdf_count = arguments.pdf_count or pdf_count
     import os
 
     print(f"chargen batch benchmark, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
-    print(line(f"JSONL floor (json.dumps) x{data_count}", run_case(["jsonl-floor", str(data_count)])))
+    print("CPU time counts every process (workers too); 2-job wall figures need an idle machine")
+    floor = run_case(["jsonl-floor", str(data_count)])
+    print(line(f"JSONL floor (json.dumps) x{data_count}", floor))
     for jobs in (1, 2):
-        print(
-            line(f"JSONL {data_count} NPCs, {jobs} job(s)", run_case(["jsonl", str(data_count), str(jobs)]))
-        )
-    print(line(f"PDF floor (WeasyPrint) x{pdf_count}", run_case(["pdf-floor", str(pdf_count)])))
+        result = run_case(["jsonl", str(data_count), str(jobs)])
+        print(line(f"JSONL {data_count} NPCs, {jobs} job(s)", result, floor))
+    pdf_floor = run_case(["pdf-floor", str(pdf_count)])
+    print(line(f"PDF floor (WeasyPrint) x{pdf_count}", pdf_floor))
+    small = run_case(["pdf", "20", "1"])
+    print(line("PDF 20 NPCs, 1 job (memory baseline)", small, pdf_floor))
     for jobs in (1, 2):
-        print(line(f"PDF {pdf_count} NPCs, {jobs} job(s)", run_case(["pdf", str(pdf_count), str(jobs)])))
+        result = run_case(["pdf", str(pdf_count), str(jobs)])
+        print(line(f"PDF {pdf_count} NPCs, {jobs} job(s)", result, pdf_floor))
+        if jobs == 1:
+            growth = result["peak_mb"] - small["peak_mb"]
+            per_record = (result["bytes"] - small["bytes"]) / max(1, pdf_count - 20)
+            print(
+                f"  peak memory {growth:+.1f} MB over 20 records; file {per_record / 1024:.1f} kB per record"
+            )
 
 
 if __name__ == "__main__":

@@ -1,0 +1,59 @@
+"""The precompiled look-ups (chargen.tables.index) give what reading the rows one by one gives."""
+
+from __future__ import annotations
+
+import itertools
+
+from chargen.rules.allocation import point_row_for_roll, within_limits
+from chargen.rules.characteristics import read_band
+from chargen.tables import Tables, row_for
+
+
+def test_each_die_result_reads_the_row_a_scan_finds(tables: Tables) -> None:
+    heritage, index = tables.heritage, tables.index
+    read = [
+        (index.social_status, heritage.social_status.rows.items(), heritage.social_status.dice),
+        (index.sibling_rank, heritage.sibling_rank.rows.items(), heritage.sibling_rank.dice),
+        (index.allotment, enumerate(heritage.starting_allotment.rows), heritage.starting_allotment.dice),
+        (index.aspect, tables.aspects.items(), tables.aspect_file.dice),
+    ]
+    for race_id, race in tables.races.items():
+        if race.types and race.type_dice is not None:
+            read.append((index.race_types[race_id], race.types.items(), race.type_dice))
+    for look_up, rows, dice in read:
+        pairs = list(rows)
+        for roll in range(dice.low, dice.high + 1):
+            assert look_up(roll) == row_for(pairs, roll, "test")
+    generation = tables.characteristics.point_generation
+    for roll in range(generation.dice.low, generation.dice.high + 1):
+        assert index.point_rows[roll] == point_row_for_roll(generation.rows, roll)
+
+
+def test_bands_read_as_a_scan_reads_them_past_both_ends(tables: Tables) -> None:
+    characteristics = tables.characteristics
+    for look_up, rows in (
+        (tables.index.fatigue, characteristics.fatigue.rows),
+        (tables.index.tmr, characteristics.tmr.rows),
+    ):
+        for value in range(-5, 60):
+            assert look_up(value) == read_band(rows, value)
+
+
+def test_the_place_table_answers_as_the_5_2_check(tables: Tables) -> None:
+    limits = tables.characteristics.allocation_limits
+    for row in tables.characteristics.point_generation.rows:
+        maximum = row.maximum
+        raisable = tables.index.raisable(maximum, 6)
+        # Every spread of six values over the levels maximum-3 .. maximum that keeps 5.2.
+        for values in itertools.combinations_with_replacement(range(maximum - 3, maximum + 1), 6):
+            named = dict(zip("abcdef", values, strict=True))
+            if not within_limits(named, maximum, limits):
+                continue
+            counts = tuple(values.count(maximum - below) for below in range(3))
+            for below in (1, 2, 3):
+                if maximum - below not in values:
+                    continue
+                raised = dict(named)
+                key = next(code for code, value in named.items() if value == maximum - below)
+                raised[key] += 1
+                assert raisable[counts][below - 1] == within_limits(raised, maximum, limits)
