@@ -56,7 +56,7 @@ def weapon_line(
     weapon = tables.weapons[item.name]
     # 20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without its MD loss.
     weapon_dexterity = stats.MD if weapon.hands == "2" else dexterity
-    chance = rules.strike_chance(weapon, weapon_dexterity, item.rank, tables.combat)
+    chance = rules.strike_chance(weapon, weapon_dexterity, item.rank, tables.combat, stats.MD, stats.PS)
     modifier = rules.weapon_damage_modifier(weapon, stats.PS, tables.combat)
     two_handed = None
     if weapon.hands == "1-2":
@@ -79,7 +79,7 @@ def unarmed_line(
     rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> UnarmedLine:
     """Unarmed Combat (21), with 17.1's Rank terms when the character has a Rank in it."""
-    chance = rules.unarmed_strike_chance(agility, stats.PS, dexterity, rank, tables.combat)
+    chance = rules.unarmed_strike_chance(agility, stats.PS, dexterity, rank, tables.combat, stats.MD)
     endurance, grievous = _special(chance, tables)
     return UnarmedLine(
         rank=rank,
@@ -127,7 +127,7 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
     return Combat(
         modified_agility=agility,
         modified_manual_dexterity=dexterity,
-        defense=rules.defense(agility, shield, shield_rank),
+        defense=rules.defense(agility, shield, shield_rank, tables.combat),
         tmr=tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"]),
         initiative=rules.initiative_value(agility, stats.PC, tables.combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),

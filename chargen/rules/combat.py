@@ -17,39 +17,66 @@ def modified_manual_dexterity(manual_dexterity: int, shield: Shield | None) -> i
     return manual_dexterity - (shield.manual_dexterity_loss if shield else 0)
 
 
-def defense(modified_agility_value: int, shield: Shield | None, shield_rank: int | None) -> int:
-    """17.5: Defense = modified Agility + the shield's defense per Rank (shields.yaml) x Rank."""
-    if shield is None or shield_rank is None:
-        return modified_agility_value
-    return modified_agility_value + shield.defense_per_rank * shield_rank
+def defense(
+    modified_agility_value: int, shield: Shield | None, shield_rank: int | None, rules: CombatFile
+) -> int:
+    """17.5: Defense = modified Agility + the shield's defense per Rank (shields.yaml) x Rank (combat.yaml's
+    defense.formula)."""
+    per_rank = shield.defense_per_rank if shield is not None and shield_rank is not None else 0
+    rank = shield_rank if shield is not None and shield_rank is not None else 0
+    return rules.defense.function(modified_agility_value, per_rank, rank, per_rank * rank)
 
 
-def ranked_terms(modified_md: int, rank: int | None, rules: CombatFile) -> int:
-    """17.1: what a Rank adds to a Base Chance: modified MD (when the table says so) + a multiple of the Rank."""
-    if rank is None:
-        return 0
+def _strike(
+    base: int,
+    md: int,
+    modified_md: int,
+    md_minimum: int,
+    rank: int | None,
+    ps: int,
+    ps_minimum: int,
+    rules: CombatFile,
+) -> int:
+    """17.1: the ranked or unranked strike_chance formula of combat.yaml."""
     terms = rules.strike_chance
-    return (modified_md if terms.adds_modified_manual_dexterity else 0) + terms.rank_multiplier * rank
+    shortfall = max(0, md_minimum - modified_md)
+    if rank is None:
+        return terms.unranked_formula(base, md, modified_md, md_minimum, shortfall, 0, ps, ps_minimum)
+    return terms.ranked_formula(base, md, modified_md, md_minimum, shortfall, rank, ps, ps_minimum)
 
 
-def strike_chance(weapon: Weapon, modified_md: int, rank: int | None, rules: CombatFile) -> int:
-    """17.1 and 20.2: ranked = base + modified MD + 4 x Rank; unranked = base; less 5 per point of MD short
-    (the numbers from combat.yaml's strike_chance)."""
-    shortfall = max(0, weapon.md - modified_md)
-    chance = weapon.base_chance - rules.strike_chance.md_shortfall_penalty * shortfall
-    return chance + ranked_terms(modified_md, rank, rules)
+def strike_chance(
+    weapon: Weapon, modified_md: int, rank: int | None, rules: CombatFile, md: int | None = None, ps: int = 0
+) -> int:
+    """17.1 and 20.2 (book): ranked = base + modified MD + 4 x Rank; unranked = base; less 5 per point of MD
+    short of the weapon's. `md` is the unmodified Manual Dexterity (a house formula may name it)."""
+    return _strike(
+        weapon.base_chance,
+        modified_md if md is None else md,
+        modified_md,
+        weapon.md,
+        rank,
+        ps,
+        weapon.ps,
+        rules,
+    )
 
 
 def weapon_damage_modifier(
     weapon: Weapon, physical_strength: int, rules: CombatFile, two_handed: bool = False
 ) -> int | None:
-    """20.2: the chart's modifier, -1 per point of PS below the minimum, +1 for a (1-2) weapon in two hands."""
+    """20.2 (book): the chart's modifier, -1 per point of PS below the minimum, +1 for a (1-2) weapon in two
+    hands (combat.yaml's damage.formula)."""
     if weapon.damage_modifier is None:
         return None
-    terms = rules.damage
-    bonus = terms.two_handed_bonus if two_handed and weapon.hands == "1-2" else 0
     shortfall = max(0, weapon.ps - physical_strength)
-    return weapon.damage_modifier - terms.penalty_per_strength_point_short * shortfall + bonus
+    over = max(0, physical_strength - weapon.ps)
+    both = 1 if two_handed and weapon.hands == "1-2" else 0
+    kind = weapon.damage_class
+    return rules.damage.function(
+        weapon.damage_modifier, physical_strength, weapon.ps, shortfall, over, both,
+        int(kind == "A"), int(kind == "B"), int(kind == "C"),
+    )  # fmt: skip
 
 
 def damage_text(modifier: int | None, note: str | None = None) -> str:
@@ -62,31 +89,33 @@ def damage_text(modifier: int | None, note: str | None = None) -> str:
 def initiative_value(
     modified_agility_value: int, perception_value: int, rules: CombatFile, rank: int | None = None
 ) -> int:
-    """12.3: modified Agility + Perception (+ Rank with the prepared weapon)."""
-    return modified_agility_value + perception_value + rules.initiative.rank_multiplier * (rank or 0)
+    """12.3 (book): modified Agility + Perception (+ Rank with the prepared weapon). No Weapon Master skill
+    is generated, so its Rank is 0."""
+    return rules.initiative.function(modified_agility_value, perception_value, rank or 0, 0)
 
 
 def unarmed_base_chance(modified_agility_value: int, physical_strength: int, rules: CombatFile) -> int:
-    """21: modified Agility x 2, +1 per point of Physical Strength above 15."""
-    unarmed = rules.unarmed
-    above = max(0, physical_strength - unarmed.strength_threshold)
-    return modified_agility_value * unarmed.agility_multiplier + above * unarmed.chance_per_strength_point
+    """21 (book): modified Agility x 2, +1 per point of Physical Strength above 15."""
+    return rules.unarmed.chance_formula(modified_agility_value, physical_strength)
 
 
 def unarmed_strike_chance(
-    modified_agility_value: int, physical_strength: int, modified_md: int, rank: int | None, rules: CombatFile
+    modified_agility_value: int,
+    physical_strength: int,
+    modified_md: int,
+    rank: int | None,
+    rules: CombatFile,
+    md: int | None = None,
 ) -> int:
-    """21 with 17.1: a Rank in Unarmed Combat adds modified MD + 4 x Rank like any weapon."""
-    return unarmed_base_chance(modified_agility_value, physical_strength, rules) + ranked_terms(
-        modified_md, rank, rules
-    )
+    """21 with 17.1: the unarmed Base Chance goes through the strike_chance formulas like any weapon's (with
+    no weapon minimums), so a Rank adds modified MD + 4 x Rank."""
+    base = unarmed_base_chance(modified_agility_value, physical_strength, rules)
+    return _strike(base, modified_md if md is None else md, modified_md, 0, rank, physical_strength, 0, rules)
 
 
 def unarmed_damage_modifier(physical_strength: int, rules: CombatFile) -> int:
-    """21: D10 - 4, +1 per 3 full points of Physical Strength above 15."""
-    unarmed = rules.unarmed
-    above = max(0, physical_strength - unarmed.strength_threshold)
-    return unarmed.damage_modifier + above // unarmed.strength_points_per_damage
+    """21 (book): D10 - 4, +1 per 3 full points of Physical Strength above 15."""
+    return rules.unarmed.damage_formula(physical_strength)
 
 
 def special_damage_row(rows: list[SpecialDamageRow], modified_strike_chance: int) -> SpecialDamageRow | None:
@@ -105,18 +134,18 @@ def roll_range(high: int | None) -> str | None:
 
 
 def stun_threshold(endurance: int, rules: CombatFile) -> int:
-    """19: the smallest effective damage from one strike that Stuns: more than a third of Endurance."""
-    return math.floor(endurance / rules.stun.endurance_divisor) + 1
+    """19 (book): the smallest effective damage from one strike that Stuns: more than a third of Endurance."""
+    return rules.stun.threshold_formula(endurance)
 
 
 def stun_recovery(willpower: int, fatigue: int, rules: CombatFile) -> int:
-    """19: recover from Stun on D100 at 2 x Willpower + current Fatigue or less (full Fatigue here)."""
-    return rules.stun.recovery_willpower_multiplier * willpower + fatigue
+    """19 (book): recover from Stun on D100 at 2 x Willpower + current Fatigue or less (full Fatigue here)."""
+    return rules.stun.recovery_formula(willpower, fatigue)
 
 
 def breakage_check(modified_md: int, rules: CombatFile) -> int:
-    """17.3: a 99 (break) or 100 (drop) is avoided on D100 at 3 x modified Manual Dexterity or less."""
-    return rules.breakage.manual_dexterity_multiplier * modified_md
+    """17.3 (book): a 99 (break) or 100 (drop) is avoided on D100 at 3 x modified Manual Dexterity or less."""
+    return rules.breakage.check_formula(modified_md)
 
 
 def armor_weight(armor: Armor, size: int, gender: str, chart: ArmorFile) -> int | float:

@@ -3,14 +3,56 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from functools import cached_property
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
+from chargen.formulas import Formula, compile_formula, constants_of
 from chargen.tables.base import Band, Entry, Primary
 from chargen.vocabulary import GenderId
 
 # --- weapons.yaml (20.2), shields.yaml (17.5), armor.yaml (18.1) -----------------------------------
+
+
+# The named inputs each formula of combat.yaml is given, in calling order (besides its own section's numbers).
+INPUTS: dict[str, tuple[str, ...]] = {
+    "strike": ("base", "md", "modified_md", "md_minimum", "md_short", "rank", "ps", "ps_minimum"),
+    "initiative": ("modified_agility", "perception", "rank", "weapon_master_rank"),
+    "defense": ("modified_agility", "shield_defense_per_rank", "shield_rank", "shield_defense"),
+    "damage": (
+        "modifier",
+        "ps",
+        "ps_minimum",
+        "ps_short",
+        "ps_over",
+        "two_handed",
+        "class_a",
+        "class_b",
+        "class_c",
+    ),
+    "chance": ("modified_agility", "ps"),
+    "damage_unarmed": ("ps",),
+    "threshold": ("endurance",),
+    "recovery": ("willpower", "fatigue"),
+    "breakage": ("modified_md",),
+}
+
+
+def checked(text: str, info: ValidationInfo, inputs: tuple[str, ...]) -> str:
+    """A formula field's validator: compiles once to check it (the error lands on the field's key)."""
+    compile_formula(text, inputs, constants_of(info.data))
+    return text
+
+
+def formula_of(kind: str) -> AfterValidator:
+    """The validator of a formula field given the inputs of `kind`."""
+    return AfterValidator(lambda text, info: checked(text, info, INPUTS[kind]))
+
+
+def compiled(section: Entry, field: str, kind: str | None = None) -> Formula:
+    values = section.model_dump(by_alias=False)
+    return compile_formula(getattr(section, field), INPUTS[kind or field], constants_of(values))
 
 
 class Weapon(Entry):
@@ -117,17 +159,44 @@ class UnarmedRule(Entry):
     damage_modifier: int
     strength_points_per_damage: int = Field(ge=1)
     kick_from_rank: int
+    trip_from_rank: int | None = None  # a house rule's (seed 004); the book has no trips
+    # the Base Chance; a Rank then adds strike_chance.ranked's terms like any weapon
+    chance: Annotated[str, formula_of("chance")]
+    damage: Annotated[str, formula_of("damage_unarmed")]
+
+    @cached_property
+    def chance_formula(self) -> Formula:
+        return compiled(self, "chance")
+
+    @cached_property
+    def damage_formula(self) -> Formula:
+        return compiled(self, "damage", "damage_unarmed")
 
 
 class StunRule(Entry):
     rule: str
     endurance_divisor: int = Field(ge=1)
     recovery_willpower_multiplier: int
+    threshold: Annotated[str, formula_of("threshold")]
+    recovery: Annotated[str, formula_of("recovery")]
+
+    @cached_property
+    def threshold_formula(self) -> Formula:
+        return compiled(self, "threshold")
+
+    @cached_property
+    def recovery_formula(self) -> Formula:
+        return compiled(self, "recovery")
 
 
 class BreakageRule(Entry):
     rule: str
     manual_dexterity_multiplier: int
+    check: Annotated[str, formula_of("breakage")]
+
+    @cached_property
+    def check_formula(self) -> Formula:
+        return compiled(self, "check", "breakage")
 
 
 class StrikeChanceRule(Entry):
@@ -135,22 +204,52 @@ class StrikeChanceRule(Entry):
     md_shortfall_penalty: int = Field(ge=0)
     rank_multiplier: int
     adds_modified_manual_dexterity: bool
+    ranked: Annotated[str, formula_of("strike")]
+    unranked: Annotated[str, formula_of("strike")]
+
+    @cached_property
+    def ranked_formula(self) -> Formula:
+        return compiled(self, "ranked", "strike")
+
+    @cached_property
+    def unranked_formula(self) -> Formula:
+        return compiled(self, "unranked", "strike")
 
 
 class InitiativeRule(Entry):
     rule: str
     rank_multiplier: int
+    formula: Annotated[str, formula_of("initiative")]
+
+    @cached_property
+    def function(self) -> Formula:
+        return compiled(self, "formula", "initiative")
+
+
+class DefenseRule(Entry):
+    rule: str
+    formula: Annotated[str, formula_of("defense")]
+
+    @cached_property
+    def function(self) -> Formula:
+        return compiled(self, "formula", "defense")
 
 
 class DamageRule(Entry):
     rule: str
     penalty_per_strength_point_short: int = Field(ge=0)
     two_handed_bonus: int
+    formula: Annotated[str, formula_of("damage")]
+
+    @cached_property
+    def function(self) -> Formula:
+        return compiled(self, "formula", "damage")
 
 
 class CombatFile(Entry):
     strike_chance: StrikeChanceRule
     initiative: InitiativeRule
+    defense: DefenseRule
     damage: DamageRule
     special_damage: SpecialDamageTable
     grievous_injury_classes: GrievousClasses
