@@ -38,6 +38,7 @@ class Formula:
     text: str
     inputs: tuple[str, ...]
     function: Callable[..., Number]
+    folded: str = ""  # the text with the table's numbers written in, for the record's caption
 
     def __call__(self, *values: Number) -> int:
         return int(self.function(*values))
@@ -89,19 +90,19 @@ def compile_formula(text: str, inputs: tuple[str, ...], constants: Mapping[str, 
     except SyntaxError as error:
         raise FormulaError(f"syntax error in formula {text!r}: {error.msg}") from None
     _check_nodes(tree, inputs, constants)
+    body = _Fold(constants).visit(tree).body
     sample = dict.fromkeys(inputs, 1) | dict(constants)
     try:
         simpleeval.SimpleEval(names=sample, functions=FUNCTIONS).eval(text.strip())
     except Exception as error:  # any refusal by the library is a table error
         raise FormulaError(f"formula {text!r}: {error}") from None
-    body = _Fold(constants).visit(tree).body
     arguments = ast.arguments(
         posonlyargs=[], args=[ast.arg(name) for name in inputs], kwonlyargs=[], kw_defaults=[], defaults=[]
     )
     lambda_tree = ast.fix_missing_locations(ast.Expression(ast.Lambda(arguments, body)))
     scope: dict[str, Any] = {"__builtins__": {}, **FUNCTIONS}
     function = eval(compile(lambda_tree, "<formula>", "eval"), scope)  # a checked tree, never text
-    return Formula(text.strip(), inputs, function)
+    return Formula(text.strip(), inputs, function, ast.unparse(body))
 
 
 def constants_of(section: Mapping[str, Any]) -> dict[str, Number]:
@@ -109,6 +110,8 @@ def constants_of(section: Mapping[str, Any]) -> dict[str, Number]:
     return {key: value for key, value in section.items() if isinstance(value, Number)}
 
 
-def shown(text: str) -> str:
-    """A formula as the record prints it: times and minus signs, no underscores."""
+def shown(formula: Formula) -> str:
+    """A formula as the record prints it: its numbers written in, times and minus signs, no underscores."""
+    text = formula.folded.replace("True", "1").replace("False", "0")
+    text = text.replace(" // ", " div ").replace(" / ", " \u00f7 ")
     return text.replace("*", "\u00d7").replace(" - ", " \u2212 ").replace("_", " ")

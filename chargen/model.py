@@ -159,6 +159,8 @@ class Character:
     schema_version: int = SCHEMA_VERSION
     name: str
     seed: int | None = field(default=None, metadata=OMITTED)
+    # issue 9: the rulesets layered over the book's tables, each {name, sha256}; none for the book's rules.
+    rules: list[dict[str, str]] = field(default_factory=list, metadata=OMITTED)
     archetype: str | None = field(default=None, metadata=OMITTED)
     gender: str
     race: str

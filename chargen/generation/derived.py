@@ -148,6 +148,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
     return Character(
         name=decided.name,
         seed=decided.seed,
+        rules=[ruleset.reference for ruleset in tables.rulesets],
         archetype=decided.points.archetype,
         gender=born.gender,
         race=born.race.race,

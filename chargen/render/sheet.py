@@ -338,6 +338,8 @@ def _footer(character: Character, version: str) -> list[Item]:
     items = [Item("chargen", version)]
     if character.seed is not None:
         items.append(Item("seed", str(character.seed)))
+    if character.rules:
+        items.append(Item("rules", " + ".join(used["name"] for used in character.rules)))
     if character.archetype is not None:
         items.append(Item("archetype", character.archetype))
     if character.rolls:
