@@ -85,6 +85,22 @@ def _short(value: Any) -> str:
     return "(none)" if value is None else shown(value)
 
 
+@rules_group.command("inputs")
+def inputs_command() -> None:
+    """The inputs each formula of combat.yaml may name (besides the numbers of its own section)."""
+    from chargen.formulas import FUNCTIONS
+    from chargen.tables.equipment_schema import FORMULA_FIELDS, INPUTS, MEANINGS
+
+    for kind, inputs in INPUTS.items():
+        click.echo(f"combat.{FORMULA_FIELDS[kind].replace(', ', ', combat.')}:")
+        for name in inputs:
+            if MEANINGS[name]:
+                click.echo(f"  {name:24} {MEANINGS[name]}")
+    click.echo(
+        f"functions: {', '.join(FUNCTIONS)}; operators: + - * / // % ( ), comparisons, `a if test else b`"
+    )
+
+
 @rules_group.command("new")
 @click.argument("name")
 def new_command(name: str) -> None:

@@ -39,6 +39,46 @@ INPUTS: dict[str, tuple[str, ...]] = {
 }
 
 
+# What each input means, for `chargen rules inputs` (and so the README, whose example runs it).
+MEANINGS: dict[str, str] = {
+    "base": "the weapon's Base Chance (20.2), or the unarmed Base Chance (21)",
+    "md": "Manual Dexterity",
+    "modified_md": "Manual Dexterity less a prepared shield's loss (17.5)",
+    "md_minimum": "the weapon's minimum Manual Dexterity (0 unarmed)",
+    "md_short": "points of modified MD below md_minimum (0 when not short)",
+    "rank": "Rank with the weapon (0 when unranked)",
+    "ps": "Physical Strength",
+    "ps_minimum": "the weapon's minimum Physical Strength (0 unarmed)",
+    "ps_short": "points of PS below ps_minimum",
+    "ps_over": "points of PS above ps_minimum",
+    "modified_agility": "Agility less the armor's loss (18.1)",
+    "perception": "Perception",
+    "weapon_master_rank": "Rank as Weapon Master (always 0: chargen gives no such skill)",
+    "shield_defense_per_rank": "the prepared shield's defense per Rank (0 without one)",
+    "shield_rank": "Rank with the prepared shield (0 without one)",
+    "shield_defense": "shield_defense_per_rank x shield_rank",
+    "modifier": "the Weapons Chart's damage modifier",
+    "two_handed": "1 when a (1-2) weapon is used two-handed, else 0",
+    "class_a": "1 for a class A weapon, else 0 (class_b, class_c alike)",
+    "class_b": "",
+    "class_c": "",
+    "endurance": "Endurance",
+    "willpower": "Willpower",
+    "fatigue": "Fatigue",
+}
+FORMULA_FIELDS: dict[str, str] = {
+    "strike": "strike_chance.ranked, strike_chance.unranked",
+    "initiative": "initiative.formula",
+    "defense": "defense.formula",
+    "damage": "damage.formula",
+    "chance": "unarmed.chance",
+    "damage_unarmed": "unarmed.damage",
+    "threshold": "stun.threshold",
+    "recovery": "stun.recovery",
+    "breakage": "breakage.check",
+}
+
+
 def checked(text: str, info: ValidationInfo, inputs: tuple[str, ...]) -> str:
     """A formula field's validator: compiles once to check it (the error lands on the field's key)."""
     compile_formula(text, inputs, constants_of(info.data))
