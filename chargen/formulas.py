@@ -39,9 +39,16 @@ class Formula:
     inputs: tuple[str, ...]
     function: Callable[..., Number]
     folded: str = ""  # the text with the table's numbers written in, for the record's caption
+    used: frozenset[str] = frozenset()  # the inputs the expression names
 
     def __call__(self, *values: Number) -> int:
         return int(self.function(*values))
+
+    def maybe(self, *values: Number | None) -> int | None:
+        """None (no value: "—" on the record) when an input the formula names has no value."""
+        if any(value is None and name in self.used for name, value in zip(self.inputs, values, strict=True)):
+            return None
+        return int(self.function(*(0 if value is None else value for value in values)))
 
 
 def _check_nodes(tree: ast.AST, inputs: tuple[str, ...], constants: Mapping[str, Number]) -> None:
@@ -102,7 +109,8 @@ def compile_formula(text: str, inputs: tuple[str, ...], constants: Mapping[str, 
     lambda_tree = ast.fix_missing_locations(ast.Expression(ast.Lambda(arguments, body)))
     scope: dict[str, Any] = {"__builtins__": {}, **FUNCTIONS}
     function = eval(compile(lambda_tree, "<formula>", "eval"), scope)  # a checked tree, never text
-    return Formula(text.strip(), inputs, function, ast.unparse(body))
+    used = frozenset(node.id for node in ast.walk(body) if isinstance(node, ast.Name))
+    return Formula(text.strip(), inputs, function, ast.unparse(body), used)
 
 
 def constants_of(section: Mapping[str, Any]) -> dict[str, Number]:

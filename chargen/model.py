@@ -139,7 +139,9 @@ class Combat:
 
     modified_agility: int
     modified_manual_dexterity: int
-    defense: int
+    defense: int | None  # None: a house rule's Defense needs a value the tables do not give ("—")
+    # A house rule's Defense in other postures (seed 004), by the posture's name; none in the book.
+    defense_postures: dict[str, int | None] | None = field(default=None, metadata=OMITTED)
     tmr: int
     initiative: int
     unarmed: UnarmedLine

@@ -153,3 +153,28 @@ def test_formulas_refuse_what_is_not_arithmetic() -> None:
     assert compile_formula("floor(base / 3) + k", ("base",), {"k": 1})(10) == 4
     with pytest.raises(ChargenError, match="no shipped ruleset"):
         load_tables(rules=["no-such-rules"])
+
+
+def test_house_defense_is_a_dash_until_a_gm_gives_the_defensive_modifiers(tmp_path: Path) -> None:
+    house = load_tables(rules=["house-combat"])
+    rolf = api.build(ROLF, tables=house).combat  # broadsword Rank 3, large round shield Rank 3
+    assert rolf.defense is None and rolf.defense_postures == {
+        "all_out": 0,
+        "defensive": None,
+        "evading": None,
+    }
+    html = render_html(api.build(ROLF, tables=house), house)
+    assert '<span class="value">\u2014</span><span class="label">Defense</span>' in html
+    filled = ruleset(
+        tmp_path,
+        "add:\n  weapons:\n    weapons:\n      broadsword: {defensive_modifier: 2}\n"
+        "  shields:\n    shields:\n      large-round-shield: {defensive_modifier: 3}\n",
+    )
+    rolf = api.build(ROLF, tables=load_tables(rules=["house-combat", filled])).combat
+    values = 3 * 2 + 3 * (3 + 1)  # Rank x modifier; the shield one Rank higher
+    assert rolf.defense == rolf.modified_agility + values
+    assert rolf.defense_postures == {
+        "all_out": 0,
+        "defensive": rolf.modified_agility + 2 * values,
+        "evading": rolf.modified_agility + 2 * values + 10,
+    }

@@ -95,7 +95,7 @@ def inputs_command() -> None:
         click.echo(f"combat.{FORMULA_FIELDS[kind].replace(', ', ', combat.')}:")
         for name in inputs:
             if MEANINGS[name]:
-                click.echo(f"  {name:24} {MEANINGS[name]}")
+                click.echo(f"  {name:26} {MEANINGS[name]}")
     click.echo(
         f"functions: {', '.join(FUNCTIONS)}; operators: + - * / // % ( ), comparisons, `a if test else b`"
     )

@@ -124,10 +124,15 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
     agility = rules.modified_agility(stats.AG, armor)
     dexterity = rules.modified_manual_dexterity(stats.MD, shield)
     shield_rank = equipment.shield.rank if equipment.shield else None
+    # A house rule's Defensive Values (seed 004): the first weapon listed is read as the prepared one.
+    first = equipment.weapons[0] if equipment.weapons else None
+    held = (tables.weapons[first.name], first.rank) if first is not None else (None, None)
+    defense_inputs = rules.defense_inputs(agility, shield, shield_rank, *held)
     return Combat(
         modified_agility=agility,
         modified_manual_dexterity=dexterity,
-        defense=rules.defense(agility, shield, shield_rank, tables.combat),
+        defense=tables.combat.defense.function.maybe(*defense_inputs),
+        defense_postures=rules.defense_postures(defense_inputs, tables.combat),
         tmr=tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"]),
         initiative=rules.initiative_value(agility, stats.PC, tables.combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),

@@ -102,6 +102,14 @@ def initiative(rules: CombatFile) -> str:
     return f"Initiative: modified AG + PC + {_times(terms.rank_multiplier, 'Rank')} ({terms.rule})."
 
 
+def defense(rules: CombatFile) -> str | None:
+    """17.5: the book's Defense needs no caption; a changed formula, or a house rule's postures, print theirs."""
+    terms = rules.defense
+    formulas = {"": (terms.function, _book().defense.formula)}
+    formulas |= {name.replace("_", " "): (formula, "") for name, formula in terms.posture_formulas.items()}
+    return _changed("Defense", terms.rule, formulas)
+
+
 def damage(rules: CombatFile) -> str:
     """20.2: the PS shortfall and the two-handed bonus."""
     terms = rules.damage

@@ -17,14 +17,45 @@ def modified_manual_dexterity(manual_dexterity: int, shield: Shield | None) -> i
     return manual_dexterity - (shield.manual_dexterity_loss if shield else 0)
 
 
+def defense_inputs(
+    modified_agility_value: int,
+    shield: Shield | None,
+    shield_rank: int | None,
+    weapon: Weapon | None = None,
+    weapon_rank: int | None = None,
+) -> tuple[int | None, ...]:
+    """The defense formulas' inputs (combat.yaml): the book's shield terms, and a house rule's Defensive Values
+    (None where the tables give no defensive_modifier)."""
+    held = shield is not None and shield_rank is not None
+    per_rank = shield.defense_per_rank if held else 0  # type: ignore[union-attr]
+    rank = shield_rank if held else 0
+    weapon_defense: int | None = 0
+    if weapon is not None and weapon_rank is not None:
+        modifier = weapon.defensive_modifier
+        weapon_defense = None if modifier is None else weapon_rank * modifier
+    shield_modifier = shield.defensive_modifier if held else 0  # type: ignore[union-attr]
+    return (modified_agility_value, per_rank, rank, per_rank * (rank or 0), weapon_defense, shield_modifier)
+
+
 def defense(
-    modified_agility_value: int, shield: Shield | None, shield_rank: int | None, rules: CombatFile
-) -> int:
-    """17.5: Defense = modified Agility + the shield's defense per Rank (shields.yaml) x Rank (combat.yaml's
-    defense.formula)."""
-    per_rank = shield.defense_per_rank if shield is not None and shield_rank is not None else 0
-    rank = shield_rank if shield is not None and shield_rank is not None else 0
-    return rules.defense.function(modified_agility_value, per_rank, rank, per_rank * rank)
+    modified_agility_value: int,
+    shield: Shield | None,
+    shield_rank: int | None,
+    rules: CombatFile,
+    weapon: Weapon | None = None,
+    weapon_rank: int | None = None,
+) -> int | None:
+    """17.5 (book): Defense = modified Agility + the shield's defense per Rank (shields.yaml) x Rank (combat.yaml's
+    defense.formula); None when a house formula needs a Defensive Value the tables do not give."""
+    inputs = defense_inputs(modified_agility_value, shield, shield_rank, weapon, weapon_rank)
+    return rules.defense.function.maybe(*inputs)
+
+
+def defense_postures(inputs: tuple[int | None, ...], rules: CombatFile) -> dict[str, int | None] | None:
+    """A house rule's Defense in each posture it names (seed 004: all-out, defensive, evading); None (not
+    written) for the book, which has none."""
+    postures = rules.defense.posture_formulas
+    return {name: formula.maybe(*inputs) for name, formula in postures.items()} if postures else None
 
 
 def _strike(

@@ -19,7 +19,14 @@ from chargen.vocabulary import GenderId
 INPUTS: dict[str, tuple[str, ...]] = {
     "strike": ("base", "md", "modified_md", "md_minimum", "md_short", "rank", "ps", "ps_minimum"),
     "initiative": ("modified_agility", "perception", "rank", "weapon_master_rank"),
-    "defense": ("modified_agility", "shield_defense_per_rank", "shield_rank", "shield_defense"),
+    "defense": (
+        "modified_agility",
+        "shield_defense_per_rank",
+        "shield_rank",
+        "shield_defense",
+        "weapon_defense",
+        "shield_defensive_modifier",
+    ),
     "damage": (
         "modifier",
         "ps",
@@ -57,6 +64,8 @@ MEANINGS: dict[str, str] = {
     "shield_defense_per_rank": "the prepared shield's defense per Rank (0 without one)",
     "shield_rank": "Rank with the prepared shield (0 without one)",
     "shield_defense": "shield_defense_per_rank x shield_rank",
+    "weapon_defense": "the first weapon's Rank x its defensive_modifier (a house rule's; none: the value is —)",
+    "shield_defensive_modifier": "the prepared shield's defensive_modifier (a house rule's; none: the value is —)",
     "modifier": "the Weapons Chart's damage modifier",
     "two_handed": "1 when a (1-2) weapon is used two-handed, else 0",
     "class_a": "1 for a class A weapon, else 0 (class_b, class_c alike)",
@@ -69,7 +78,7 @@ MEANINGS: dict[str, str] = {
 FORMULA_FIELDS: dict[str, str] = {
     "strike": "strike_chance.ranked, strike_chance.unranked",
     "initiative": "initiative.formula",
-    "defense": "defense.formula",
+    "defense": "defense.formula, defense.postures.NAME",
     "damage": "damage.formula",
     "chance": "unarmed.chance",
     "damage_unarmed": "unarmed.damage",
@@ -114,6 +123,9 @@ class Weapon(Entry):
     thrown: bool = False
     note: str | None = None
     shield: str | None = None
+    # A house rule's (seed 004) Defensive Value per Rank; the book has none, and a ruleset without the numbers
+    # leaves it empty (the record then shows "—" for a Defense that needs it).
+    defensive_modifier: int | None = None
 
     @model_validator(mode="after")
     def _damage_explained(self) -> Weapon:
@@ -147,6 +159,7 @@ class Shield(Entry):
     weapon: str | None = None
     can_strike: bool = True  # 16.5: may be used for a Shield Rush (the Weapons Chart's "Shield")
     note: str | None = None
+    defensive_modifier: int | None = None  # as a weapon's (a house rule's; the book has none)
 
 
 class ShieldsFile(Entry):
@@ -269,6 +282,12 @@ class InitiativeRule(Entry):
 class DefenseRule(Entry):
     rule: str
     formula: Annotated[str, formula_of("defense")]
+    # A house rule's Defense in other postures (seed 004: all-out, defensive, evading), printed beside Defense.
+    postures: dict[str, Annotated[str, formula_of("defense")]] = Field(default_factory=dict)
+
+    @cached_property
+    def posture_formulas(self) -> dict[str, Formula]:
+        return {name: compile_formula(text, INPUTS["defense"], {}) for name, text in self.postures.items()}
 
     @cached_property
     def function(self) -> Formula:
