@@ -11,6 +11,7 @@ simpleeval evaluation - and the checked tree, never raw text, is then compiled t
 from __future__ import annotations
 
 import ast
+import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -37,18 +38,21 @@ class Formula:
 
     text: str
     inputs: tuple[str, ...]
-    function: Callable[..., Number]
+    function: Callable[..., int]  # always a whole number (see compile_formula)
     folded: str = ""  # the text with the table's numbers written in, for the record's caption
     used: frozenset[str] = frozenset()  # the inputs the expression names
 
     def __call__(self, *values: Number) -> int:
-        return int(self.function(*values))
+        """The value (a whole number: the compiled function rounds down only when the formula divides)."""
+        return self.function(*values)
 
     def maybe(self, *values: Number | None) -> int | None:
         """None (no value: "—" on the record) when an input the formula names has no value."""
+        if None not in values:
+            return self.function(*values)
         if any(value is None and name in self.used for name, value in zip(self.inputs, values, strict=True)):
             return None
-        return int(self.function(*(0 if value is None else value for value in values)))
+        return self.function(*(0 if value is None else value for value in values))
 
 
 def _check_nodes(tree: ast.AST, inputs: tuple[str, ...], constants: Mapping[str, Number]) -> None:
@@ -81,6 +85,15 @@ class _Fold(ast.NodeTransformer):
 
     def visit_BinOp(self, node: ast.BinOp) -> ast.AST:
         self.generic_visit(node)
+        for kept, other in ((node.left, node.right), (node.right, node.left)):
+            if isinstance(node.op, ast.Mult) and isinstance(other, ast.Constant) and other.value == 1:
+                return kept  # `1 * rank`, `True * modified_md`: the table's switch is on
+        if (
+            isinstance(node.op, (ast.Add, ast.Sub))
+            and isinstance(node.right, ast.Constant)
+            and node.right.value == 0
+        ):
+            return node.left
         if isinstance(node.op, (ast.Div, ast.FloorDiv, ast.Mod)):
             divisor = node.right
             if not isinstance(divisor, ast.Constant) or divisor.value == 0:
@@ -91,13 +104,22 @@ class _Fold(ast.NodeTransformer):
 
 
 def compile_formula(text: str, inputs: tuple[str, ...], constants: Mapping[str, Number]) -> Formula:
-    """Check `text` and compile it to a function of `inputs` (positional), with `constants` written in."""
+    """Check `text` and compile it to a function of `inputs` (positional), with `constants` written in: once
+    per table load (the schema's check and the section's compiled formula share one compilation)."""
+    return _compiled(text, inputs, tuple(constants.items()))
+
+
+@functools.lru_cache(maxsize=256)
+def _compiled(text: str, inputs: tuple[str, ...], constant_items: tuple[tuple[str, Number], ...]) -> Formula:
+    constants = dict(constant_items)
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as error:
         raise FormulaError(f"syntax error in formula {text!r}: {error.msg}") from None
     _check_nodes(tree, inputs, constants)
     body = _Fold(constants).visit(tree).body
+    if any(_fractional(node) for node in ast.walk(body)):  # only `/` or a fraction makes one: whole it
+        body = ast.Call(ast.Name("int", ast.Load()), [body], [])
     sample = dict.fromkeys(inputs, 1) | dict(constants)
     try:
         simpleeval.SimpleEval(names=sample, functions=FUNCTIONS).eval(text.strip())
@@ -107,10 +129,21 @@ def compile_formula(text: str, inputs: tuple[str, ...], constants: Mapping[str, 
         posonlyargs=[], args=[ast.arg(name) for name in inputs], kwonlyargs=[], kw_defaults=[], defaults=[]
     )
     lambda_tree = ast.fix_missing_locations(ast.Expression(ast.Lambda(arguments, body)))
-    scope: dict[str, Any] = {"__builtins__": {}, **FUNCTIONS}
+    scope: dict[str, Any] = {"__builtins__": {}, "int": int, **FUNCTIONS}
     function = eval(compile(lambda_tree, "<formula>", "eval"), scope)  # a checked tree, never text
     used = frozenset(node.id for node in ast.walk(body) if isinstance(node, ast.Name))
-    return Formula(text.strip(), inputs, function, ast.unparse(body), used)
+    return Formula(text.strip(), inputs, function, _unwrapped(body), used)
+
+
+def _fractional(node: ast.AST) -> bool:
+    return isinstance(node, ast.Div) or (isinstance(node, ast.Constant) and isinstance(node.value, float))
+
+
+def _unwrapped(body: ast.expr) -> str:
+    """The folded text, without the int() put around a formula that divides."""
+    if isinstance(body, ast.Call) and isinstance(body.func, ast.Name) and body.func.id == "int":
+        return ast.unparse(body.args[0])
+    return ast.unparse(body)
 
 
 def constants_of(section: Mapping[str, Any]) -> dict[str, Number]:

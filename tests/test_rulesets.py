@@ -65,7 +65,7 @@ def test_house_combat_captions_show_the_changed_formulas(tables: Tables) -> None
     html = render_html(api.roll(seed=5, tables=house), house)
     assert "Strike Chance (house rule, 17.1): ranked = base + md \u2212 5 \u00d7" in html
     assert (
-        "Initiative (house rule, 12.3): modified agility + perception + 1 \u00d7 rank + weapon master rank"
+        "Initiative (house rule, 12.3): modified agility + perception + rank + weapon master rank"
         in html
     )
     assert re.search(r'class="label">rules</span> house-combat<', html)

@@ -131,8 +131,10 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
     return Combat(
         modified_agility=agility,
         modified_manual_dexterity=dexterity,
-        defense=tables.combat.defense.function.maybe(*defense_inputs),
-        defense_postures=rules.defense_postures(defense_inputs, tables.combat),
+        defense=rules.defense_from(defense_inputs, tables.combat),
+        defense_postures=rules.defense_postures(defense_inputs, tables.combat)
+        if tables.combat.defense.postures
+        else None,
         tmr=tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"]),
         initiative=rules.initiative_value(agility, stats.PC, tables.combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
@@ -153,7 +155,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
     return Character(
         name=decided.name,
         seed=decided.seed,
-        rules=[ruleset.reference for ruleset in tables.rulesets],
+        rules=[ruleset.reference for ruleset in tables.rulesets] if tables.rulesets else [],
         archetype=decided.points.archetype,
         gender=born.gender,
         race=born.race.race,

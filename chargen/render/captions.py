@@ -96,7 +96,7 @@ def strike_chance(rules: CombatFile) -> str:
 def initiative(rules: CombatFile) -> str:
     """12.3: modified Agility + Perception + the prepared weapon's Rank."""
     terms = rules.initiative
-    changed = _changed("Initiative", terms.rule, {"": (terms.function, _book().initiative.formula)})
+    changed = _changed("Initiative", terms.rule, {"": (terms.compiled, _book().initiative.formula)})
     if changed:
         return changed
     return f"Initiative: modified AG + PC + {_times(terms.rank_multiplier, 'Rank')} ({terms.rule})."
@@ -105,7 +105,7 @@ def initiative(rules: CombatFile) -> str:
 def defense(rules: CombatFile) -> str | None:
     """17.5: the book's Defense needs no caption; a changed formula, or a house rule's postures, print theirs."""
     terms = rules.defense
-    formulas = {"": (terms.function, _book().defense.formula)}
+    formulas = {"": (terms.compiled, _book().defense.formula)}
     formulas |= {name.replace("_", " "): (formula, "") for name, formula in terms.posture_formulas.items()}
     return _changed("Defense", terms.rule, formulas)
 
@@ -113,7 +113,7 @@ def defense(rules: CombatFile) -> str | None:
 def damage(rules: CombatFile) -> str:
     """20.2: the PS shortfall and the two-handed bonus."""
     terms = rules.damage
-    changed = _changed("Damage", terms.rule, {"modifier": (terms.function, _book().damage.formula)})
+    changed = _changed("Damage", terms.rule, {"modifier": (terms.compiled, _book().damage.formula)})
     if changed:
         return changed
     return (

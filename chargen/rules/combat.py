@@ -47,8 +47,14 @@ def defense(
 ) -> int | None:
     """17.5 (book): Defense = modified Agility + the shield's defense per Rank (shields.yaml) x Rank (combat.yaml's
     defense.formula); None when a house formula needs a Defensive Value the tables do not give."""
-    inputs = defense_inputs(modified_agility_value, shield, shield_rank, weapon, weapon_rank)
-    return rules.defense.function.maybe(*inputs)
+    return defense_from(
+        defense_inputs(modified_agility_value, shield, shield_rank, weapon, weapon_rank), rules
+    )
+
+
+def defense_from(inputs: tuple[int | None, ...], rules: CombatFile) -> int | None:
+    formula = rules.defense.compiled
+    return formula.function(*inputs) if None not in inputs else formula.maybe(*inputs)
 
 
 def defense_postures(inputs: tuple[int | None, ...], rules: CombatFile) -> dict[str, int | None] | None:
@@ -58,38 +64,18 @@ def defense_postures(inputs: tuple[int | None, ...], rules: CombatFile) -> dict[
     return {name: formula.maybe(*inputs) for name, formula in postures.items()} if postures else None
 
 
-def _strike(
-    base: int,
-    md: int,
-    modified_md: int,
-    md_minimum: int,
-    rank: int | None,
-    ps: int,
-    ps_minimum: int,
-    rules: CombatFile,
-) -> int:
-    """17.1: the ranked or unranked strike_chance formula of combat.yaml."""
-    terms = rules.strike_chance
-    shortfall = max(0, md_minimum - modified_md)
-    if rank is None:
-        return terms.unranked_formula(base, md, modified_md, md_minimum, shortfall, 0, ps, ps_minimum)
-    return terms.ranked_formula(base, md, modified_md, md_minimum, shortfall, rank, ps, ps_minimum)
-
-
 def strike_chance(
     weapon: Weapon, modified_md: int, rank: int | None, rules: CombatFile, md: int | None = None, ps: int = 0
 ) -> int:
     """17.1 and 20.2 (book): ranked = base + modified MD + 4 x Rank; unranked = base; less 5 per point of MD
-    short of the weapon's. `md` is the unmodified Manual Dexterity (a house formula may name it)."""
-    return _strike(
-        weapon.base_chance,
-        modified_md if md is None else md,
-        modified_md,
-        weapon.md,
-        rank,
-        ps,
-        weapon.ps,
-        rules,
+    short of the weapon's (combat.yaml's strike_chance formulas). `md` is the unmodified Manual Dexterity
+    (a house formula may name it)."""
+    terms = rules.strike_chance
+    formula = terms.unranked_formula if rank is None else terms.ranked_formula
+    shortfall = weapon.md - modified_md if weapon.md > modified_md else 0
+    md_value = modified_md if md is None else md
+    return formula.function(
+        weapon.base_chance, md_value, modified_md, weapon.md, shortfall, rank or 0, ps, weapon.ps
     )
 
 
@@ -100,14 +86,22 @@ def weapon_damage_modifier(
     hands (combat.yaml's damage.formula)."""
     if weapon.damage_modifier is None:
         return None
-    shortfall = max(0, weapon.ps - physical_strength)
-    over = max(0, physical_strength - weapon.ps)
-    both = 1 if two_handed and weapon.hands == "1-2" else 0
+    minimum = weapon.ps
+    shortfall = minimum - physical_strength if minimum > physical_strength else 0
+    over = physical_strength - minimum if physical_strength > minimum else 0
+    both = two_handed and weapon.hands == "1-2"
     kind = weapon.damage_class
-    return rules.damage.function(
-        weapon.damage_modifier, physical_strength, weapon.ps, shortfall, over, both,
-        int(kind == "A"), int(kind == "B"), int(kind == "C"),
-    )  # fmt: skip
+    return rules.damage.compiled.function(
+        weapon.damage_modifier,
+        physical_strength,
+        minimum,
+        shortfall,
+        over,
+        both,
+        kind == "A",
+        kind == "B",
+        kind == "C",
+    )
 
 
 def damage_text(modifier: int | None, note: str | None = None) -> str:
@@ -122,12 +116,12 @@ def initiative_value(
 ) -> int:
     """12.3 (book): modified Agility + Perception (+ Rank with the prepared weapon). No Weapon Master skill
     is generated, so its Rank is 0."""
-    return rules.initiative.function(modified_agility_value, perception_value, rank or 0, 0)
+    return rules.initiative.compiled.function(modified_agility_value, perception_value, rank or 0, 0)
 
 
 def unarmed_base_chance(modified_agility_value: int, physical_strength: int, rules: CombatFile) -> int:
     """21 (book): modified Agility x 2, +1 per point of Physical Strength above 15."""
-    return rules.unarmed.chance_formula(modified_agility_value, physical_strength)
+    return rules.unarmed.chance_formula.function(modified_agility_value, physical_strength)
 
 
 def unarmed_strike_chance(
@@ -140,13 +134,16 @@ def unarmed_strike_chance(
 ) -> int:
     """21 with 17.1: the unarmed Base Chance goes through the strike_chance formulas like any weapon's (with
     no weapon minimums), so a Rank adds modified MD + 4 x Rank."""
-    base = unarmed_base_chance(modified_agility_value, physical_strength, rules)
-    return _strike(base, modified_md if md is None else md, modified_md, 0, rank, physical_strength, 0, rules)
+    terms = rules.strike_chance
+    formula = terms.unranked_formula if rank is None else terms.ranked_formula
+    base = rules.unarmed.chance_formula.function(modified_agility_value, physical_strength)
+    md_value = modified_md if md is None else md
+    return formula.function(base, md_value, modified_md, 0, 0, rank or 0, physical_strength, 0)
 
 
 def unarmed_damage_modifier(physical_strength: int, rules: CombatFile) -> int:
     """21 (book): D10 - 4, +1 per 3 full points of Physical Strength above 15."""
-    return rules.unarmed.damage_formula(physical_strength)
+    return rules.unarmed.damage_formula.function(physical_strength)
 
 
 def special_damage_row(rows: list[SpecialDamageRow], modified_strike_chance: int) -> SpecialDamageRow | None:
@@ -166,17 +163,17 @@ def roll_range(high: int | None) -> str | None:
 
 def stun_threshold(endurance: int, rules: CombatFile) -> int:
     """19 (book): the smallest effective damage from one strike that Stuns: more than a third of Endurance."""
-    return rules.stun.threshold_formula(endurance)
+    return rules.stun.threshold_formula.function(endurance)
 
 
 def stun_recovery(willpower: int, fatigue: int, rules: CombatFile) -> int:
     """19 (book): recover from Stun on D100 at 2 x Willpower + current Fatigue or less (full Fatigue here)."""
-    return rules.stun.recovery_formula(willpower, fatigue)
+    return rules.stun.recovery_formula.function(willpower, fatigue)
 
 
 def breakage_check(modified_md: int, rules: CombatFile) -> int:
     """17.3 (book): a 99 (break) or 100 (drop) is avoided on D100 at 3 x modified Manual Dexterity or less."""
-    return rules.breakage.check_formula(modified_md)
+    return rules.breakage.check_formula.function(modified_md)
 
 
 def armor_weight(armor: Armor, size: int, gender: str, chart: ArmorFile) -> int | float:

@@ -275,7 +275,7 @@ class InitiativeRule(Entry):
     formula: Annotated[str, formula_of("initiative")]
 
     @cached_property
-    def function(self) -> Formula:
+    def compiled(self) -> Formula:
         return compiled(self, "formula", "initiative")
 
 
@@ -290,7 +290,7 @@ class DefenseRule(Entry):
         return {name: compile_formula(text, INPUTS["defense"], {}) for name, text in self.postures.items()}
 
     @cached_property
-    def function(self) -> Formula:
+    def compiled(self) -> Formula:
         return compiled(self, "formula", "defense")
 
 
@@ -301,7 +301,7 @@ class DamageRule(Entry):
     formula: Annotated[str, formula_of("damage")]
 
     @cached_property
-    def function(self) -> Formula:
+    def compiled(self) -> Formula:
         return compiled(self, "formula", "damage")
 
 
