@@ -64,10 +64,7 @@ def test_house_combat_captions_show_the_changed_formulas(tables: Tables) -> None
     house = load_tables(rules=["house-combat"])
     html = render_html(api.roll(seed=5, tables=house), house)
     assert "Strike Chance (house rule, 17.1): ranked = base + md \u2212 5 \u00d7" in html
-    assert (
-        "Initiative (house rule, 12.3): modified agility + perception + rank + weapon master rank"
-        in html
-    )
+    assert "Initiative (house rule, 12.3): modified agility + perception + rank + weapon master rank" in html
     assert re.search(r'class="label">rules</span> house-combat<', html)
     book_html = render_html(api.roll(seed=5, tables=tables), tables)
     assert "house rule" not in book_html
@@ -115,7 +112,12 @@ def test_a_file_remembers_its_rules(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert run(["--rules", path, "roll", "--seed", "3", "-o", str(hero)], capsys)[0] == 0
     assert run(["--rules", path, "validate", str(hero)], capsys)[0] == 0
     code, _, err = run(["validate", str(hero)], capsys)
-    assert code == 2 and "ruleset 'mine'" in err and "not given" in err
+    assert (
+        code == 2
+        and "hero.yaml:" in err
+        and "rules[0]: made with the ruleset 'mine'" in err
+        and "not given" in err
+    )
     Path(path).write_text(Path(path).read_text() + "# changed\n", encoding="utf-8")
     code, _, err = run(["--rules", path, "validate", str(hero)], capsys)
     assert code == 2 and "has changed since the file was made" in err

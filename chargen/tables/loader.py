@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from chargen.errors import ChargenError, TableError
+from chargen.errors import ChargenError, InputError, Problem, TableError
 from chargen.paths import tables_dir
 from chargen.tables import schema
 from chargen.tables.overlay import Merge, Ruleset, find_ruleset, layered
@@ -116,18 +116,16 @@ def with_recorded_rules(tables: Tables, recorded: Sequence[Any] | None) -> Table
         return tables
     given = {ruleset.name: ruleset for ruleset in tables.rulesets}
     chosen: list[Ruleset] = []
-    for used in recorded:
+    for index, used in enumerate(recorded):
         ruleset = given.pop(used.name, None) or _shipped(used.name)
         if ruleset is None:
-            raise TableError(
-                f"rules: the file was made with the ruleset {used.name!r} (sha256 {used.sha256}), which is not "
-                f"given: add --rules FILE with that ruleset"
+            message = (
+                f"made with the ruleset {used.name!r}, which is not given: add --rules FILE with that ruleset"
             )
+            raise InputError(Problem(("rules", index), message, value=used.sha256))
         if ruleset.digest != used.sha256:
-            raise TableError(
-                f"rules: the ruleset {used.name!r} ({ruleset.source}) has changed since the file was made "
-                f"(recorded sha256 {used.sha256}, now {ruleset.digest})"
-            )
+            message = f"the ruleset {used.name!r} ({ruleset.source}) has changed since the file was made (now {ruleset.digest})"
+            raise InputError(Problem(("rules", index), message, value=used.sha256))
         chosen.append(ruleset)
     ordered = (*chosen, *given.values())
     return tables if ordered == tables.rulesets else load_tables(tables.directory, ordered)
