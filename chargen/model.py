@@ -143,6 +143,7 @@ class Combat:
     # A house rule's Defense in other postures (seed 004), by the posture's name; none in the book.
     defense_postures: dict[str, int | None] | None = field(default=None, metadata=OMITTED)
     tmr: int
+    sprint_tmr: int | None = field(default=None, metadata=OMITTED)  # a house rule's; the book has no sprint
     initiative: int
     unarmed: UnarmedLine
     weapons: list[WeaponLine]

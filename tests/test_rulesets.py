@@ -54,6 +54,7 @@ def test_house_combat_strike_chance_initiative_and_damage_follow_seed_004(tables
             ):
                 assert line.damage_modifier == weapon.damage_modifier + (stats.PS - weapon.ps) // 5
     assert ranked
+    assert rolled.combat.sprint_tmr == rolled.combat.tmr * 3 // 2  # 004: TMR + 50%, rounded down
     book = api.roll(seed=5, tables=tables)
     assert [line.strike_chance for line in rolled.combat.weapons] != [
         line.strike_chance for line in book.combat.weapons
@@ -66,6 +67,8 @@ def test_house_combat_captions_show_the_changed_formulas(tables: Tables) -> None
     assert "Strike Chance (house rule, 17.1): ranked = base + md \u2212 5 \u00d7" in html
     assert "Initiative (house rule, 12.3): modified agility + perception + rank + weapon master rank" in html
     assert re.search(r'class="label">rules</span> house-combat<', html)
+    assert "Trips from Rank 2; kicks from Rank 4." in html
+    assert '<span class="value">7</span><span class="label">TMR sprinting</span>' in html  # TMR 5
     book_html = render_html(api.roll(seed=5, tables=tables), tables)
     assert "house rule" not in book_html
 

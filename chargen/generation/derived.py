@@ -135,7 +135,8 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
         defense_postures=rules.defense_postures(defense_inputs, tables.combat)
         if tables.combat.defense.postures
         else None,
-        tmr=tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"]),
+        tmr=(tmr := tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"])),
+        sprint_tmr=rules.sprint_tmr(tmr, tables.combat),
         initiative=rules.initiative_value(agility, stats.PC, tables.combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
         weapons=[weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],

@@ -131,8 +131,12 @@ def unarmed(rules: CombatFile) -> str:
         "damage modifier": (terms.damage_formula, book.damage),
     }
     changed = _changed("Unarmed", terms.rule, formulas)
-    if changed:
-        return changed
+    legs = f" Trips from Rank {terms.trip_from_rank}; kicks from Rank {terms.kick_from_rank}."  # seed 004
+    return (changed or _unarmed_book(rules)) + (legs if terms.trip_from_rank != book.trip_from_rank else "")
+
+
+def _unarmed_book(rules: CombatFile) -> str:
+    terms = rules.unarmed
     above = f"PS above {terms.strength_threshold}"
     return (
         f"Unarmed: {_times(terms.agility_multiplier, 'modified AG')} + {terms.chance_per_strength_point} per "

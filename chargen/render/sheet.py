@@ -151,7 +151,7 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         life_span=race.life_span or DASH,
         abilities=list(race.abilities),
         characteristics=_characteristics(character, tables),
-        movement=[Item("TMR unarmored", num(character.tmr)), Item("TMR armored", num(combat.tmr))],
+        movement=_movement(character),
         combat=[
             *_defense(combat),
             Item("Initiative", num(combat.initiative), "no weapon"),
@@ -175,6 +175,14 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         page_two_new_page=len(combat.weapons) <= 6 and len(name) <= 90,
         blank_lines={"skills": 11, "magic": 8, "languages": 4, "notes": 4, "wounds": 5, "carried": 2},
     )
+
+
+def _movement(character: Character) -> list[Item]:
+    """TMR without and with armor (5.6, 18.1), and a house rule's sprinting TMR when it has one."""
+    items = [Item("TMR unarmored", num(character.tmr)), Item("TMR armored", num(character.combat.tmr))]
+    if character.combat.sprint_tmr is not None:
+        items.append(Item("TMR sprinting", num(character.combat.sprint_tmr)))
+    return items
 
 
 def _defense(combat: Combat) -> list[Item]:

@@ -43,6 +43,7 @@ INPUTS: dict[str, tuple[str, ...]] = {
     "threshold": ("endurance",),
     "recovery": ("willpower", "fatigue"),
     "breakage": ("modified_md",),
+    "sprint": ("tmr",),
 }
 
 
@@ -74,6 +75,7 @@ MEANINGS: dict[str, str] = {
     "endurance": "Endurance",
     "willpower": "Willpower",
     "fatigue": "Fatigue",
+    "tmr": "TMR with armor (5.6, 18.1)",
 }
 FORMULA_FIELDS: dict[str, str] = {
     "strike": "strike_chance.ranked, strike_chance.unranked",
@@ -85,6 +87,7 @@ FORMULA_FIELDS: dict[str, str] = {
     "threshold": "stun.threshold",
     "recovery": "stun.recovery",
     "breakage": "breakage.check",
+    "sprint": "movement.sprint",
 }
 
 
@@ -305,6 +308,16 @@ class DamageRule(Entry):
         return compiled(self, "formula", "damage")
 
 
+class MovementRule(Entry):
+    rule: str
+    # A house rule's sprinting TMR (seed 004: x 1.5, rounded down); the book has no sprint (null: not printed).
+    sprint: Annotated[str, formula_of("sprint")] | None = None
+
+    @cached_property
+    def sprint_formula(self) -> Formula | None:
+        return None if self.sprint is None else compiled(self, "sprint")
+
+
 class CombatFile(Entry):
     strike_chance: StrikeChanceRule
     initiative: InitiativeRule
@@ -315,6 +328,7 @@ class CombatFile(Entry):
     unarmed: UnarmedRule
     stun: StunRule
     breakage: BreakageRule
+    movement: MovementRule
 
 
 # --- archetypes.yaml, names.yaml --------------------------------------------------------------------
