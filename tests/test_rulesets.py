@@ -149,6 +149,7 @@ def test_rules_new_show_and_list(
     )
     assert run(["rules", "new", "table"], capsys)[0] == 2
     assert run(["rules", "list"], capsys)[1].startswith("house-combat ")
+    assert "A: {low: 1, high: 25}" in run(["tables", "combat", "--rules", "house-combat"], capsys)[1]
 
 
 def test_formulas_refuse_what_is_not_arithmetic() -> None:
