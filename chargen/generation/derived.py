@@ -41,12 +41,16 @@ def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Character
 
 
 def _special(chance: int, tables: Tables) -> tuple[str | None, str | None]:
-    """18.2: (endurance damage, grievous injury) roll ranges at this Strike Chance."""
-    row = rules.special_damage_row(tables.combat.special_damage.rows, chance)
-    return (
-        rules.roll_range(row.endurance_high if row else None),
-        rules.roll_range(row.grievous_high if row else None),
-    )
+    """18.2: (endurance damage, grievous injury) roll ranges at this Strike Chance (each chance read once)."""
+    chart = tables.combat.special_damage
+    known = chart.read.get(chance)
+    if known is None:
+        row = rules.special_damage_row(chart.rows, chance)
+        known = chart.read[chance] = (
+            rules.roll_range(row.endurance_high if row else None),
+            rules.roll_range(row.grievous_high if row else None),
+        )
+    return known
 
 
 def weapon_line(
@@ -136,7 +140,7 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
         if tables.combat.defense.postures
         else None,
         tmr=(tmr := tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"])),
-        sprint_tmr=rules.sprint_tmr(tmr, tables.combat),
+        sprint_tmr=rules.sprint_tmr(tmr, tables.combat) if tables.combat.movement.sprint else None,
         initiative=rules.initiative_value(agility, stats.PC, tables.combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
         weapons=[weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],
