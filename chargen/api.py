@@ -19,6 +19,7 @@ from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, Characteristics, to_document_value
 from chargen.resolve import resolve_names
 from chargen.tables import Tables, load_tables
+from chargen.tables.loader import with_recorded_rules
 from chargen.yamlio import read_file, read_stdin
 
 
@@ -110,7 +111,7 @@ def build(
 
 def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None) -> Character:
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
-    tables = tables or load_tables()
+    tables = with_recorded_rules(tables or load_tables(), spec.rules)
     return generate(resolve_names(spec, tables), tables, seed=chosen_seed)
 
 

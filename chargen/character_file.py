@@ -125,6 +125,13 @@ class Points(_Strict):
     maximum: Count | None = None
 
 
+class RulesetUsed(_Strict):
+    """A ruleset the file was made with (issue 9): its name and the first 16 hex digits of its SHA-256."""
+
+    name: Id
+    sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
+
+
 class CharacterInput(_Strict):
     """A character file. The first block is what a player or GM chooses or rolled; the rest is derived
     and recomputed on `build` (a file chargen wrote gives back the same character)."""
@@ -132,6 +139,10 @@ class CharacterInput(_Strict):
     schema_version: Literal[1] = 1
     name: Name | None = None
     seed: Seed | None = Field(None, description="seed of the RNG that rolled the dice not given")
+    rules: list[RulesetUsed] | None = Field(
+        None,
+        description="the rulesets (house rules) the file was made with, in order: build and validate use them",
+    )
     archetype: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
     strategy: Id | None = Field(
         None,

@@ -141,8 +141,11 @@ class Combat:
 
     modified_agility: int
     modified_manual_dexterity: int
-    defense: int
+    defense: int | None  # None: a house rule's Defense needs a value the tables do not give ("—")
+    # A house rule's Defense in other postures (seed 004), by the posture's name; none in the book.
+    defense_postures: dict[str, int | None] | None = field(default=None, metadata=OMITTED)
     tmr: int
+    sprint_tmr: int | None = field(default=None, metadata=OMITTED)  # a house rule's; the book has no sprint
     initiative: int
     unarmed: UnarmedLine
     weapons: list[WeaponLine]
@@ -161,6 +164,8 @@ class Character:
     schema_version: int = SCHEMA_VERSION
     name: str
     seed: int | None = field(default=None, metadata=OMITTED)
+    # issue 9: the rulesets layered over the book's tables, each {name, sha256}; none for the book's rules.
+    rules: list[dict[str, str]] = field(default_factory=list, metadata=OMITTED)
     archetype: str | None = field(default=None, metadata=OMITTED)
     gender: str
     race: str

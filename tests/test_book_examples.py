@@ -19,18 +19,18 @@ allocation: {PS: 23, MD: 9, AG: 9, EN: 22, MA: 5, WP: 22}
 
 def test_17_5_shield_example(tables: Tables) -> None:
     # Modified Agility 13, Rank 3 with a Large Round Shield: Defense 13 + 3 x 4 = 25.
-    assert combat.defense(13, tables.shields["large-round-shield"], 3) == 25
+    assert combat.defense(13, tables.shields["large-round-shield"], 3, tables.combat) == 25
 
 
 def test_17_6_rolf_broadsword_against_the_mouser(tables: Tables) -> None:
     # Rolf: Broadsword at Rank 3, modified MD 15 -> 55 + 15 + 12 = 82.
     rolf = combat.strike_chance(tables.weapons["broadsword"], 15, 3, tables.combat)
     # The Mouser: modified Agility 18, Main-Gauche at Rank 2 -> 18 + 2 x 2 = 22.
-    mouser = combat.defense(18, tables.shields["main-gauche"], 2)
+    mouser = combat.defense(18, tables.shields["main-gauche"], 2, tables.combat)
     kneeling = 20  # Melee Combat Modifiers: target kneeling or prone
     assert (rolf, mouser, rolf - mouser + kneeling) == (82, 22, 80)
     # Through a rear hex the Main-Gauche's 4% does not count.
-    assert combat.defense(18, None, None) == 18
+    assert combat.defense(18, None, None, tables.combat) == 18
 
 
 def test_17_6_rolf_in_a_built_character(tables: Tables) -> None:

@@ -245,7 +245,7 @@ class RosterCard:
     gender: str
     characteristics: dict[str, int]
     tmr: int
-    defense: int
+    defense: int | str  # "—" when a house rule's Defense has no value
     initiative: int
     weapons: list[CardWeapon]
     unarmed: CardWeapon
@@ -271,7 +271,7 @@ def roster_card(number: int, character: Character, tables: Tables) -> RosterCard
         gender=character.gender,
         characteristics={code: value for code, value in character.characteristics.items() if code in EIGHT},
         tmr=character.tmr,
-        defense=combat.defense,
+        defense="\u2014" if combat.defense is None else combat.defense,
         initiative=combat.initiative,
         weapons=[_card_weapon(_display(tables.weapons, line.name), line) for line in combat.weapons],
         unarmed=_card_weapon("Unarmed", combat.unarmed),

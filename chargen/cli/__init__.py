@@ -18,7 +18,8 @@ from chargen import __version__, stopping
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.info import schema_command, tables_command
 from chargen.cli.new import new_command
-from chargen.cli.shared import one_line, with_global_options
+from chargen.cli.rules import rules_group
+from chargen.cli.shared import RULES_HELP, checked_rules, one_line, with_global_options
 from chargen.errors import ChargenError
 
 
@@ -48,10 +49,13 @@ class _Chargen(click.Group):
     envvar="CHARGEN_TABLES",
     help="Use the rules tables in this folder (a GM's house rules) instead of the book's.",
 )
+@click.option(
+    "--rules", "rules", multiple=True, envvar="CHARGEN_RULES", callback=checked_rules, help=RULES_HELP
+)
 @click.pass_context
-def cli(context: click.Context, tables_dir: str | None) -> None:
+def cli(context: click.Context, tables_dir: str | None, rules: tuple[str, ...]) -> None:
     """chargen: characters and Character Records for DragonQuest (2nd edition, SPI 1982)."""
-    context.obj = {"tables_dir": tables_dir}
+    context.obj = {"tables_dir": tables_dir, "rules": rules}
 
 
 for command in (
@@ -62,6 +66,7 @@ for command in (
     render_command,
     tables_command,
     schema_command,
+    rules_group,
 ):
     cli.add_command(with_global_options(command))
 

@@ -40,6 +40,10 @@ def tables_command(context: click.Context, name: str | None, fmt: str, export: s
         raise unknown("tables", name, FILES, "a rules table")
     if fmt == "json":
         click.echo(json.dumps(tables.raw(name), indent=2, ensure_ascii=False))
+    elif tables.rulesets:  # the table as the rulesets left it (the file's comments are the book's)
+        from chargen.yamlio import dump_yaml
+
+        click.echo(dump_yaml(tables.raw(name)), nl=False)
     else:
         path = tables.directory / f"{name}.yaml"
         try:

@@ -28,7 +28,8 @@ def not_empty(context: click.Context, parameter: click.Parameter, value: str | N
 def tables_from(context: click.Context) -> Any:
     from chargen.tables import load_tables
 
-    return load_tables(context.obj.get("tables_dir") if context.obj else None)
+    obj = context.find_root().obj or {}
+    return load_tables(obj.get("tables_dir"), obj.get("rules", ()))
 
 
 @dataclass(frozen=True)

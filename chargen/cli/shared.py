@@ -29,10 +29,42 @@ def tables_option() -> click.Option:
     )
 
 
+RULES_HELP = (
+    "Layer this ruleset (a shipped name, see `chargen rules list`, or a file) over the tables; repeatable."
+)
+
+
+def checked_rules(_: click.Context, __: click.Parameter, value: tuple[str, ...]) -> tuple[str, ...]:
+    """Each --rules names a shipped ruleset or a readable ruleset file, whatever the command (checked now)."""
+    from chargen.tables.overlay import find_ruleset
+
+    for spec in value:
+        if not spec.strip():
+            raise click.BadParameter("an empty ruleset name; give a shipped name or a file")
+        find_ruleset(spec)
+    return value
+
+
+def _add_rules(context: click.Context, parameter: click.Parameter, value: tuple[str, ...]) -> None:
+    """`chargen roll --rules X` adds X after any rulesets given before the command."""
+    if checked_rules(context, parameter, value):
+        root = context.find_root()
+        obj = root.obj or {}
+        root.obj = {**obj, "rules": (*obj.get("rules", ()), *value)}
+
+
+def rules_option() -> click.Option:
+    return click.Option(
+        ["--rules"], multiple=True, expose_value=False, is_eager=True, callback=_add_rules, help=RULES_HELP
+    )
+
+
 def with_global_options(command: click.Command) -> click.Command:
     """The command, taking the global options after its name too."""
     if not any(param.name == "tables" for param in command.params):
         command.params.append(tables_option())
+    if not any(param.name == "rules" for param in command.params):
+        command.params.append(rules_option())
     return command
 
 
@@ -43,7 +75,9 @@ def _table_entries(context: click.Context, table: str) -> dict[str, Any]:
     root = context.find_root()
     folder = (root.obj or {}).get("tables_dir") or root.params.get("tables_dir")
     try:
-        tables = load_tables(folder or os.environ.get("CHARGEN_TABLES") or None)
+        tables = load_tables(
+            folder or os.environ.get("CHARGEN_TABLES") or None, (root.obj or {}).get("rules", ())
+        )
     except ChargenError:
         return {}
     entries: dict[str, Any] = getattr(tables, table)

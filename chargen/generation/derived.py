@@ -41,12 +41,16 @@ def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Character
 
 
 def _special(chance: int, tables: Tables) -> tuple[str | None, str | None]:
-    """18.2: (endurance damage, grievous injury) roll ranges at this Strike Chance."""
-    row = rules.special_damage_row(tables.combat.special_damage.rows, chance)
-    return (
-        rules.roll_range(row.endurance_high if row else None),
-        rules.roll_range(row.grievous_high if row else None),
-    )
+    """18.2: (endurance damage, grievous injury) roll ranges at this Strike Chance (each chance read once)."""
+    chart = tables.combat.special_damage
+    known = chart.read.get(chance)
+    if known is None:
+        row = rules.special_damage_row(chart.rows, chance)
+        known = chart.read[chance] = (
+            rules.roll_range(row.endurance_high if row else None),
+            rules.roll_range(row.grievous_high if row else None),
+        )
+    return known
 
 
 def weapon_line(
@@ -56,7 +60,7 @@ def weapon_line(
     weapon = tables.weapons[item.name]
     # 20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without its MD loss.
     weapon_dexterity = stats.MD if weapon.hands == "2" else dexterity
-    chance = rules.strike_chance(weapon, weapon_dexterity, item.rank, tables.combat)
+    chance = rules.strike_chance(weapon, weapon_dexterity, item.rank, tables.combat, stats.MD, stats.PS)
     modifier = rules.weapon_damage_modifier(weapon, stats.PS, tables.combat)
     two_handed = None
     if weapon.hands == "1-2":
@@ -79,7 +83,7 @@ def unarmed_line(
     rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> UnarmedLine:
     """Unarmed Combat (21), with 17.1's Rank terms when the character has a Rank in it."""
-    chance = rules.unarmed_strike_chance(agility, stats.PS, dexterity, rank, tables.combat)
+    chance = rules.unarmed_strike_chance(agility, stats.PS, dexterity, rank, tables.combat, stats.MD)
     endurance, grievous = _special(chance, tables)
     return UnarmedLine(
         rank=rank,
@@ -124,11 +128,19 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
     agility = rules.modified_agility(stats.AG, armor)
     dexterity = rules.modified_manual_dexterity(stats.MD, shield)
     shield_rank = equipment.shield.rank if equipment.shield else None
+    # A house rule's Defensive Values (seed 004): the first weapon listed is read as the prepared one.
+    first = equipment.weapons[0] if equipment.weapons else None
+    held = (tables.weapons[first.name], first.rank) if first is not None else (None, None)
+    defense_inputs = rules.defense_inputs(agility, shield, shield_rank, *held)
     return Combat(
         modified_agility=agility,
         modified_manual_dexterity=dexterity,
-        defense=rules.defense(agility, shield, shield_rank),
-        tmr=tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"]),
+        defense=rules.defense_from(defense_inputs, tables.combat),
+        defense_postures=rules.defense_postures(defense_inputs, tables.combat)
+        if tables.combat.defense.postures
+        else None,
+        tmr=(tmr := tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"])),
+        sprint_tmr=rules.sprint_tmr(tmr, tables.combat) if tables.combat.movement.sprint else None,
         initiative=rules.initiative_value(agility, stats.PC, tables.combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
         weapons=[weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],
@@ -148,6 +160,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
     return Character(
         name=decided.name,
         seed=decided.seed,
+        rules=[ruleset.reference for ruleset in tables.rulesets] if tables.rulesets else [],
         archetype=decided.points.archetype,
         gender=born.gender,
         race=born.race.race,

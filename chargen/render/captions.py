@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from chargen.formulas import Formula
     from chargen.tables.schema import ArmorFile, CombatFile
 
 TIMES = "\u00d7"
@@ -26,24 +27,62 @@ def _signed(value: int | float) -> str:
     return f"+ {_number(value)}" if value >= 0 else f"{MINUS} {_number(-value)}"
 
 
+def _book() -> CombatFile:
+    """The book's combat table, to tell a changed formula (a ruleset's or an edited copy's) from the book's."""
+    from chargen.tables import load_tables
+
+    return load_tables().combat
+
+
+def _changed(label: str, rule: str, formulas: dict[str, tuple[Formula, str]]) -> str | None:
+    """`Initiative (house rule, 12.3): modified agility + perception + 1 x rank` when any of `formulas`
+    (name: (formula, the book's text)) differs from the book's; None when all are the book's."""
+    from chargen.formulas import shown
+
+    if all(formula.text == book for formula, book in formulas.values()):
+        return None
+    parts = [f"{name + ' = ' if name else ''}{shown(formula)}" for name, (formula, _) in formulas.items()]
+    return f"{label} (house rule, {rule}): {'; '.join(parts)}."
+
+
 def stun_threshold(rules: CombatFile) -> str:
     """19: more than EN / divisor from one strike Stuns."""
+    terms = rules.stun
+    changed = _changed("Stun", terms.rule, {"": (terms.threshold_formula, _book().stun.threshold)})
+    if changed:
+        return changed
     return f"damage from one strike that Stuns (over EN \u00f7 {rules.stun.endurance_divisor})"
 
 
 def stun_recovery(rules: CombatFile) -> str:
     """19: D100 at multiplier x Willpower + Fatigue or less."""
+    terms = rules.stun
+    changed = _changed("Recovery", terms.rule, {"": (terms.recovery_formula, _book().stun.recovery)})
+    if changed:
+        return changed
     return f"{_times(rules.stun.recovery_willpower_multiplier, 'WP')} + FT"
 
 
 def breakage_check(rules: CombatFile) -> str:
     """17.3: D100 at multiplier x modified Manual Dexterity or less."""
+    terms = rules.breakage
+    changed = _changed("Breakage", terms.rule, {"": (terms.check_formula, _book().breakage.check)})
+    if changed:
+        return changed
     return _times(rules.breakage.manual_dexterity_multiplier, "modified MD")
 
 
 def strike_chance(rules: CombatFile) -> str:
     """17.1 and 20.2: the ranked terms and the MD shortfall penalty."""
     terms = rules.strike_chance
+    book = _book().strike_chance
+    formulas = {
+        "ranked": (terms.ranked_formula, book.ranked),
+        "unranked": (terms.unranked_formula, book.unranked),
+    }
+    changed = _changed("Strike Chance", terms.rule, formulas)
+    if changed:
+        return changed
     ranked = ["Base Chance"]
     if terms.adds_modified_manual_dexterity:
         ranked.append("modified MD")
@@ -57,12 +96,26 @@ def strike_chance(rules: CombatFile) -> str:
 def initiative(rules: CombatFile) -> str:
     """12.3: modified Agility + Perception + the prepared weapon's Rank."""
     terms = rules.initiative
+    changed = _changed("Initiative", terms.rule, {"": (terms.compiled, _book().initiative.formula)})
+    if changed:
+        return changed
     return f"Initiative: modified AG + PC + {_times(terms.rank_multiplier, 'Rank')} ({terms.rule})."
+
+
+def defense(rules: CombatFile) -> str | None:
+    """17.5: the book's Defense needs no caption; a changed formula, or a house rule's postures, print theirs."""
+    terms = rules.defense
+    formulas = {"": (terms.compiled, _book().defense.formula)}
+    formulas |= {name.replace("_", " "): (formula, "") for name, formula in terms.posture_formulas.items()}
+    return _changed("Defense", terms.rule, formulas)
 
 
 def damage(rules: CombatFile) -> str:
     """20.2: the PS shortfall and the two-handed bonus."""
     terms = rules.damage
+    changed = _changed("Damage", terms.rule, {"modifier": (terms.compiled, _book().damage.formula)})
+    if changed:
+        return changed
     return (
         f"Damage: {MINUS}{terms.penalty_per_strength_point_short} per point of PS below the weapon's; "
         f"{_signed(terms.two_handed_bonus).replace(' ', '')} two-handed ({terms.rule})."
@@ -71,6 +124,18 @@ def damage(rules: CombatFile) -> str:
 
 def unarmed(rules: CombatFile) -> str:
     """21: base chance and damage steps."""
+    terms = rules.unarmed
+    book = _book().unarmed
+    formulas = {
+        "Base Chance": (terms.chance_formula, book.chance),
+        "damage modifier": (terms.damage_formula, book.damage),
+    }
+    changed = _changed("Unarmed", terms.rule, formulas)
+    legs = f" Trips from Rank {terms.trip_from_rank}; kicks from Rank {terms.kick_from_rank}."  # seed 004
+    return (changed or _unarmed_book(rules)) + (legs if terms.trip_from_rank != book.trip_from_rank else "")
+
+
+def _unarmed_book(rules: CombatFile) -> str:
     terms = rules.unarmed
     above = f"PS above {terms.strength_threshold}"
     return (

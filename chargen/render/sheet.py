@@ -151,9 +151,9 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         life_span=race.life_span or DASH,
         abilities=list(race.abilities),
         characteristics=_characteristics(character, tables),
-        movement=[Item("TMR unarmored", num(character.tmr)), Item("TMR armored", num(combat.tmr))],
+        movement=_movement(character),
         combat=[
-            Item("Defense", num(combat.defense)),
+            *_defense(combat),
             Item("Initiative", num(combat.initiative), "no weapon"),
             Item("Agility", num(combat.modified_agility), "modified"),
             Item("Manual Dexterity", num(combat.modified_manual_dexterity), "modified"),
@@ -177,6 +177,22 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
     )
 
 
+def _movement(character: Character) -> list[Item]:
+    """TMR without and with armor (5.6, 18.1), and a house rule's sprinting TMR when it has one."""
+    items = [Item("TMR unarmored", num(character.tmr)), Item("TMR armored", num(character.combat.tmr))]
+    if character.combat.sprint_tmr is not None:
+        items.append(Item("TMR sprinting", num(character.combat.sprint_tmr)))
+    return items
+
+
+def _defense(combat: Combat) -> list[Item]:
+    """Defense, and a house rule's postures beside it; "—" where the tables give no value for it."""
+    items = [Item("Defense", DASH if combat.defense is None else num(combat.defense))]
+    for posture, value in (combat.defense_postures or {}).items():
+        items.append(Item(f"Defense, {posture.replace('_', ' ')}", DASH if value is None else num(value)))
+    return items
+
+
 def _rule_captions(character: Character, tables: Tables) -> list[str]:
     """How the weapon lines were worked out, from the table numbers used (17.1, 20.2, 12.3, 21, 18.1)."""
     lines = [
@@ -185,6 +201,9 @@ def _rule_captions(character: Character, tables: Tables) -> list[str]:
         captions.initiative(tables.combat),
         captions.unarmed(tables.combat),
     ]
+    defense = captions.defense(tables.combat)
+    if defense:
+        lines.append(defense)
     if character.combat.armor is not None:
         lines.append(f"Armor weight: {captions.armor_weight(tables.armor_file, character.gender)} (18.1).")
     return lines
@@ -338,6 +357,8 @@ def _footer(character: Character, version: str) -> list[Item]:
     items = [Item("chargen", version)]
     if character.seed is not None:
         items.append(Item("seed", str(character.seed)))
+    if character.rules:
+        items.append(Item("rules", " + ".join(used["name"] for used in character.rules)))
     if character.archetype is not None:
         items.append(Item("archetype", character.archetype))
     if character.rolls:

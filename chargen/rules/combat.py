@@ -17,39 +17,91 @@ def modified_manual_dexterity(manual_dexterity: int, shield: Shield | None) -> i
     return manual_dexterity - (shield.manual_dexterity_loss if shield else 0)
 
 
-def defense(modified_agility_value: int, shield: Shield | None, shield_rank: int | None) -> int:
-    """17.5: Defense = modified Agility + the shield's defense per Rank (shields.yaml) x Rank."""
-    if shield is None or shield_rank is None:
-        return modified_agility_value
-    return modified_agility_value + shield.defense_per_rank * shield_rank
+def defense_inputs(
+    modified_agility_value: int,
+    shield: Shield | None,
+    shield_rank: int | None,
+    weapon: Weapon | None = None,
+    weapon_rank: int | None = None,
+) -> tuple[int | None, ...]:
+    """The defense formulas' inputs (combat.yaml): the book's shield terms, and a house rule's Defensive Values
+    (None where the tables give no defensive_modifier)."""
+    held = shield is not None and shield_rank is not None
+    per_rank = shield.defense_per_rank if held else 0  # type: ignore[union-attr]
+    rank = shield_rank if held else 0
+    weapon_defense: int | None = 0
+    if weapon is not None and weapon_rank is not None:
+        modifier = weapon.defensive_modifier
+        weapon_defense = None if modifier is None else weapon_rank * modifier
+    shield_modifier = shield.defensive_modifier if held else 0  # type: ignore[union-attr]
+    return (modified_agility_value, per_rank, rank, per_rank * (rank or 0), weapon_defense, shield_modifier)
 
 
-def ranked_terms(modified_md: int, rank: int | None, rules: CombatFile) -> int:
-    """17.1: what a Rank adds to a Base Chance: modified MD (when the table says so) + a multiple of the Rank."""
-    if rank is None:
-        return 0
+def defense(
+    modified_agility_value: int,
+    shield: Shield | None,
+    shield_rank: int | None,
+    rules: CombatFile,
+    weapon: Weapon | None = None,
+    weapon_rank: int | None = None,
+) -> int | None:
+    """17.5 (book): Defense = modified Agility + the shield's defense per Rank (shields.yaml) x Rank (combat.yaml's
+    defense.formula); None when a house formula needs a Defensive Value the tables do not give."""
+    return defense_from(
+        defense_inputs(modified_agility_value, shield, shield_rank, weapon, weapon_rank), rules
+    )
+
+
+def defense_from(inputs: tuple[int | None, ...], rules: CombatFile) -> int | None:
+    formula = rules.defense.compiled
+    return formula.function(*inputs) if None not in inputs else formula.maybe(*inputs)
+
+
+def defense_postures(inputs: tuple[int | None, ...], rules: CombatFile) -> dict[str, int | None] | None:
+    """A house rule's Defense in each posture it names (seed 004: all-out, defensive, evading); None (not
+    written) for the book, which has none."""
+    postures = rules.defense.posture_formulas
+    return {name: formula.maybe(*inputs) for name, formula in postures.items()} if postures else None
+
+
+def strike_chance(
+    weapon: Weapon, modified_md: int, rank: int | None, rules: CombatFile, md: int | None = None, ps: int = 0
+) -> int:
+    """17.1 and 20.2 (book): ranked = base + modified MD + 4 x Rank; unranked = base; less 5 per point of MD
+    short of the weapon's (combat.yaml's strike_chance formulas). `md` is the unmodified Manual Dexterity
+    (a house formula may name it)."""
     terms = rules.strike_chance
-    return (modified_md if terms.adds_modified_manual_dexterity else 0) + terms.rank_multiplier * rank
-
-
-def strike_chance(weapon: Weapon, modified_md: int, rank: int | None, rules: CombatFile) -> int:
-    """17.1 and 20.2: ranked = base + modified MD + 4 x Rank; unranked = base; less 5 per point of MD short
-    (the numbers from combat.yaml's strike_chance)."""
-    shortfall = max(0, weapon.md - modified_md)
-    chance = weapon.base_chance - rules.strike_chance.md_shortfall_penalty * shortfall
-    return chance + ranked_terms(modified_md, rank, rules)
+    formula = terms.unranked_formula if rank is None else terms.ranked_formula
+    shortfall = weapon.md - modified_md if weapon.md > modified_md else 0
+    md_value = modified_md if md is None else md
+    return formula.function(
+        weapon.base_chance, md_value, modified_md, weapon.md, shortfall, rank or 0, ps, weapon.ps
+    )
 
 
 def weapon_damage_modifier(
     weapon: Weapon, physical_strength: int, rules: CombatFile, two_handed: bool = False
 ) -> int | None:
-    """20.2: the chart's modifier, -1 per point of PS below the minimum, +1 for a (1-2) weapon in two hands."""
+    """20.2 (book): the chart's modifier, -1 per point of PS below the minimum, +1 for a (1-2) weapon in two
+    hands (combat.yaml's damage.formula)."""
     if weapon.damage_modifier is None:
         return None
-    terms = rules.damage
-    bonus = terms.two_handed_bonus if two_handed and weapon.hands == "1-2" else 0
-    shortfall = max(0, weapon.ps - physical_strength)
-    return weapon.damage_modifier - terms.penalty_per_strength_point_short * shortfall + bonus
+    minimum = weapon.ps
+    shortfall = minimum - physical_strength if minimum > physical_strength else 0
+    over = physical_strength - minimum if physical_strength > minimum else 0
+    both = two_handed and weapon.hands == "1-2"
+    kind = weapon.damage_class
+    return rules.damage.compiled.function(
+        weapon.damage_modifier,
+        physical_strength,
+        minimum,
+        shortfall,
+        over,
+        both,
+        kind == "A",
+        kind == "B",
+        kind == "C",
+    )
 
 
 def damage_text(modifier: int | None, note: str | None = None) -> str:
@@ -62,31 +114,36 @@ def damage_text(modifier: int | None, note: str | None = None) -> str:
 def initiative_value(
     modified_agility_value: int, perception_value: int, rules: CombatFile, rank: int | None = None
 ) -> int:
-    """12.3: modified Agility + Perception (+ Rank with the prepared weapon)."""
-    return modified_agility_value + perception_value + rules.initiative.rank_multiplier * (rank or 0)
+    """12.3 (book): modified Agility + Perception (+ Rank with the prepared weapon). No Weapon Master skill
+    is generated, so its Rank is 0."""
+    return rules.initiative.compiled.function(modified_agility_value, perception_value, rank or 0, 0)
 
 
 def unarmed_base_chance(modified_agility_value: int, physical_strength: int, rules: CombatFile) -> int:
-    """21: modified Agility x 2, +1 per point of Physical Strength above 15."""
-    unarmed = rules.unarmed
-    above = max(0, physical_strength - unarmed.strength_threshold)
-    return modified_agility_value * unarmed.agility_multiplier + above * unarmed.chance_per_strength_point
+    """21 (book): modified Agility x 2, +1 per point of Physical Strength above 15."""
+    return rules.unarmed.chance_formula.function(modified_agility_value, physical_strength)
 
 
 def unarmed_strike_chance(
-    modified_agility_value: int, physical_strength: int, modified_md: int, rank: int | None, rules: CombatFile
+    modified_agility_value: int,
+    physical_strength: int,
+    modified_md: int,
+    rank: int | None,
+    rules: CombatFile,
+    md: int | None = None,
 ) -> int:
-    """21 with 17.1: a Rank in Unarmed Combat adds modified MD + 4 x Rank like any weapon."""
-    return unarmed_base_chance(modified_agility_value, physical_strength, rules) + ranked_terms(
-        modified_md, rank, rules
-    )
+    """21 with 17.1: the unarmed Base Chance goes through the strike_chance formulas like any weapon's (with
+    no weapon minimums), so a Rank adds modified MD + 4 x Rank."""
+    terms = rules.strike_chance
+    formula = terms.unranked_formula if rank is None else terms.ranked_formula
+    base = rules.unarmed.chance_formula.function(modified_agility_value, physical_strength)
+    md_value = modified_md if md is None else md
+    return formula.function(base, md_value, modified_md, 0, 0, rank or 0, physical_strength, 0)
 
 
 def unarmed_damage_modifier(physical_strength: int, rules: CombatFile) -> int:
-    """21: D10 - 4, +1 per 3 full points of Physical Strength above 15."""
-    unarmed = rules.unarmed
-    above = max(0, physical_strength - unarmed.strength_threshold)
-    return unarmed.damage_modifier + above // unarmed.strength_points_per_damage
+    """21 (book): D10 - 4, +1 per 3 full points of Physical Strength above 15."""
+    return rules.unarmed.damage_formula.function(physical_strength)
 
 
 def special_damage_row(rows: list[SpecialDamageRow], modified_strike_chance: int) -> SpecialDamageRow | None:
@@ -104,19 +161,25 @@ def roll_range(high: int | None) -> str | None:
     return "01" if high == 1 else f"01-{high:02d}"
 
 
+def sprint_tmr(tmr: int, rules: CombatFile) -> int | None:
+    """A house rule's sprinting TMR (combat.yaml's movement.sprint); None for the book, which has no sprint."""
+    formula = rules.movement.sprint_formula
+    return None if formula is None else formula.function(tmr)
+
+
 def stun_threshold(endurance: int, rules: CombatFile) -> int:
-    """19: the smallest effective damage from one strike that Stuns: more than a third of Endurance."""
-    return math.floor(endurance / rules.stun.endurance_divisor) + 1
+    """19 (book): the smallest effective damage from one strike that Stuns: more than a third of Endurance."""
+    return rules.stun.threshold_formula.function(endurance)
 
 
 def stun_recovery(willpower: int, fatigue: int, rules: CombatFile) -> int:
-    """19: recover from Stun on D100 at 2 x Willpower + current Fatigue or less (full Fatigue here)."""
-    return rules.stun.recovery_willpower_multiplier * willpower + fatigue
+    """19 (book): recover from Stun on D100 at 2 x Willpower + current Fatigue or less (full Fatigue here)."""
+    return rules.stun.recovery_formula.function(willpower, fatigue)
 
 
 def breakage_check(modified_md: int, rules: CombatFile) -> int:
-    """17.3: a 99 (break) or 100 (drop) is avoided on D100 at 3 x modified Manual Dexterity or less."""
-    return rules.breakage.manual_dexterity_multiplier * modified_md
+    """17.3 (book): a 99 (break) or 100 (drop) is avoided on D100 at 3 x modified Manual Dexterity or less."""
+    return rules.breakage.check_formula.function(modified_md)
 
 
 def armor_weight(armor: Armor, size: int, gender: str, chart: ArmorFile) -> int | float:

@@ -3,14 +3,108 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from functools import cached_property
+from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
+from chargen.formulas import Formula, compile_formula, constants_of
 from chargen.tables.base import Band, Entry, Primary
 from chargen.vocabulary import GenderId
 
 # --- weapons.yaml (20.2), shields.yaml (17.5), armor.yaml (18.1) -----------------------------------
+
+
+# The named inputs each formula of combat.yaml is given, in calling order (besides its own section's numbers).
+INPUTS: dict[str, tuple[str, ...]] = {
+    "strike": ("base", "md", "modified_md", "md_minimum", "md_short", "rank", "ps", "ps_minimum"),
+    "initiative": ("modified_agility", "perception", "rank", "weapon_master_rank"),
+    "defense": (
+        "modified_agility",
+        "shield_defense_per_rank",
+        "shield_rank",
+        "shield_defense",
+        "weapon_defense",
+        "shield_defensive_modifier",
+    ),
+    "damage": (
+        "modifier",
+        "ps",
+        "ps_minimum",
+        "ps_short",
+        "ps_over",
+        "two_handed",
+        "class_a",
+        "class_b",
+        "class_c",
+    ),
+    "chance": ("modified_agility", "ps"),
+    "damage_unarmed": ("ps",),
+    "threshold": ("endurance",),
+    "recovery": ("willpower", "fatigue"),
+    "breakage": ("modified_md",),
+    "sprint": ("tmr",),
+}
+
+
+# What each input means, for `chargen rules inputs` (and so the README, whose example runs it).
+MEANINGS: dict[str, str] = {
+    "base": "the weapon's Base Chance (20.2), or the unarmed Base Chance (21)",
+    "md": "Manual Dexterity",
+    "modified_md": "Manual Dexterity less a prepared shield's loss (17.5)",
+    "md_minimum": "the weapon's minimum Manual Dexterity (0 unarmed)",
+    "md_short": "points of modified MD below md_minimum (0 when not short)",
+    "rank": "Rank with the weapon (0 when unranked)",
+    "ps": "Physical Strength",
+    "ps_minimum": "the weapon's minimum Physical Strength (0 unarmed)",
+    "ps_short": "points of PS below ps_minimum",
+    "ps_over": "points of PS above ps_minimum",
+    "modified_agility": "Agility less the armor's loss (18.1)",
+    "perception": "Perception",
+    "weapon_master_rank": "Rank as Weapon Master (always 0: chargen gives no such skill)",
+    "shield_defense_per_rank": "the prepared shield's defense per Rank (0 without one)",
+    "shield_rank": "Rank with the prepared shield (0 without one)",
+    "shield_defense": "shield_defense_per_rank x shield_rank",
+    "weapon_defense": "the first weapon's Rank x its defensive_modifier (a house rule's; none: the value is —)",
+    "shield_defensive_modifier": "the prepared shield's defensive_modifier (a house rule's; none: the value is —)",
+    "modifier": "the Weapons Chart's damage modifier",
+    "two_handed": "1 when a (1-2) weapon is used two-handed, else 0",
+    "class_a": "1 for a class A weapon, else 0 (class_b, class_c alike)",
+    "class_b": "",
+    "class_c": "",
+    "endurance": "Endurance",
+    "willpower": "Willpower",
+    "fatigue": "Fatigue",
+    "tmr": "TMR with armor (5.6, 18.1)",
+}
+FORMULA_FIELDS: dict[str, str] = {
+    "strike": "strike_chance.ranked, strike_chance.unranked",
+    "initiative": "initiative.formula",
+    "defense": "defense.formula, defense.postures.NAME",
+    "damage": "damage.formula",
+    "chance": "unarmed.chance",
+    "damage_unarmed": "unarmed.damage",
+    "threshold": "stun.threshold",
+    "recovery": "stun.recovery",
+    "breakage": "breakage.check",
+    "sprint": "movement.sprint",
+}
+
+
+def checked(text: str, info: ValidationInfo, inputs: tuple[str, ...]) -> str:
+    """A formula field's validator: compiles once to check it (the error lands on the field's key)."""
+    compile_formula(text, inputs, constants_of(info.data))
+    return text
+
+
+def formula_of(kind: str) -> AfterValidator:
+    """The validator of a formula field given the inputs of `kind`."""
+    return AfterValidator(lambda text, info: checked(text, info, INPUTS[kind]))
+
+
+def compiled(section: Entry, field: str, kind: str | None = None) -> Formula:
+    values = section.model_dump(by_alias=False)
+    return compile_formula(getattr(section, field), INPUTS[kind or field], constants_of(values))
 
 
 class Weapon(Entry):
@@ -32,6 +126,9 @@ class Weapon(Entry):
     thrown: bool = False
     note: str | None = None
     shield: str | None = None
+    # A house rule's (seed 004) Defensive Value per Rank; the book has none, and a ruleset without the numbers
+    # leaves it empty (the record then shows "—" for a Defense that needs it).
+    defensive_modifier: int | None = None
 
     @model_validator(mode="after")
     def _damage_explained(self) -> Weapon:
@@ -65,6 +162,7 @@ class Shield(Entry):
     weapon: str | None = None
     can_strike: bool = True  # 16.5: may be used for a Shield Rush (the Weapons Chart's "Shield")
     note: str | None = None
+    defensive_modifier: int | None = None  # as a weapon's (a house rule's; the book has none)
 
 
 class ShieldsFile(Entry):
@@ -101,6 +199,11 @@ class SpecialDamageTable(Entry):
     rule: str
     rows: list[SpecialDamageRow]
 
+    @cached_property
+    def read(self) -> dict[int, tuple[str | None, str | None]]:
+        """The (endurance, grievous) roll ranges already read, by Strike Chance (filled as the chart is read)."""
+        return {}
+
 
 class GrievousClasses(Entry):
     rule: str
@@ -117,17 +220,44 @@ class UnarmedRule(Entry):
     damage_modifier: int
     strength_points_per_damage: int = Field(ge=1)
     kick_from_rank: int
+    trip_from_rank: int | None = None  # a house rule's (seed 004); the book has no trips
+    # the Base Chance; a Rank then adds strike_chance.ranked's terms like any weapon
+    chance: Annotated[str, formula_of("chance")]
+    damage: Annotated[str, formula_of("damage_unarmed")]
+
+    @cached_property
+    def chance_formula(self) -> Formula:
+        return compiled(self, "chance")
+
+    @cached_property
+    def damage_formula(self) -> Formula:
+        return compiled(self, "damage", "damage_unarmed")
 
 
 class StunRule(Entry):
     rule: str
     endurance_divisor: int = Field(ge=1)
     recovery_willpower_multiplier: int
+    threshold: Annotated[str, formula_of("threshold")]
+    recovery: Annotated[str, formula_of("recovery")]
+
+    @cached_property
+    def threshold_formula(self) -> Formula:
+        return compiled(self, "threshold")
+
+    @cached_property
+    def recovery_formula(self) -> Formula:
+        return compiled(self, "recovery")
 
 
 class BreakageRule(Entry):
     rule: str
     manual_dexterity_multiplier: int
+    check: Annotated[str, formula_of("breakage")]
+
+    @cached_property
+    def check_formula(self) -> Formula:
+        return compiled(self, "check", "breakage")
 
 
 class StrikeChanceRule(Entry):
@@ -135,28 +265,75 @@ class StrikeChanceRule(Entry):
     md_shortfall_penalty: int = Field(ge=0)
     rank_multiplier: int
     adds_modified_manual_dexterity: bool
+    ranked: Annotated[str, formula_of("strike")]
+    unranked: Annotated[str, formula_of("strike")]
+
+    @cached_property
+    def ranked_formula(self) -> Formula:
+        return compiled(self, "ranked", "strike")
+
+    @cached_property
+    def unranked_formula(self) -> Formula:
+        return compiled(self, "unranked", "strike")
 
 
 class InitiativeRule(Entry):
     rule: str
     rank_multiplier: int
+    formula: Annotated[str, formula_of("initiative")]
+
+    @cached_property
+    def compiled(self) -> Formula:
+        return compiled(self, "formula", "initiative")
+
+
+class DefenseRule(Entry):
+    rule: str
+    formula: Annotated[str, formula_of("defense")]
+    # A house rule's Defense in other postures (seed 004: all-out, defensive, evading), printed beside Defense.
+    postures: dict[str, Annotated[str, formula_of("defense")]] = Field(default_factory=dict)
+
+    @cached_property
+    def posture_formulas(self) -> dict[str, Formula]:
+        return {name: compile_formula(text, INPUTS["defense"], {}) for name, text in self.postures.items()}
+
+    @cached_property
+    def compiled(self) -> Formula:
+        return compiled(self, "formula", "defense")
 
 
 class DamageRule(Entry):
     rule: str
     penalty_per_strength_point_short: int = Field(ge=0)
     two_handed_bonus: int
+    formula: Annotated[str, formula_of("damage")]
+
+    @cached_property
+    def compiled(self) -> Formula:
+        return compiled(self, "formula", "damage")
+
+
+class MovementRule(Entry):
+    rule: str
+    # A house rule's sprinting TMR (seed 004: x 1.5, rounded down); the book has no sprint (null: not printed).
+    sprint: Annotated[str, formula_of("sprint")] | None = None
+
+    @cached_property
+    def sprint_formula(self) -> Formula | None:
+        return None if self.sprint is None else compiled(self, "sprint")
 
 
 class CombatFile(Entry):
     strike_chance: StrikeChanceRule
     initiative: InitiativeRule
+    defense: DefenseRule
     damage: DamageRule
     special_damage: SpecialDamageTable
     grievous_injury_classes: GrievousClasses
     unarmed: UnarmedRule
     stun: StunRule
     breakage: BreakageRule
+    movement: MovementRule
 
 
 # --- archetypes.yaml, names.yaml --------------------------------------------------------------------

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from chargen.errors import ChargenError, TableError
+from chargen.errors import ChargenError, InputError, Problem, TableError
 from chargen.paths import tables_dir
 from chargen.tables import schema
+from chargen.tables.overlay import Merge, Ruleset, find_ruleset, layered
 from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
 
 if TYPE_CHECKING:
@@ -51,6 +52,8 @@ class Tables:
     combat: schema.CombatFile
     archetype_file: schema.ArchetypesFile
     name_file: schema.NamesFile
+    rulesets: tuple[Ruleset, ...] = ()  # the house rules layered over the tables, in order
+    layered_data: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
     @property
     def races(self) -> dict[str, schema.Race]:
@@ -88,68 +91,105 @@ class Tables:
         return TableIndex(self)
 
     def raw(self, name: str) -> Any:
-        """One table file as plain data (for `chargen tables NAME`)."""
+        """One table file as plain data (for `chargen tables NAME`), with the rulesets' changes."""
+        if self.layered_data is not None:
+            return self.layered_data[name]
         text = read_file(self.directory / f"{name}.yaml", name)
         return load_located(text, name, alias_budget=TABLE_ALIAS_BUDGET).data
 
 
-def _validate(located: Located, model: type[Model], problems: list[str]) -> Model | None:
+def _validate(
+    name: str, located: Located, merge: Merge, model: type[Model], problems: list[str]
+) -> Model | None:
     try:
-        return model.model_validate(located.data, strict=True)  # "5" is not 5 in a table either
+        return model.model_validate(merge.data[name], strict=True)  # "5" is not 5 in a table either
     except ValidationError as error:
         for item in error.errors():
             loc = tuple(item["loc"])
-            problems.append(f"{located.where(loc)}: {format_path(loc)}: {item['msg']}")
+            where = merge.where((name, *loc), located.where(loc))
+            problems.append(f"{where}: {format_path(loc)}: {item['msg']}")
         return None
 
 
-def load_tables(directory: Path | str | None = None) -> Tables:
-    """Load and check the tables (cached per directory for the life of the process)."""
+def load_tables(directory: Path | str | None = None, rules: Sequence[str | Ruleset] = ()) -> Tables:
+    """Load and check the tables, with `rules` (ruleset names or files) layered over them in order (cached per
+    directory and rulesets' contents for the life of the process)."""
     given = Path(directory) if directory is not None else tables_dir()
-    return _load_cached(str(given.resolve()), str(given))
+    rulesets = tuple(rule if isinstance(rule, Ruleset) else find_ruleset(rule) for rule in rules)
+    return _load_cached(str(given.resolve()), str(given), rulesets)
 
 
-@functools.lru_cache(maxsize=8)
-def _load_cached(directory: str, shown_as: str) -> Tables:
-    """Tables of `directory` (resolved: the cache key); messages name the folder as the user gave it."""
-    root = Path(directory)
-    shown = Path(shown_as)
-    problems: list[str] = []
+def with_recorded_rules(tables: Tables, recorded: Sequence[Any] | None) -> Tables:
+    """The tables a character file asks for: its recorded rulesets in order (a shipped one found by name, a
+    GM's file only when given again with --rules, unchanged since), then any others given."""
+    if not recorded:
+        return tables
+    given = {ruleset.name: ruleset for ruleset in tables.rulesets}
+    chosen: list[Ruleset] = []
+    for index, used in enumerate(recorded):
+        ruleset = given.pop(used.name, None) or _shipped(used.name)
+        if ruleset is None:
+            message = (
+                f"made with the ruleset {used.name!r}, which is not given: add --rules FILE with that ruleset"
+            )
+            raise InputError(Problem(("rules", index), message, value=used.sha256))
+        if ruleset.digest != used.sha256:
+            message = f"the ruleset {used.name!r} ({ruleset.source}) has changed since the file was made (now {ruleset.digest})"
+            raise InputError(Problem(("rules", index), message, value=used.sha256))
+        chosen.append(ruleset)
+    ordered = (*chosen, *given.values())
+    return tables if ordered == tables.rulesets else load_tables(tables.directory, ordered)
+
+
+def _shipped(name: str) -> Ruleset | None:
+    from chargen.tables.overlay import shipped_names
+
+    return find_ruleset(name) if name in shipped_names() else None
+
+
+def _read_all(root: Path, shown: Path, problems: list[str]) -> dict[str, Located]:
     located: dict[str, Located] = {}
-    models: dict[str, BaseModel] = {}
-    for name, model in FILES.items():
+    for name in FILES:
         path = shown / f"{name}.yaml"
         try:
             text = read_file(root / f"{name}.yaml", str(path))
             located[name] = load_located(text, str(path), alias_budget=TABLE_ALIAS_BUDGET)
         except ChargenError as error:
             problems.append(str(error))
-            continue
-        checked = _validate(located[name], model, problems)
-        if checked is not None:
-            models[name] = checked
+    return located
+
+
+@functools.lru_cache(maxsize=8)
+def _load_cached(directory: str, shown_as: str, rulesets: tuple[Ruleset, ...] = ()) -> Tables:
+    """Tables of `directory` (resolved: the cache key); messages name the folder as the user gave it, or the
+    ruleset's file, line and column for what a ruleset changed."""
+    shown = Path(shown_as)
+    problems: list[str] = []
+    located = _read_all(Path(directory), shown, problems)
+    merge = layered({name: item.data for name, item in located.items()}, rulesets)
+    problems.extend(merge.problems)
+    models: dict[str, BaseModel] = {}
+    for name, model in FILES.items():
+        if name in located and not merge.problems:
+            checked = _validate(name, located[name], merge, model, problems)
+            if checked is not None:
+                models[name] = checked
     if not problems:
         tables = Tables(
-            root,
-            models["characteristics"],  # type: ignore[arg-type]
-            models["birthrights"],  # type: ignore[arg-type]
-            models["races"],  # type: ignore[arg-type]
-            models["aspects"],  # type: ignore[arg-type]
-            models["heritage"],  # type: ignore[arg-type]
-            models["weapons"],  # type: ignore[arg-type]
-            models["shields"],  # type: ignore[arg-type]
-            models["armor"],  # type: ignore[arg-type]
-            models["combat"],  # type: ignore[arg-type]
-            models["archetypes"],  # type: ignore[arg-type]
-            models["names"],  # type: ignore[arg-type]
+            Path(directory),
+            *models.values(),  # type: ignore[arg-type,misc]
+            rulesets=rulesets,
+            layered_data=merge.data if rulesets else None,
         )
         from chargen.tables.checks import cross_check
 
         for name, key_path, message in cross_check(tables):
-            problems.append(f"{located[name].where(key_path)}: {format_path(key_path)}: {message}")
+            where = merge.where((name, *key_path), located[name].where(key_path))
+            problems.append(f"{where}: {format_path(key_path)}: {message}")
     if problems:
         count = f"{len(problems)} problems" if len(problems) > 1 else "1 problem"
-        raise TableError(f"rules tables in {shown}: {count}: " + "; ".join(problems))
+        layers = f" with {', '.join(rule.source for rule in rulesets)}" if rulesets else ""
+        raise TableError(f"rules tables in {shown}{layers}: {count}: " + "; ".join(problems))
     return tables
 
 

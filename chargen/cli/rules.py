@@ -1,0 +1,115 @@
+"""rules: list the shipped rulesets, show what one changes, start a new one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from chargen.cli.options import tables_from
+
+STARTER = """\
+# {name}: house rules layered over the book's tables. Use with: chargen --rules {path} roll ...
+# Three parts, each keyed by table name (chargen tables lists them) and then by that table's own keys:
+#   change: replace values that exist (a number, a formula, part of an entry)
+#   add:    put in entries that do not exist yet (a weapon, a race, an archetype)
+#   remove: a list of key paths to take out, such as weapons.weapons.club
+# Formulas are expressions over named inputs (README, "House rules"); a formula may also name the numbers
+# of its own section (rank_multiplier, ...).
+change:
+  combat:
+    strike_chance:
+      # Example: unranked weapons add Manual Dexterity (the book: Base Chance alone).
+      unranked: "base + md - md_shortfall_penalty * md_short"
+"""
+
+
+@click.group("rules")
+def rules_group() -> None:
+    """House rules: rulesets layered over the book's tables (see --rules)."""
+
+
+@rules_group.command("list")
+def list_command() -> None:
+    """The shipped rulesets, each with the first line of its description."""
+    from chargen.tables.overlay import shipped_dir, shipped_names
+
+    for name in shipped_names():
+        first = (shipped_dir() / f"{name}.yaml").read_text(encoding="utf-8").partition("\n")[0]
+        click.echo(f"{name:16} {first.lstrip('# ').partition(': ')[2] or first.lstrip('# ')}")
+
+
+@rules_group.command("show")
+@click.argument("name")
+@click.option("--diff", is_flag=True, help="Only what the ruleset changes: key path, book value, new value.")
+@click.pass_context
+def show_command(context: click.Context, name: str, diff: bool) -> None:
+    """The tables with ruleset NAME (a shipped name or a file) layered over them (every table it touches)."""
+    from chargen.tables import load_tables
+    from chargen.tables.overlay import find_ruleset
+    from chargen.yamlio import dump_yaml
+
+    base = tables_from(context)
+    ruleset = find_ruleset(name)
+    merged = load_tables(base.directory, (*base.rulesets, ruleset))
+    touched = _touched_tables(ruleset.located.data or {})
+    if not diff:
+        click.echo(dump_yaml({table: merged.raw(table) for table in touched}), nl=False)
+        return
+    for table in touched:
+        for path, old, new in _differences(base.raw(table), merged.raw(table), (table,)):
+            click.echo(f"{'.'.join(map(str, path))}: {_short(old)} -> {_short(new)}")
+
+
+def _touched_tables(document: dict[str, Any]) -> list[str]:
+    names: list[str] = []
+    for part, body in document.items():
+        keys = [str(path).partition(".")[0] for path in body] if part == "remove" else list(body or {})
+        names.extend(key for key in keys if key not in names)
+    return names
+
+
+def _differences(old: Any, new: Any, path: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], Any, Any]]:
+    if isinstance(old, dict) and isinstance(new, dict):
+        found = []
+        for key in [*old, *(key for key in new if key not in old)]:
+            found.extend(_differences(old.get(key), new.get(key), (*path, key)))
+        return found
+    return [] if old == new else [(path, old, new)]
+
+
+def _short(value: Any) -> str:
+    from chargen.errors import shown
+
+    return "(none)" if value is None else shown(value)
+
+
+@rules_group.command("inputs")
+def inputs_command() -> None:
+    """The inputs each formula of combat.yaml may name (besides the numbers of its own section)."""
+    from chargen.formulas import FUNCTIONS
+    from chargen.tables.equipment_schema import FORMULA_FIELDS, INPUTS, MEANINGS
+
+    for kind, inputs in INPUTS.items():
+        click.echo(f"combat.{FORMULA_FIELDS[kind].replace(', ', ', combat.')}:")
+        for name in inputs:
+            if MEANINGS[name]:
+                click.echo(f"  {name:26} {MEANINGS[name]}")
+    click.echo(
+        f"functions: {', '.join(FUNCTIONS)}; operators: + - * / // % ( ), comparisons, `a if test else b`"
+    )
+
+
+@rules_group.command("new")
+@click.argument("name")
+def new_command(name: str) -> None:
+    """Write NAME.yaml, a commented starting ruleset (refuses to overwrite)."""
+    from chargen.errors import InputError
+    from chargen.output import write_atomic
+
+    path = Path(name if name.endswith((".yaml", ".yml")) else f"{name}.yaml")
+    if path.exists() or path.is_symlink():
+        raise InputError(f"rules new: {path} already exists; choose a new name")
+    write_atomic(path, STARTER.format(name=path.stem, path=path))
+    click.echo(f"wrote {path}; use it with: chargen --rules {path} roll")

@@ -1,0 +1,147 @@
+"""Rulesets: a GM's house rules as a small YAML file layered over the book's tables.
+
+A ruleset has three optional parts, each keyed by table name (`combat`, `weapons`, ...) then by the table's own
+keys: `change` replaces values whose keys already exist (a formula, a number, part of an entry), `add` puts in
+entries whose keys do not exist yet (a weapon, a race), and `remove` lists key paths to take out
+(`weapons.weapons.club`). A key that matches nothing is the ruleset's mistake, named with its file:line:col.
+Shipped rulesets live in tables/rulesets/ and are found by name; anything else is a path.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chargen.errors import ChargenError
+from chargen.paths import tables_dir
+from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
+
+PARTS = ("change", "add", "remove")
+KeyPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One loaded ruleset: its name (a shipped one's, or the file's stem), where it came from, a hash of its
+    bytes (a character file records it), whether it is shipped, and its parsed text with line marks."""
+
+    name: str
+    source: str
+    digest: str
+    shipped: bool
+    located: Located = field(compare=False, repr=False)
+
+    @property
+    def reference(self) -> dict[str, str]:
+        """What a character file records: `{name: ..., sha256: ...}`."""
+        return {"name": self.name, "sha256": self.digest}
+
+
+def shipped_dir() -> Path:
+    return tables_dir() / "rulesets"
+
+
+def shipped_names() -> list[str]:
+    return sorted(path.stem for path in shipped_dir().glob("*.yaml"))
+
+
+def find_ruleset(spec: str) -> Ruleset:
+    """A shipped ruleset by name, else a ruleset file by path."""
+    shipped = shipped_dir() / f"{spec}.yaml"
+    is_shipped = "/" not in spec and not spec.endswith((".yaml", ".yml")) and shipped.is_file()
+    path = shipped if is_shipped else Path(spec)
+    if not is_shipped and not path.is_file():
+        known = ", ".join(shipped_names()) or "none"
+        raise ChargenError(
+            f"--rules {spec!r}: no such ruleset file, and no shipped ruleset of that name ({known})"
+        )
+    shown = f"rulesets/{spec}.yaml" if is_shipped else spec
+    raw = path.read_bytes()
+    located = load_located(read_file(path, shown), shown, alias_budget=TABLE_ALIAS_BUDGET)
+    if located.data is not None and not isinstance(located.data, dict):
+        raise ChargenError(f"{located.where(())}: a ruleset is a mapping of change/add/remove")
+    name = spec if is_shipped else path.stem
+    return Ruleset(name, shown, hashlib.sha256(raw).hexdigest()[:16], is_shipped, located)
+
+
+@dataclass
+class Merge:
+    """The tables' data being changed, the overlay location of every key path a ruleset touched (so a schema
+    error there names the ruleset's line), and the problems found so far."""
+
+    data: dict[str, Any]
+    touched: dict[KeyPath, str] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+    def where(self, path: KeyPath, fallback: str) -> str:
+        for length in range(len(path), 0, -1):
+            if path[:length] in self.touched:
+                return self.touched[path[:length]]
+        return fallback
+
+    def problem(self, ruleset: Ruleset, path: KeyPath, message: str) -> None:
+        self.problems.append(f"{ruleset.located.where(path)}: {format_path(path)}: {message}")
+
+
+def apply(merge: Merge, ruleset: Ruleset) -> None:
+    """Layer one ruleset over `merge.data` (in place), noting what it touched and what it got wrong."""
+    document = ruleset.located.data or {}
+    for part, body in document.items():
+        if part not in PARTS:
+            merge.problem(ruleset, (part,), f"unknown part (a ruleset has {', '.join(PARTS)})")
+        elif part == "remove":
+            _remove(merge, ruleset, body)
+        elif not isinstance(body, dict):
+            merge.problem(ruleset, (part,), "should be a mapping of table names")
+        else:
+            _merge(merge, ruleset, (part,), body, merge.data, adding=part == "add")
+
+
+def _merge(
+    merge: Merge, ruleset: Ruleset, at: KeyPath, changes: dict[str, Any], base: Any, adding: bool
+) -> None:
+    for key, value in changes.items():
+        path = (*at, key)
+        exists = isinstance(base, dict) and key in base
+        if not isinstance(base, dict):
+            merge.problem(
+                ruleset, path, "matches nothing in the base tables (the value above is not a mapping)"
+            )
+        elif exists and isinstance(value, dict) and isinstance(base[key], dict):
+            _merge(merge, ruleset, path, value, base[key], adding)
+        elif exists and adding:
+            merge.problem(ruleset, path, "already in the base tables: put it under `change` to replace it")
+        elif not exists and not adding:
+            merge.problem(
+                ruleset, path, "matches nothing in the base tables (to put in a new entry, use `add`)"
+            )
+        else:
+            base[key] = copy.deepcopy(value)
+            merge.touched[path[1:]] = ruleset.located.where(path)
+
+
+def _remove(merge: Merge, ruleset: Ruleset, paths: Any) -> None:
+    if not isinstance(paths, list):
+        merge.problem(ruleset, ("remove",), "should be a list of key paths such as weapons.weapons.club")
+        return
+    for index, text in enumerate(paths):
+        keys = str(text).split(".")
+        parent: Any = merge.data
+        for key in keys[:-1]:
+            parent = parent.get(key) if isinstance(parent, dict) else None
+        if not isinstance(parent, dict) or keys[-1] not in parent:
+            merge.problem(ruleset, ("remove", index), f"{text}: matches nothing in the base tables")
+        else:
+            del parent[keys[-1]]
+            merge.touched[tuple(keys[:-1])] = ruleset.located.where(("remove", index))
+
+
+def layered(data: dict[str, Any], rulesets: tuple[Ruleset, ...]) -> Merge:
+    """The tables' data with every ruleset applied in order (the base data is not changed)."""
+    merge = Merge(copy.deepcopy(data))
+    for ruleset in rulesets:
+        apply(merge, ruleset)
+    return merge
