@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from chargen.errors import ChargenError, TableError
 from chargen.paths import tables_dir
 from chargen.tables import schema
+from chargen.tables.abilities_schema import AbilitiesFile, RecordFile
 from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
 
 Model = TypeVar("Model", bound=BaseModel)
@@ -29,6 +30,8 @@ FILES: dict[str, type[BaseModel]] = {
     "combat": schema.CombatFile,
     "archetypes": schema.ArchetypesFile,
     "names": schema.NamesFile,
+    "abilities": AbilitiesFile,
+    "record": RecordFile,
 }
 
 
@@ -48,6 +51,8 @@ class Tables:
     combat: schema.CombatFile
     archetype_file: schema.ArchetypesFile
     name_file: schema.NamesFile
+    abilities: AbilitiesFile
+    record: RecordFile
 
     @property
     def races(self) -> dict[str, schema.Race]:
@@ -132,6 +137,8 @@ def _load_cached(directory: str, shown_as: str) -> Tables:
             models["combat"],  # type: ignore[arg-type]
             models["archetypes"],  # type: ignore[arg-type]
             models["names"],  # type: ignore[arg-type]
+            models["abilities"],  # type: ignore[arg-type]
+            models["record"],  # type: ignore[arg-type]
         )
         from chargen.tables.checks import cross_check
 
