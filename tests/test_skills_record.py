@@ -12,12 +12,13 @@ import pytest
 
 from chargen import api
 from chargen.character_file import dump_document
-from chargen.errors import InputError, Problem
+from chargen.errors import ChargenError, InputError, Problem
 from chargen.model import Character
 from chargen.paths import tables_dir
 from chargen.render import render_html
 from chargen.render.sheet import build_sheet
 from chargen.tables import Tables, load_tables
+from chargen.walkthrough import new_walk
 
 # An elf adept: one skill at Rank 0 (8.6's 100 points), two languages and two spells the Cost Chart does
 # not price, equipment with weights, notes, player and campaign. Her 8.5 Experience is 150 (seed 7).
@@ -201,3 +202,24 @@ def test_a_character_without_them_is_written_as_before(tables: Tables) -> None:
         "experience_bank",
     ):
         assert f"\n{key}:" not in written
+
+
+def test_the_walk_buys_skills_at_rank_zero_from_the_bank(tables: Tables) -> None:
+    walk = new_walk(tables, seed=5)
+    while walk.current is not None and walk.current.key != "skills":
+        walk.answer("")
+    experience = walk.preview().experience_points
+    assert experience >= 100, "seed 5 should leave enough Experience for one skill"
+    assert "for 100 Experience Points; you have" in walk.current.explain(walk)  # type: ignore[union-attr]
+    with pytest.raises(ChargenError):
+        walk.answer("Heeler")
+    too_many = ", ".join(list(tables.abilities.skills)[: experience // 100 + 1])
+    with pytest.raises(ChargenError) as refused:
+        walk.answer(too_many)
+    assert "rule 8.6" in str(refused.value)
+    assert walk.answer("healer") == f"Healer; {experience - 100} Experience Points left"
+    while walk.current is not None:
+        walk.answer("")
+    character = walk.document()
+    assert [(item.name, item.rank) for item in character.skills] == [("healer", 0)]
+    assert character.experience_bank == experience - 100
