@@ -15,7 +15,10 @@ from chargen.tables import Tables
 REPO = Path(__file__).resolve().parent.parent
 README = (REPO / "README.md").read_text(encoding="utf-8")
 EXAMPLE = REPO / "tests" / "examples" / "table-talk.html.j2"
-BOXES = re.findall(r'<section class="box[^"]*\b(\w+)">', read_asset("record.html.j2"))
+BOXES = [
+    name.replace("-", "_")
+    for name in re.findall(r'<section class="box(?: [\w-]+)* ([\w-]+)">', read_asset("record.html.j2"))
+]
 
 
 def test_every_box_has_its_block_and_the_readme_names_them_all() -> None:

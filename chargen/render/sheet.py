@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Union
 from chargen.errors import InputError
 from chargen.render import captions, lookup, skill_boxes
 from chargen.render.errors import RenderError
+from chargen.render.in_play import in_play
 from chargen.render.reading import DASH, num, pounds, signed, weight
 from chargen.render.tracks import Track, extra_lines, tracks
 
@@ -95,7 +96,9 @@ class Sheet:
     race: str
     identity: list[Item]
     life_span: str
+    starting_age: str
     abilities: list[str]
+    in_play: list[Item]
     characteristics: list[CharacteristicRow]
     movement: list[Item]
     combat: list[Item]
@@ -155,7 +158,9 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         race=race_name,
         identity=_identity(character, tables, race_name, gender),
         life_span=race.life_span or DASH,
+        starting_age=race.starting_age or DASH,
         abilities=list(race.abilities),
+        in_play=(play := in_play(character, tables)),
         characteristics=_characteristics(character, tables),
         movement=[Item("TMR unarmored", num(character.tmr)), Item("TMR armored", num(combat.tmr))],
         combat=[
@@ -185,8 +190,9 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         # A front page that already spills over (many weapons, a very long name) runs straight on.
         page_two_new_page=len(combat.weapons) <= 6 and len(name) <= 90,
         blank_lines={
-            "skills": max(2, 11 - len(skills)),
-            "magic": max(2, 8 - len(magic.rows)),
+            # the In play box takes its lines (and two for its frame) from the ruled Skills and Magic below
+            "skills": max(2, 11 - len(skills) - len(play) - 2),
+            "magic": max(2, 8 - len(magic.rows) - len(play) - 2),
             "languages": max(2, 4 - len(languages)),
             "notes": max(2, 4 - len(character.notes)),
             "wounds": max(1, 3 - extra_lines(play_tracks)),  # the tracks took two of its five lines

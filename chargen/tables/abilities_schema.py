@@ -94,6 +94,37 @@ class FatigueTrack(Entry):
     rule: str
 
 
+class AgilityEffect(Entry):
+    """15.1-15.3: a band of modified Agility and what it does."""
+
+    low: int
+    high: int
+    rule: str
+    effect: str
+
+
+class Kick(Entry):
+    rule: str
+    rank: int = Field(ge=0)
+
+
+class SecondaryHand(Entry):
+    rule: str
+    strike_chance: int
+    multiple_strike: int
+
+
+class Knockout(Entry):
+    rule: str
+    percent: int = Field(ge=0, le=100)
+    barred_groups: list[str]
+    barred_weapons: list[str]
+
+
 class RecordFile(Entry):
     endurance: EnduranceTrack
     fatigue: FatigueTrack
+    agility: list[AgilityEffect]
+    kick: Kick
+    secondary_hand: SecondaryHand
+    knockout: Knockout
