@@ -12,7 +12,7 @@ import pytest
 
 from chargen import api
 from chargen.character_file import dump_document
-from chargen.errors import ChargenError, InputError, Problem
+from chargen.errors import ChargenError, InputError, Problem, TableError
 from chargen.model import Character
 from chargen.paths import tables_dir
 from chargen.render import render_html
@@ -223,3 +223,9 @@ def test_the_walk_buys_skills_at_rank_zero_from_the_bank(tables: Tables) -> None
     character = walk.document()
     assert [(item.name, item.rank) for item in character.skills] == [("healer", 0)]
     assert character.experience_bank == experience - 100
+
+
+def test_a_table_naming_an_unknown_race_or_college_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(TableError) as refused:
+        house_abilities(tmp_path, "granted_to: [elf]", "granted_to: [elfe]")
+    assert "magic.entries.witchsight.granted_to[0]: 'elfe' is not a race" in str(refused.value)
