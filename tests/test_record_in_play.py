@@ -59,6 +59,8 @@ def test_stealth_combines_race_and_armor_and_magic_resistance_is_racial(tables: 
     assert (elf["Stealth"].value, elf["Stealth"].note) == ("+5%", "+10% race (6.5), \u22125% armor (18.1)")
     giant = items(api.roll(seed=7, race="giant"), tables)
     assert (giant["Magic resistance"].value, giant["Magic resistance"].note) == ("+10%", "race (6.6)")
+    assert giant["TMR"].note.startswith("read off the 5.6 chart") and giant["TMR"].note.endswith("(14.1)")
+    assert "TMR" not in human
 
 
 def test_kicks_from_unarmed_rank_3_and_the_secondary_hand(tables: Tables) -> None:

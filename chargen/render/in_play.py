@@ -32,6 +32,8 @@ def in_play(character: Character, tables: Tables) -> list[Item]:
         parts = [f"{signed(race.stealth)}% race ({race.rule})"] if race.stealth else []
         parts += [f"{signed(armor)}% armor (18.1)"] if armor else []
         items.append(Item("Stealth", f"{signed(race.stealth + armor)}%", ", ".join(parts)))
+    if race.tmr_note:
+        items.append(Item("TMR", num(character.tmr), race.tmr_note))
     if race.magic_resistance:
         items.append(Item("Magic resistance", f"{signed(race.magic_resistance)}%", f"race ({race.rule})"))
     if combat.unarmed.rank is not None and combat.unarmed.rank >= record.kick.rank:

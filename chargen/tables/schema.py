@@ -186,6 +186,7 @@ class Race(Entry):
     starting_age: str | None = None
     stealth: int = 0
     magic_resistance: int = 0
+    tmr_note: str | None = None  # 14.1: why the record's TMR is read as it is, where the seeds leave it open
     fixed_aspect: str | None = None
     type_rule: str | None = None
     type_dice: DiceNotation | None = None
