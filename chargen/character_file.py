@@ -15,6 +15,7 @@ from pydantic import (
     Field,
     JsonValue,
     StrictBool,
+    StrictFloat,
     StrictInt,
     StringConstraints,
     TypeAdapter,
@@ -120,6 +121,29 @@ class Item(_Strict):
     rank: Rank | None = Field(None, description="no rank = unranked; 0 is Rank 0")
 
 
+class Ability(_Strict):
+    """A skill (48-62) or language (49) with its Rank."""
+
+    name: Name
+    rank: Rank
+
+
+class MagicAbility(_Strict):
+    """A talent, spell or ritual (34-47); `kind` may be left to the table when the table lists it."""
+
+    name: Name
+    rank: Rank
+    kind: Literal["talent", "spell", "ritual"] | None = None
+
+
+class Gear(_Strict):
+    """Equipment beyond arms and armor, as the player enters it (weight in pounds, each)."""
+
+    name: Name
+    weight: Annotated[StrictInt | StrictFloat, Field(ge=0, le=10_000)] | None = None
+    count: Annotated[StrictInt, Field(ge=1, le=10_000)] = 1
+
+
 class Points(_Strict):
     total: Count
     maximum: Count | None = None
@@ -138,6 +162,8 @@ class CharacterInput(_Strict):
 
     schema_version: Literal[1] = 1
     name: Name | None = None
+    player: Name | None = Field(None, description="who plays the character")
+    campaign: Name | None = Field(None, description="the campaign the character plays in")
     seed: Seed | None = Field(None, description="seed of the RNG that rolled the dice not given")
     rules: list[RulesetUsed] | None = Field(
         None,
@@ -166,6 +192,11 @@ class CharacterInput(_Strict):
     shield: Item | None = None
     unarmed_rank: Rank | None = Field(None, description="Rank in Unarmed Combat (21)")
     equipment_given: StrictBool = False
+    equipment: list[Gear] = Field(default_factory=list, description="what else is carried, with weights")
+    skills: list[Ability] = Field(default_factory=list, description="48-62: skills and Ranks")
+    languages: list[Ability] = Field(default_factory=list, description="49: languages and Ranks")
+    college: Id | None = Field(None, description="34-47: the college of magic")
+    spells: list[MagicAbility] = Field(default_factory=list, description="talents, spells and rituals")
     # Derived: written by chargen, recomputed on build, compared by validate.
     characteristics: dict[str, int] | None = None
     modifiers: dict[str, dict[str, int]] | None = None
@@ -176,7 +207,8 @@ class CharacterInput(_Strict):
     starting_silver: int | None = None
     silver_pennies: int | None = None
     combat: dict[str, JsonValue] | None = None
-    notes: list[str] | None = None
+    experience_bank: int | None = None
+    notes: list[Name] | None = Field(None, description="the player's notes (chargen adds its own)")
 
     @model_validator(mode="after")
     def _one_archetype(self) -> CharacterInput:
@@ -244,6 +276,7 @@ DERIVED_KEYS = (
     "starting_silver",
     "silver_pennies",
     "combat",
+    "experience_bank",
     "notes",
 )
 

@@ -156,6 +156,32 @@ class Combat:
     breakage_check: int
 
 
+@dataclass(frozen=True, slots=True)
+class Ranked:
+    """A skill (48-62) or language (49) by table id (or as written, for an open list), with its Rank."""
+
+    name: str
+    rank: int
+
+
+@dataclass(frozen=True, slots=True)
+class MagicRanked:
+    """A talent, spell or ritual (34-47) with its Rank."""
+
+    name: str
+    rank: int
+    kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class Gear:
+    """Equipment beyond arms and armor, as the player entered it: weight in pounds, each."""
+
+    name: str
+    weight: int | float | None = field(default=None, metadata=OMITTED)
+    count: int = 1
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Character:
     """A whole character: the choices and rolls that rebuild it, then everything derived from them.
@@ -163,6 +189,8 @@ class Character:
 
     schema_version: int = SCHEMA_VERSION
     name: str
+    player: str | None = field(default=None, metadata=OMITTED)
+    campaign: str | None = field(default=None, metadata=OMITTED)
     seed: int | None = field(default=None, metadata=OMITTED)
     # issue 9: the rulesets layered over the book's tables, each {name, sha256}; none for the book's rules.
     rules: list[dict[str, str]] = field(default_factory=list, metadata=OMITTED)
@@ -183,6 +211,11 @@ class Character:
     shield: Carried | None = field(default=None, metadata=OMITTED)
     unarmed_rank: int | None = field(default=None, metadata=OMITTED)
     equipment_given: bool
+    equipment: list[Gear] = field(default_factory=list, metadata=OMITTED)
+    skills: list[Ranked] = field(default_factory=list, metadata=OMITTED)
+    languages: list[Ranked] = field(default_factory=list, metadata=OMITTED)
+    college: str | None = field(default=None, metadata=OMITTED)
+    spells: list[MagicRanked] = field(default_factory=list, metadata=OMITTED)
     characteristics: Characteristics
     modifiers: dict[str, Modifier]
     tmr: int
@@ -192,6 +225,8 @@ class Character:
     starting_silver: int
     silver_pennies: int
     combat: Combat
+    # 8.6: the Experience left after buying the skills, languages and magic listed (None: nothing bought).
+    experience_bank: int | None = field(default=None, metadata=OMITTED)
     notes: list[str] = field(metadata=OMITTED)
 
 

@@ -130,6 +130,9 @@ FILE_WRONG: dict[str, Any] = {
 #: Keys that are derived (recomputed on build): a wrong but well-typed value there is rewritten, not refused.
 DERIVED = {"characteristics", "modifiers", "tmr", "experience_multiplier", "heritage", "experience_points"}
 DERIVED |= {"starting_silver", "silver_pennies", "combat", "notes", "seed", "unarmed_rank", "equipment_given"}
+DERIVED |= {"experience_bank"}
+#: Free text the player writes: any one line is lawful.
+FREE_TEXT = {"name", "player", "campaign"}
 
 
 def _with(path: tuple[str | int, ...], value: Any) -> dict[str, Any]:
@@ -152,7 +155,9 @@ def _file_cases() -> Iterator[Any]:
             must_refuse = not (path[0] in DERIVED and label in lenient)
             # The Shield chart gives no highest Rank (17.5), so no number here can be too high.
             must_refuse = must_refuse and (path, label) != (("shield", "rank"), "huge")
-            must_refuse = must_refuse and not (path[0] == "name" and label in {"unknown", "negative", "huge"})
+            must_refuse = must_refuse and not (
+                path[0] in FREE_TEXT and label in {"unknown", "negative", "huge"}
+            )
             shown = ".".join(map(str, path))
             yield pytest.param(path, value, must_refuse, id=f"{shown}-{label}")
 

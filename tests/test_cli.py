@@ -214,6 +214,8 @@ def test_tables_and_schema(capsys: pytest.CaptureFixture[str]) -> None:
         "combat",
         "archetypes",
         "names",
+        "abilities",
+        "record",
     ]
     code, out, _ = run(["tables", "armor", "--format", "json"], capsys)
     assert json.loads(out)["armor"]["leather"]["protection"] == 4

@@ -46,6 +46,7 @@ STEPS = [
     ("broadswrod", "Broadsword, dagger"),  # 8.7 weapons
     ("Improved Plate", "Leather"),  # armor: beyond the purse
     ("Sheild", "Large Round Shield"),  # shield
+    ("Heeler", ""),  # 8.6 skills at Rank 0: not a skill; Enter buys none
     ("x" * 501, "Rolf the Barbarian"),  # 8.8 name: too long
 ]
 

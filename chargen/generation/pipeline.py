@@ -15,6 +15,7 @@ from chargen.character_file import CharacterInput
 from chargen.dice import Dice
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
+from chargen.generation.abilities import with_abilities
 from chargen.generation.decisions import Birthrights, Decisions, Kit, Modifiers, Points, RaceResult
 from chargen.generation.derived import character
 from chargen.generation.equipment import (
@@ -69,7 +70,7 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     decided = Decisions(
         spec, used_seed, points, optional, born, background, modifiers, kit, name, dice.record
     )
-    return character(decided, tables)
+    return with_abilities(character(decided, tables), spec, tables)  # 8.6 and rule 3's record
 
 
 def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:

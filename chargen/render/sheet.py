@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Union
 
 from chargen.errors import InputError
-from chargen.render import captions, lookup
+from chargen.render import captions, lookup, skill_boxes
 from chargen.render.errors import RenderError
+from chargen.render.in_play import in_play
 from chargen.render.reading import DASH, num, pounds, signed, weight
+from chargen.render.tracks import Track, extra_lines, tracks
 
 if TYPE_CHECKING:
     from chargen.model import ArmorLine, Character, Combat, ShieldLine, UnarmedLine, WeaponLine
@@ -94,7 +96,9 @@ class Sheet:
     race: str
     identity: list[Item]
     life_span: str
+    starting_age: str
     abilities: list[str]
+    in_play: list[Item]
     characteristics: list[CharacteristicRow]
     movement: list[Item]
     combat: list[Item]
@@ -109,6 +113,11 @@ class Sheet:
     carried_total: str
     rule_captions: list[str]
     notes: list[str]
+    skills: list[skill_boxes.RankRow]
+    languages: list[skill_boxes.RankRow]
+    magic: skill_boxes.Magic
+    tracks: list[Track]
+    uncharged: str  # 8.6: Ranks recorded as given because the Cost Chart has no numbers for them
     footer: list[Item]
     version: str
     page_two_new_page: bool
@@ -149,7 +158,9 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         race=race_name,
         identity=_identity(character, tables, race_name, gender),
         life_span=race.life_span or DASH,
+        starting_age=race.starting_age or DASH,
         abilities=list(race.abilities),
+        in_play=(play := in_play(character, tables)),
         characteristics=_characteristics(character, tables),
         movement=_movement(character),
         combat=[
@@ -164,16 +175,29 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         armor=_armor(combat.armor, tables),
         shield=_shield(combat.shield, tables),
         aspect=_aspect(tables, character.aspect),
-        experience=_experience(character),
+        experience=_experience(character, tables),
         carried=(carried := _carried(character, tables)),
         carried_total=_total_weight(carried),
         rule_captions=_rule_captions(character, tables),
         notes=list(character.notes),
+        skills=(skills := skill_boxes.skills(character, tables)),
+        languages=(languages := skill_boxes.languages(character, tables)),
+        magic=(magic := skill_boxes.magic(character, tables)),
+        tracks=(play_tracks := tracks(character, tables)),
+        uncharged=skill_boxes.uncharged(character, tables),
         footer=_footer(character, version),
         version=version,
         # A front page that already spills over (many weapons, a very long name) runs straight on.
         page_two_new_page=len(combat.weapons) <= 6 and len(name) <= 90,
-        blank_lines={"skills": 11, "magic": 8, "languages": 4, "notes": 4, "wounds": 5, "carried": 2},
+        blank_lines={
+            # the In play box takes its lines (and two for its frame) from the ruled Skills and Magic below
+            "skills": max(2, 11 - len(skills) - len(play) - 2),
+            "magic": max(2, 8 - len(magic.rows) - len(play) - 2),
+            "languages": max(2, 4 - len(languages)),
+            "notes": max(2, 4 - len(character.notes)),
+            "wounds": max(1, 3 - extra_lines(play_tracks)),  # the tracks took two of its five lines
+            "carried": 2,
+        },
     )
 
 
@@ -223,7 +247,11 @@ def _identity(character: Character, tables: Tables, race_name: str, gender: str)
     birth = lookup.birth_order_name(tables, heritage.birth_order)
     if heritage.sibling_rank:
         birth = f"{birth}, {lookup.sibling_rank_name(tables, heritage.sibling_rank).lower()} of the children"
+    player = [Item("Player", character.player)] if character.player else []
+    campaign = [Item("Campaign", character.campaign)] if character.campaign else []
     return [
+        *player,
+        *campaign,
         Item("Race", race_name),
         Item("Gender", gender),
         Item("Primary hand", lookup.hand_name(tables, character.hand)),
@@ -322,9 +350,10 @@ def _aspect(tables: Tables, aspect_id: str) -> Aspect:
     )
 
 
-def _experience(character: Character) -> list[Item]:
+def _experience(character: Character, tables: Tables) -> list[Item]:
     return [
         Item("Experience Points", num(character.experience_points)),
+        Item("Experience Point Bank", *skill_boxes.bank(character, tables)),
         Item("Experience multiplier", f"\u00d7{num(character.experience_multiplier)}"),
         Item("Silver Pennies", num(character.silver_pennies)),
         Item("Starting silver", num(character.starting_silver)),
@@ -345,6 +374,7 @@ def _carried(character: Character, tables: Tables) -> list[CarriedRow]:
     if shield is not None:
         entry_shield = lookup.shield(tables, shield.name)
         rows.append(CarriedRow(entry_shield.name, weight(entry_shield.weight), pounds(entry_shield.weight)))
+    rows.extend(CarriedRow(row.name, row.weight, row.pounds) for row in skill_boxes.gear(character))
     return rows
 
 

@@ -14,6 +14,9 @@ def cross_check(tables: Tables) -> Iterator[Problem]:
     yield from _races_and_aspects(tables)
     yield from _heritage(tables)
     yield from _equipment(tables)
+    from chargen.tables.abilities_checks import abilities_check
+
+    yield from abilities_check(tables)
 
 
 def _characteristics(tables: Tables) -> Iterator[Problem]:

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ValidationError
 from chargen.errors import ChargenError, InputError, Problem, TableError
 from chargen.paths import tables_dir
 from chargen.tables import schema
+from chargen.tables.abilities_schema import AbilitiesFile, RecordFile
 from chargen.tables.overlay import Merge, Ruleset, find_ruleset, layered
 from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
 
@@ -33,6 +34,8 @@ FILES: dict[str, type[BaseModel]] = {
     "combat": schema.CombatFile,
     "archetypes": schema.ArchetypesFile,
     "names": schema.NamesFile,
+    "abilities": AbilitiesFile,
+    "record": RecordFile,
 }
 
 
@@ -52,6 +55,8 @@ class Tables:
     combat: schema.CombatFile
     archetype_file: schema.ArchetypesFile
     name_file: schema.NamesFile
+    abilities: AbilitiesFile
+    record: RecordFile
     rulesets: tuple[Ruleset, ...] = ()  # the house rules layered over the tables, in order
     layered_data: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 

@@ -181,6 +181,12 @@ class Race(Entry):
     life_span: str
     size: int = Field(ge=1)
     abilities: list[str]
+    # Rule 3's record: the starting age (Section IV, 8), added stealth (6.5, 6.7) and magic resistance
+    # (6.6, 6.9), in percent; a GM's table may leave them out.
+    starting_age: str | None = None
+    stealth: int = 0
+    magic_resistance: int = 0
+    tmr_note: str | None = None  # 14.1: why the record's TMR is read as it is, where the seeds leave it open
     fixed_aspect: str | None = None
     type_rule: str | None = None
     type_dice: DiceNotation | None = None

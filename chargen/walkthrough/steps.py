@@ -18,6 +18,7 @@ from chargen.walkthrough.birth_steps import (
 from chargen.walkthrough.dice_steps import dice_question, race_attempt, race_roll, sides_of
 from chargen.walkthrough.entries import lawful_values
 from chargen.walkthrough.shopping import armor_question, shield_question, weapons_question
+from chargen.walkthrough.skills_step import skills_question
 from chargen.walkthrough.walk import Question, Walk
 
 
@@ -38,8 +39,7 @@ def questions(walk_tables: Any) -> list[Question]:
         weapons_question(),
         armor_question(),
         shield_question(),
-        # 8.6 skills bought with Experience: their step goes here once the character file holds skills
-        # (issue 10, "The whole character on the record").
+        skills_question(),  # 8.6
         name_question(),
     ]
 

@@ -1,0 +1,61 @@
+"""The record's In play box: what rule 3's record carries beyond the charts, each with its rule, for the
+characters it applies to (15.1-15.3 Agility, racial stealth with the armor's, racial magic resistance,
+21 kicks, the Secondary hand of 6.2 and 17.6, 16.5 knockouts). Numbers come from tables/record.yaml and
+tables/races.yaml."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from chargen.render import lookup
+from chargen.render.reading import num, signed
+
+if TYPE_CHECKING:
+    from chargen.model import Character
+    from chargen.render.sheet import Item
+    from chargen.tables import Tables
+
+
+def in_play(character: Character, tables: Tables) -> list[Item]:
+    from chargen.render.sheet import Item
+
+    record = tables.record
+    race = lookup.race(tables, character.race)
+    combat = character.combat
+    items = [
+        Item("Agility " + num(combat.modified_agility), band.effect, band.rule)
+        for band in record.agility
+        if band.low <= combat.modified_agility <= band.high
+    ]
+    armor = combat.armor.stealth_adjustment if combat.armor is not None else 0
+    if race.stealth or armor:
+        parts = [f"{signed(race.stealth)}% race ({race.rule})"] if race.stealth else []
+        parts += [f"{signed(armor)}% armor (18.1)"] if armor else []
+        items.append(Item("Stealth", f"{signed(race.stealth + armor)}%", ", ".join(parts)))
+    if race.tmr_note:
+        items.append(Item("TMR", num(character.tmr), race.tmr_note))
+    if race.magic_resistance:
+        items.append(Item("Magic resistance", f"{signed(race.magic_resistance)}%", f"race ({race.rule})"))
+    if combat.unarmed.rank is not None and combat.unarmed.rank >= record.kick.rank:
+        note = f"Unarmed Rank {num(record.kick.rank)} or more ({record.kick.rule})"
+        items.append(Item("Kick", "may kick: same Base Chance and damage, may Trip", note))
+    if character.hand != "ambidextrous":
+        hand = record.secondary_hand
+        value = (
+            f"{signed(hand.strike_chance)} Strike Chance; {signed(hand.multiple_strike)} in a multiple strike"
+        )
+        items.append(Item("Secondary hand", value, hand.rule))
+    knockout = record.knockout
+    weapons = [
+        (line.name, lookup.weapon(tables, line.name, f"combat.weapons[{index}].name"))
+        for index, line in enumerate(combat.weapons)
+    ]
+    able = [
+        entry.name
+        for weapon_id, entry in weapons
+        if weapon_id not in knockout.barred_weapons and entry.group not in knockout.barred_groups
+    ]
+    if able:
+        value = f"at or under {num(knockout.percent)}% of the modified Strike Chance"
+        items.append(Item("Knockout", value, f"{knockout.rule}: {', '.join(able)}"))
+    return items

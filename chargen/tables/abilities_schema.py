@@ -1,0 +1,130 @@
+"""The shape of tables/abilities.yaml: skills (48-62), languages (49), colleges and magic (34-47) and the
+Experience that 8.6 charges for them."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from chargen.tables.base import Entry
+
+MagicKind = Literal["talent", "spell", "ritual"]
+
+
+class Skill(Entry):
+    name: str
+    rule: str
+    max_rank: int | None = Field(None, ge=0)
+
+
+class Language(Entry):
+    name: str
+    max_rank: int | None = Field(None, ge=0)
+
+
+class Languages(Entry):
+    """49: `open` accepts a name the entries do not list, as written."""
+
+    rule: str
+    open: bool
+    entries: dict[str, Language]
+
+
+class College(Entry):
+    name: str
+    rule: str
+    element: str | None = None
+
+
+class MagicEntry(Entry):
+    """A talent, spell or ritual; `columns` (base chance, range, ...) are printed as a GM writes them."""
+
+    name: str
+    kind: MagicKind
+    rule: str | None = None
+    college: str | None = None
+    max_rank: int | None = Field(None, ge=0)
+    columns: dict[str, str] = Field(default_factory=dict)
+    granted_to: list[str] = Field(default_factory=list)
+
+
+class Magic(Entry):
+    open: bool
+    entries: dict[str, MagicEntry]
+
+
+class RankZeroSkill(Entry):
+    rule: str
+    cost: int = Field(ge=0)
+
+
+class CostChart(Entry):
+    """The Experience Point Cost Chart: per entry id, the Experience of each Rank (`rank: points`)."""
+
+    rule: str
+    skills: dict[str, dict[int, int]]
+    languages: dict[str, dict[int, int]]
+    magic: dict[str, dict[int, int]]
+
+
+class Experience(Entry):
+    rank_zero_skill: RankZeroSkill
+    cost_chart: CostChart
+
+
+class AbilitiesFile(Entry):
+    skills: dict[str, Skill]
+    languages: Languages
+    colleges: dict[str, College]
+    opposed_elements: dict[str, str]
+    magic: Magic
+    experience: Experience
+
+
+# --- record.yaml: what the Character Record tracks during play ------------------------------------------
+
+
+class EnduranceTrack(Entry):
+    rule: str
+    unconscious: int = Field(ge=0)
+
+
+class FatigueTrack(Entry):
+    rule: str
+
+
+class AgilityEffect(Entry):
+    """15.1-15.3: a band of modified Agility and what it does."""
+
+    low: int
+    high: int
+    rule: str
+    effect: str
+
+
+class Kick(Entry):
+    rule: str
+    rank: int = Field(ge=0)
+
+
+class SecondaryHand(Entry):
+    rule: str
+    strike_chance: int
+    multiple_strike: int
+
+
+class Knockout(Entry):
+    rule: str
+    percent: int = Field(ge=0, le=100)
+    barred_groups: list[str]
+    barred_weapons: list[str]
+
+
+class RecordFile(Entry):
+    endurance: EnduranceTrack
+    fatigue: FatigueTrack
+    agility: list[AgilityEffect]
+    kick: Kick
+    secondary_hand: SecondaryHand
+    knockout: Knockout
