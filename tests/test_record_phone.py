@@ -16,7 +16,7 @@ import pytest
 from chargen import api
 from chargen.render import render_html
 from chargen.tables import Tables
-from tests.render_fixtures import typical
+from tests.render_fixtures import human
 from tests.test_render_browser import FLAGS, chromium  # noqa: F401 (the fixture)
 from tests.test_skills_record import ADEPT
 
@@ -73,7 +73,7 @@ def test_no_word_is_broken_at_phone_width(
     tmp_path: Path,
     which: str,
 ) -> None:
-    character = typical() if which == "typical" else api.build(ADEPT, "adept.yaml")
+    character = human() if which == "typical" else api.build(ADEPT, "adept.yaml")
     report = phone_report(chromium, tmp_path, render_html(character, tables))
     assert report["width"] == 420
     assert isinstance(report["words"], int) and report["words"] > 300
