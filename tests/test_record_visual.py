@@ -19,7 +19,7 @@ from PIL import Image
 from chargen import api
 from chargen.model import Character
 from chargen.render import render_pdf
-from chargen.tables import Tables
+from chargen.tables import Tables, load_tables
 from tests.test_skills_record import ADEPT
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
@@ -191,3 +191,21 @@ def test_eleven_stands_as_tall_as_capitals(tmp_path: Path) -> None:
             heights[setting, text] = _ink_height(pictures(document.write_pdf(), folder)[0])
     assert abs(heights["lining-nums", "11"] - heights["lining-nums", "II"]) <= 2
     assert heights["oldstyle-nums", "11"] < heights["oldstyle-nums", "II"] - 5  # the check can fail
+
+
+#: Rolled characters whose front page once spilled its Wounds box onto an otherwise empty page: three
+#: weapons with two-handed damage lines under the book's rules, and house-combat's longer formulas and
+#: ten combat boxes.
+CROWDED_FRONTS = [((), 5), ((), 29), (("house-combat",), 5), (("house-combat",), 13), (("house-combat",), 21)]
+
+
+@pytest.mark.parametrize(("rules", "seed"), CROWDED_FRONTS)
+def test_a_crowded_front_page_leaves_no_page_half_empty(
+    tmp_path: Path, rules: tuple[str, ...], seed: int
+) -> None:
+    tables = load_tables(None, rules)
+    pages = pictures(render_pdf(api.roll(seed=seed, tables=tables), tables), tmp_path)
+    assert len(pages) == 2
+    for number, page in enumerate(pages[:-1], 1):
+        lower = page.crop((0, page.height // 2, page.width, page.height - round(0.6 * DPI)))
+        assert lower.getextrema()[0] < 128, f"{rules} seed {seed}: page {number} is half empty"

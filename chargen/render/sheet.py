@@ -178,7 +178,7 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         experience=_experience(character, tables),
         carried=(carried := _carried(character, tables)),
         carried_total=_total_weight(carried),
-        rule_captions=_rule_captions(character, tables),
+        rule_captions=(rule_captions := _rule_captions(character, tables)),
         notes=list(character.notes),
         skills=(skills := skill_boxes.skills(character, tables)),
         languages=(languages := skill_boxes.languages(character, tables)),
@@ -187,17 +187,44 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         uncharged=skill_boxes.uncharged(character, tables),
         footer=_footer(character, version),
         version=version,
-        # A front page that already spills over (many weapons, a very long name) runs straight on.
-        page_two_new_page=len(combat.weapons) <= 6 and len(name) <= 90,
+        # A front page that already spills over (many weapons, a very long name) runs straight on, so
+        # no page is left holding one box.
+        page_two_new_page=(wounds := _wounds_lines(combat, play_tracks, rule_captions)) > 0
+        and len(name) <= 90,
         blank_lines={
             # the In play box takes its lines (and two for its frame) from the ruled Skills and Magic below
             "skills": max(2, 11 - len(skills) - len(play) - 2),
             "magic": max(2, 8 - len(magic.rows) - len(play) - 2),
             "languages": max(2, 4 - len(languages)),
             "notes": max(2, 4 - len(character.notes)),
-            "wounds": max(1, 3 - extra_lines(play_tracks)),  # the tracks took two of its five lines
+            "wounds": max(1, wounds),
             "carried": 2,
         },
+    )
+
+
+#: Ruled Wounds lines the front page holds beside a record with the fewest weapon lines and captions.
+FRONT_WOUNDS_LINES = 3
+#: Weapon lines (each weapon, and each two-handed damage under one) that leave the Wounds box its lines.
+FRONT_WEAPON_LINES = 3
+#: Characters of the formula captions under the weapons table with the book's rules; a house rule's longer
+#: formulas take a ruled line for about every CAPTION_CHARS_PER_LINE more (two lines of the fine print).
+FRONT_CAPTION_CHARS = 450
+CAPTION_CHARS_PER_LINE = 300
+
+
+def _wounds_lines(combat: Combat, play_tracks: list[Track], rule_captions: list[str]) -> int:
+    """How many ruled Wounds lines still fit on the front page: the tracks, weapon lines beyond the
+    usual and a house rule's extra captions each take one. Below one, the box will not fit at all."""
+    weapon_lines = len(combat.weapons) + sum(1 for line in combat.weapons if line.two_handed_damage)
+    beside_tracks = max(1, FRONT_WOUNDS_LINES - extra_lines(play_tracks))  # long tracks still leave one
+    return (
+        beside_tracks
+        - max(0, weapon_lines - FRONT_WEAPON_LINES)
+        - -(
+            -max(0, sum(len(caption) + 1 for caption in rule_captions) - FRONT_CAPTION_CHARS)
+            // CAPTION_CHARS_PER_LINE
+        )
     )
 
 
