@@ -4,6 +4,8 @@ applies to, with its rule: starting age, 15.1-15.3 Agility, stealth (race with a
 
 from __future__ import annotations
 
+import pytest
+
 from chargen import api
 from chargen.model import Character
 from chargen.render import render_html
@@ -85,3 +87,21 @@ def test_the_endurance_track_marks_the_unconscious_box(tables: Tables) -> None:
     assert endurance.note == "unconscious at 3, dead at 0 (3.4, 19)"
     fatigue = sheet.tracks[1]
     assert len(fatigue.boxes) == fighter(tables).characteristics.FT
+
+
+@pytest.mark.parametrize(
+    ("allocation", "modified_agility", "band"),
+    [
+        ("{PS: 20, MD: 16, AG: 8, EN: 22, MA: 10, WP: 12}", 8, "15.1"),  # 15.1: 8 or less
+        ("{PS: 20, MD: 16, AG: 9, EN: 21, MA: 10, WP: 12}", 9, None),
+        ("{PS: 18, MD: 16, AG: 21, EN: 11, MA: 10, WP: 12}", 21, None),
+        ("{PS: 18, MD: 16, AG: 22, EN: 10, MA: 10, WP: 12}", 22, "15.2"),  # 15.2: 22 through 25
+    ],
+)
+def test_agility_bands_of_15_at_their_edges(
+    tables: Tables, allocation: str, modified_agility: int, band: str | None
+) -> None:
+    character = fighter(tables, allocation=allocation, armor="cloth")  # cloth costs no Agility (18.1)
+    assert character.combat.modified_agility == modified_agility
+    found = [item.note for label, item in items(character, tables).items() if label.startswith("Agility")]
+    assert found == ([band] if band else [])
