@@ -25,7 +25,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
-from chargen.errors import InputError
+from chargen.errors import InputError, shown
 from chargen.model import OMIT, Character, characteristics_from_mapping, to_document
 from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
 from chargen.yamlio import Located, dump_yaml, format_path, load_located
@@ -380,7 +380,7 @@ def _document_problem(source: str, item: ErrorDetails) -> str:
     path = format_path(tuple(item["loc"]))
     if item["type"] == "missing" or item["input"] is None:
         return f"{source} has no {path}"
-    return f"{source}: {path}: {item['msg']} (got {str(item['input'])[:80]!r})"
+    return f"{source}: {path}: {item['msg']} (got {shown(item['input'])})"
 
 
 def _combat_with_defaults(combat: dict[str, object]) -> dict[str, object]:

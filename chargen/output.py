@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Protocol
 
 from chargen.errors import ChargenError
+from chargen.stopping import STOPPING
 
 STDOUT = "-"
 #: Each output's expected file name endings; a name with another ending is refused (`--roster r.txt`).
@@ -40,7 +41,6 @@ EXTENSIONS = {
     "roster": (".pdf", ".html", ".htm"),
     "folder": (),
 }
-_STOPPING_SIGNALS = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
 
 
 def cannot(target: Path | str, error: OSError) -> ChargenError:
@@ -134,7 +134,7 @@ class Committable(Protocol):
 @contextlib.contextmanager
 def signals_held() -> Iterator[None]:
     """SIGINT, SIGTERM and SIGHUP wait while files move, so a commit is never cut in half."""
-    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING_SIGNALS)
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, STOPPING)
     try:
         yield
     finally:

@@ -39,17 +39,6 @@ class Located:
         return f"{self.source}:{line}:{column}"
 
 
-def parse_path(text: str) -> tuple[str | int, ...]:
-    """The inverse of format_path: `weapons[2].rank` -> ("weapons", 2, "rank")."""
-    parts: list[str | int] = []
-    for piece in text.replace("[", ".[").split("."):
-        if piece.startswith("[") and piece.endswith("]") and piece[1:-1].isdigit():
-            parts.append(int(piece[1:-1]))
-        elif piece:
-            parts.append(piece)
-    return tuple(parts)
-
-
 def format_path(path: Iterable[str | int]) -> str:
     """`weapons[2].rank` style key path."""
     text = ""
