@@ -139,7 +139,11 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
         defense_postures=rules.defense_postures(defense_inputs, tables.combat)
         if tables.combat.defense.postures
         else None,
-        tmr=(tmr := tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"])),
+        tmr=(
+            tmr := tmr_from_agility(
+                agility, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
+            )
+        ),
         sprint_tmr=rules.sprint_tmr(tmr, tables.combat) if tables.combat.movement.sprint else None,
         initiative=rules.initiative_value(agility, stats.PC, tables.combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),

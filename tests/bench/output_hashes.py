@@ -39,21 +39,20 @@ BATCHES: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-def digest(text: str | bytes) -> str:
-    data = text.encode() if isinstance(text, str) else text
-    return hashlib.sha256(data).hexdigest()[:16]
-
-
 class Hasher:
-    def __init__(self) -> None:
-        self.parts: dict[str, Any] = {}
+    """One running SHA-256 per key, fed text by text (nothing kept: a run renders hundreds of pages)."""
 
-    def add(self, key: str, texts: list[str | bytes]) -> None:
-        combined = hashlib.sha256()
-        for text in texts:
-            combined.update(text.encode() if isinstance(text, str) else text)
-            combined.update(b"\0")
-        self.parts[key] = combined.hexdigest()[:16]
+    def __init__(self) -> None:
+        self.running: dict[str, Any] = {}
+
+    def feed(self, key: str, text: str | bytes) -> None:
+        running = self.running.setdefault(key, hashlib.sha256())
+        running.update(text.encode() if isinstance(text, str) else text)
+        running.update(b"\0")
+
+    @property
+    def parts(self) -> dict[str, str]:
+        return {key: running.hexdigest()[:16] for key, running in self.running.items()}
 
 
 def roll_hashes(hasher: Hasher, seeds: range, ruleset: str | None) -> None:
@@ -66,31 +65,21 @@ def roll_hashes(hasher: Hasher, seeds: range, ruleset: str | None) -> None:
     tables = load_tables(rules=[ruleset] if ruleset else [])
     suffix = f"@{ruleset}" if ruleset else ""
     for label, choices in ROLLS:
-        yamls: list[str | bytes] = []
-        jsons: list[str | bytes] = []
-        rebuilt: list[str | bytes] = []
-        checked: list[str | bytes] = []
-        pages: list[str | bytes] = []
+        key = f"roll/{label}{suffix}"
         for seed in seeds:
             try:
                 character = api.roll(seed=seed, tables=tables, **choices)
             except ChargenError as error:
-                yamls.append(f"error: {error}")
+                hasher.feed(f"{key}/yaml", f"error: {error}")
                 continue
             text = dump_document(character, "yaml")
-            yamls.append(text)
-            jsons.append(dump_document(character, "json"))
+            hasher.feed(f"{key}/yaml", text)
+            hasher.feed(f"{key}/json", dump_document(character, "json"))
             if seed % 4 == 0:
-                again = api.build(text, tables=tables)
-                rebuilt.append(dump_document(again, "yaml"))
-                checked.append("\n".join(api.validate(text, tables=tables)))
+                hasher.feed(f"{key}/rebuild", dump_document(api.build(text, tables=tables), "yaml"))
+                hasher.feed(f"{key}/validate", "\n".join(api.validate(text, tables=tables)))
             if seed % 10 == 0:
-                pages.append(render_html(character, tables))
-        hasher.add(f"roll/{label}{suffix}/yaml", yamls)
-        hasher.add(f"roll/{label}{suffix}/json", jsons)
-        hasher.add(f"roll/{label}{suffix}/rebuild", rebuilt)
-        hasher.add(f"roll/{label}{suffix}/validate", checked)
-        hasher.add(f"roll/{label}{suffix}/html", pages)
+                hasher.feed(f"{key}/html", render_html(character, tables))
 
 
 def batch_hashes(hasher: Hasher, count: int) -> None:
@@ -110,11 +99,9 @@ def batch_hashes(hasher: Hasher, count: int) -> None:
             run_batch(options)
             for name in ("npcs.jsonl", "npcs.csv", "roster.html"):
                 if (where / name).exists():
-                    hasher.add(f"batch/{label}/{name}", [(where / name).read_bytes()])
-            files = sorted((where / "files").iterdir())
-            hasher.add(
-                f"batch/{label}/files", [f"{path.name}\n".encode() + path.read_bytes() for path in files]
-            )
+                    hasher.feed(f"batch/{label}/{name}", (where / name).read_bytes())
+            for path in sorted((where / "files").iterdir()):
+                hasher.feed(f"batch/{label}/files", f"{path.name}\n".encode() + path.read_bytes())
 
 
 def main() -> None:
