@@ -216,6 +216,7 @@ def test_tables_and_schema(capsys: pytest.CaptureFixture[str]) -> None:
         "names",
         "abilities",
         "record",
+        "groups",
     ]
     code, out, _ = run(["tables", "armor", "--format", "json"], capsys)
     assert json.loads(out)["armor"]["leather"]["protection"] == 4
