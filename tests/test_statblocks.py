@@ -251,3 +251,11 @@ def test_the_groups_table_is_checked(tmp_path: Path, members: str, found: str) -
     assert "groups.yaml" in str(raised.value)
     ran = batch("-n", "1", "--jsonl", tmp_path / "out.jsonl")  # the shipped tables are untouched
     assert ran.exit_code == 0
+
+
+def test_a_run_without_a_group_draws_no_leader(tables: Tables) -> None:
+    """The leaders lead a --group; the every-archetype mix is what it was before they were added."""
+    choices = checked_plan(BatchOptions(count=1, jsonl="-"), tables).archetypes.choices
+    leaders = set(tables.group_file.leaders)
+    assert leaders and leaders <= set(tables.archetypes)
+    assert set(choices) == set(tables.archetypes) - leaders

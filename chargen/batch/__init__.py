@@ -120,7 +120,7 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
             "--archetype", options.archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
         )
         if options.archetype is not None
-        else Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
+        else _every_archetype(tables)
     )
     races = (
         parse_mix("--race", options.race, tables.races, "a race (6.3)") if options.race is not None else None
@@ -154,6 +154,13 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
         template=options.template,
         group=group,
     )
+
+
+def _every_archetype(tables: Tables) -> Mix:
+    """Every archetype alike, but a group's leaders (tables/groups.yaml): they lead a --group, and a run
+    without one stays as it was before they were added."""
+    led = tuple(sorted(name for name in tables.archetypes if name not in tables.group_file.leaders))
+    return Mix(led, (1.0,) * len(led))
 
 
 def _open_outputs(
