@@ -11,11 +11,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from click.testing import CliRunner
 
 from chargen import api
 from chargen.batch import BatchOptions, checked_plan
 from chargen.batch.npc import make_character, roster_card
 from chargen.batch.statblock import markdown_block, text_block
+from chargen.cli import main
 from chargen.errors import TableError
 from chargen.model import Character
 from chargen.tables import Tables, load_tables
@@ -259,3 +261,21 @@ def test_a_run_without_a_group_draws_no_leader(tables: Tables) -> None:
     leaders = set(tables.group_file.leaders)
     assert leaders and leaders <= set(tables.archetypes)
     assert set(choices) == set(tables.archetypes) - leaders
+
+
+def test_a_bad_groups_table_stops_the_cli_in_one_line(tmp_path: Path) -> None:
+    text = (
+        "best_of: 3\nleaders: [sergeant]\ngroups:\n  patrol:\n    name: Patrol\n    members: {soldier: 0}\n"
+    )
+    folder = _tables_with_groups(tmp_path, text)
+    target = tmp_path / "blocks.md"
+    with CliRunner().isolation() as (_, stderr, _):
+        try:
+            main(["--tables", str(folder), "batch", "--group", "patrol", "--statblock", str(target)])
+        except SystemExit as exit_info:
+            code = exit_info.code
+    message = stderr.getvalue().decode("utf-8")
+    assert code == 2 and message.count("\n") == 1 and "Traceback" not in message
+    assert f"{folder}/groups.yaml:5:5: groups.patrol: no leader" in message
+    assert "groups.yaml:6:24: groups.patrol.members.soldier: count 0 of 'soldier'" in message
+    assert not target.exists()
