@@ -15,7 +15,7 @@ import pytest
 
 from chargen import api
 from chargen.batch import roster
-from chargen.batch.npc import RosterCard, roster_card
+from chargen.batch.npc import CardTrack, RosterCard, roster_card
 from chargen.model import Character
 from chargen.tables import Tables
 from tests.render_fixtures.fields import parse_html
@@ -61,6 +61,12 @@ def cards(tables: Tables) -> list[RosterCard]:
     return [roster_card(number, character, tables) for number, character in enumerate(_characters(tables), 1)]
 
 
+def _track(section: Any) -> tuple[int, list[int]]:
+    """(boxes, 0-based places of the shaded ones) of a track."""
+    boxes = section.find_all("i")
+    return len(boxes), [place for place, box in enumerate(boxes) if "marked" in box.classes()]
+
+
 def test_each_card_has_a_box_per_point_of_endurance_and_fatigue(
     cards: list[RosterCard], tables: Tables
 ) -> None:
@@ -72,15 +78,23 @@ def test_each_card_has_a_box_per_point_of_endurance_and_fatigue(
         endurance, fatigue = section.find_all("p", "track")
         assert endurance.find_all("span", "label")[0].text() == "EN"
         assert endurance.find_all("span", "value")[0].text() == str(card.characteristics["EN"])
-        boxes = endurance.find_all("i")
-        assert len(boxes) == card.characteristics["EN"]
         # ticked from the left, the box numbered `unconscious` is that many from the right end
-        marked = [index for index, box in enumerate(boxes) if "marked" in box.classes()]
-        assert marked == [len(boxes) - unconscious]
+        assert _track(endurance) == (card.characteristics["EN"], [card.characteristics["EN"] - unconscious])
+        assert fatigue.find_all("span", "label")[0].text() == "FT"
         assert fatigue.find_all("span", "value")[0].text() == str(card.characteristics["FT"])
-        assert len(fatigue.find_all("i")) == card.characteristics["FT"]
-        assert not [box for box in fatigue.find_all("i") if "marked" in box.classes()]
+        assert _track(fatigue) == (card.characteristics["FT"], [])
     assert cards[0].characteristics["EN"] == 48  # the giant's long track is really there
+
+
+def test_the_boxes_stand_in_strips_of_five() -> None:
+    """Every fifth box from the left ends a strip; the box where Endurance knocks out is marked."""
+    assert CardTrack("Endurance", "EN", 12, 3).boxes == [
+        *("", "", "", "", "end"),
+        *("", "", "", "", "marked end"),
+        *("", ""),
+    ]
+    assert CardTrack("Fatigue", "FT", 11, None).boxes == [*(["", "", "", "", "end"] * 2), ""]
+    assert CardTrack("Endurance", "EN", 8, 4).boxes == ["", "", "", "", "marked end", "", "", ""]
 
 
 def _boxes(box: Any, *, into_clipped: bool = True) -> Iterator[Any]:

@@ -54,6 +54,8 @@ CSV_COLUMNS = (
     "shield",
     "seed",
 )
+#: A track's boxes stand in strips of this many, to count damage by at a glance (layout, not a rule).
+BOXES_PER_STRIP = 5
 #: About one NPC in this many gets a byname, when the race has epithets.
 EPITHET_ODDS = 4
 
@@ -264,9 +266,17 @@ class CardTrack:
     marked: int | None  # the box that is marked (Endurance: unconscious there, 19), or None
 
     @property
-    def boxes(self) -> list[bool]:
-        """A box for each point from the value down to 1 (ticked from the left), True where marked."""
-        return [point == self.marked for point in range(self.value, 0, -1)]
+    def boxes(self) -> list[str]:
+        """A box for each point from the value down to 1 (ticked from the left), as the card's classes:
+        "marked" for the marked box, "end" for the last of each strip of five (to count by at a glance)."""
+        return [
+            " ".join(
+                name
+                for name, wanted in (("marked", point == self.marked), ("end", place % BOXES_PER_STRIP == 0))
+                if wanted
+            )
+            for place, point in enumerate(range(self.value, 0, -1), 1)
+        ]
 
 
 @dataclass(frozen=True, slots=True)
