@@ -79,7 +79,7 @@ def run_batch(
     jobs = options.jobs if options.jobs is not None else os.cpu_count() or 1
     if jobs < 1:
         raise InputError(f"--jobs: must be at least 1, not {jobs}")
-    chunk = workers.chunk_size(options.count, jobs, expensive=plan.want_record)
+    chunk = workers.chunk_size(plan.count, jobs, expensive=plan.want_record)
     outputs: list[Output] = []
     try:
         title = f"{plan.count} NPCs, seed {plan.run_seed}"

@@ -142,8 +142,9 @@ def _seeded(seed: int) -> random.Random:
 
 
 def _mixed(plan: Plan, number: int) -> tuple[str, str | None]:
-    """NPC `number`'s archetype and race from the run's mixes. A mix of one choice draws nothing that
-    matters (its draw is its only choice), so the mix RNG is seeded only when something is drawn."""
+    """NPC `number`'s archetype (its place in a group's, or the run's mix) and race. A mix of one choice
+    draws nothing that matters (its draw is its only choice), so the mix RNG is seeded only when something
+    is drawn."""
     fixed_archetype = plan.group.archetype_of(number) if plan.group is not None else plan.archetypes.fixed
     fixed_race = plan.races.fixed if plan.races is not None else None
     if fixed_archetype is not None and (plan.races is None or fixed_race is not None):

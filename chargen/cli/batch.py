@@ -52,7 +52,8 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
     "--archetype",
     metavar="NAME|NAME=W,...",
     shell_complete=completer("archetypes"),
-    help="One archetype, or a weighted mix such as fighter=3,adept=1. Default: all alike.",
+    help="One archetype, or a weighted mix such as fighter=3,adept=1. Default: all alike, but the "
+    "leaders of groups (--group).",
 )
 @click.option(
     "--group",
@@ -95,7 +96,8 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
     "--roster",
     callback=not_empty,
     metavar="FILE",
-    help="A compact roster, ten NPC cards a page (PDF, or HTML if FILE ends in .html).",
+    help="A compact roster, ten NPC cards a page, with Endurance and Fatigue boxes to tick (PDF, or HTML "
+    "if FILE ends in .html).",
 )
 @click.option(
     "--statblock",
