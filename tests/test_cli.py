@@ -315,4 +315,7 @@ def test_roll_and_render_write_the_character_record(
     assert (code, out) == (0, "")
     assert again.read_bytes() == pdf.read_bytes()
     code, _, err = run(["render", str(character)], capsys)
-    assert (code, err) == (2, "chargen: error: render: give --html OUT.html and/or --pdf OUT.pdf\n")
+    assert (code, err) == (
+        2,
+        "chargen: error: render: give --html OUT.html, --pdf OUT.pdf and/or --statblock FILE\n",
+    )

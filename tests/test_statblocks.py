@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from chargen import api
 from chargen.batch import BatchOptions, checked_plan
 from chargen.batch.npc import make_character, roster_card
-from chargen.batch.statblock import markdown_block, text_block
+from chargen.batch.statblock import character_block, markdown_block, text_block
 from chargen.cli import main
 from chargen.errors import TableError
 from chargen.model import Character
@@ -279,3 +279,23 @@ def test_a_bad_groups_table_stops_the_cli_in_one_line(tmp_path: Path) -> None:
     assert f"{folder}/groups.yaml:5:5: groups.patrol: no leader" in message
     assert "groups.yaml:6:24: groups.patrol.members.soldier: count 0 of 'soldier'" in message
     assert not target.exists()
+
+
+def test_build_and_roll_print_a_block_too(tmp_path: Path, tables: Tables) -> None:
+    rolf = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
+    with CliRunner().isolation() as (stdout, _, _):
+        try:
+            main(["build", str(Path(__file__).parent / "examples" / "rolf.yaml"), "--statblock", "-"])
+        except SystemExit as exit_info:
+            assert not exit_info.code
+    printed = stdout.getvalue().decode("utf-8")
+    assert printed == character_block(api.build(rolf, "rolf.yaml", tables=tables), tables)
+    assert printed.startswith("Rolf the Barbarian: Human, male\n  PS 22  MD 15  AG 13  EN 20")
+    target = tmp_path / "rolf.md"
+    with CliRunner().isolation() as (stdout, _, _):
+        try:
+            main(["roll", "--seed", "3", "--statblock", str(target)])
+        except SystemExit as exit_info:
+            assert not exit_info.code
+    assert stdout.getvalue() == b""  # the block was asked for, not the character file
+    assert target.read_text(encoding="utf-8").startswith("### ")

@@ -14,8 +14,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from chargen.batch.npc import CardAbility, CardWeapon, RosterCard
+from chargen.batch.npc import CardAbility, CardWeapon, RosterCard, roster_card
+
+if TYPE_CHECKING:
+    from chargen.model import Character
+    from chargen.tables import Tables
 
 #: The weapon table's columns after the name, for text: (heading, width), numbers set right, damage left.
 WEAPON_COLUMNS = (("Rank", 4), ("SC", 3), ("Damage", -7), ("IV", 3))
@@ -80,7 +85,14 @@ def _notable(card: RosterCard, bold: str = "") -> list[str]:
 
 
 def _who(card: RosterCard, leader: bool) -> str:
-    return f"{card.archetype}, {card.race}, {card.gender}{' (leader)' if leader else ''}"
+    """`Bandit, Human, male`; a character without an archetype is named by race and gender."""
+    who = ", ".join(part for part in (card.archetype, card.race, card.gender) if part)
+    return f"{who} (leader)" if leader else who
+
+
+def _name(card: RosterCard) -> str:
+    """The name with the NPC's number in its run; a character alone (number 0) has none."""
+    return f"{card.name} ({card.number})" if card.number else card.name
 
 
 def _set(text: str, width: int) -> str:
@@ -114,7 +126,7 @@ def text_block(card: RosterCard, *, leader: bool = False) -> str:
         f"Endurance {card.characteristics['EN']}  Fatigue {card.characteristics['FT']}",
         *_notable(card),
     ]
-    title = f"{card.name} ({card.number}): {_who(card, leader)}"
+    title = f"{_name(card)}: {_who(card, leader)}"
     return "\n".join([title, *(f"  {line.rstrip()}" for line in lines)]) + "\n"
 
 
@@ -150,7 +162,7 @@ def markdown_block(card: RosterCard, *, leader: bool = False) -> str:
     return (
         "\n".join(
             [
-                f"### {_cell(card.name)} ({card.number})",
+                f"### {_cell(_name(card))}",
                 "",
                 f"*{_who(card, leader)}*",
                 "",
@@ -180,3 +192,9 @@ def markdown_heading(heading: GroupHeading) -> str:
         f"**Best Initiative** {heading.best_initiative} ({_cell(heading.quickest)}) · "
         f"**Leader's Perception** {heading.leader_perception} ({_cell(heading.leader)})\n"
     )
+
+
+def character_block(character: Character, tables: Tables, *, markdown: bool = False) -> str:
+    """One character's block, for `chargen roll/build/render --statblock`: alone, so without a number."""
+    card = roster_card(0, character, tables)
+    return markdown_block(card) if markdown else text_block(card)
