@@ -197,6 +197,9 @@ class CharacterInput(_Strict):
     languages: list[Ability] = Field(default_factory=list, description="49: languages and Ranks")
     college: Id | None = Field(None, description="34-47: the college of magic")
     spells: list[MagicAbility] = Field(default_factory=list, description="talents, spells and rituals")
+    abilities_given: StrictBool | None = Field(
+        None, description="true when the skills, languages and magic were given (an NPC's), not bought (8.6)"
+    )
     # Derived: written by chargen, recomputed on build, compared by validate.
     characteristics: dict[str, int] | None = None
     modifiers: dict[str, dict[str, int]] | None = None

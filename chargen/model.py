@@ -216,6 +216,9 @@ class Character:
     languages: list[Ranked] = field(default_factory=list, metadata=OMITTED)
     college: str | None = field(default=None, metadata=OMITTED)
     spells: list[MagicRanked] = field(default_factory=list, metadata=OMITTED)
+    # 8.6: True when the skills, languages and magic were given (a batch NPC's) rather than bought with
+    # Experience, so nothing is charged; left out of the file otherwise.
+    abilities_given: bool | None = field(default=None, metadata=OMITTED)
     characteristics: Characteristics
     modifiers: dict[str, Modifier]
     tmr: int

@@ -181,6 +181,10 @@ def character(decided: Decisions, tables: Tables) -> Character:
         shield=Carried(equipment.shield.name, equipment.shield.rank) if equipment.shield else None,
         unarmed_rank=decided.spec.unarmed_rank,
         equipment_given=kit.given,
+        skills=list(decided.abilities.skills),
+        college=decided.abilities.college,
+        spells=list(decided.abilities.spells),
+        abilities_given=decided.abilities.given,
         characteristics=stats,
         modifiers=dict(decided.modifiers.each),
         tmr=tmr_from_agility(

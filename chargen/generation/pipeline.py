@@ -15,8 +15,16 @@ from chargen.character_file import CharacterInput
 from chargen.dice import Dice
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
-from chargen.generation.abilities import with_abilities
-from chargen.generation.decisions import Birthrights, Decisions, Kit, Modifiers, Points, RaceResult
+from chargen.generation.abilities import given_abilities, with_abilities
+from chargen.generation.decisions import (
+    NO_ABILITIES,
+    Birthrights,
+    Decisions,
+    Kit,
+    Modifiers,
+    Points,
+    RaceResult,
+)
 from chargen.generation.derived import character
 from chargen.generation.equipment import (
     Equipment,
@@ -39,7 +47,8 @@ Equip = Literal["none", "buy", "give"]
 @dataclass(frozen=True)
 class Options:
     """How to fill what the file leaves out. `equip`: none (as given), buy (a rolled character buys its
-    archetype's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks)."""
+    archetype's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks, and its
+    skills and magic)."""
 
     equip: Equip = "none"
     # 8.8 for a character the file leaves unnamed: a name for (race, gender), or None for the tables' own
@@ -67,8 +76,11 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     if unused:
         raise InputError(unused)
     used_seed = spec.seed if spec.seed is not None else (seed if dice.used_rng else None)
+    npc_abilities = NO_ABILITIES
+    if options.equip == "give":  # an NPC's skills and magic (issue 12), chosen without dice
+        npc_abilities = given_abilities(spec, points.archetype, born.race.race, born.race_type, tables)
     decided = Decisions(
-        spec, used_seed, points, optional, born, background, modifiers, kit, name, dice.record
+        spec, used_seed, points, optional, born, background, modifiers, kit, name, dice.record, npc_abilities
     )
     return with_abilities(character(decided, tables), spec, tables)  # 8.6 and rule 3's record
 

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
 from chargen.formulas import Formula, compile_formula, constants_of
+from chargen.tables.abilities_schema import TypicalAbilities
 from chargen.tables.base import Band, Entry, Primary
 from chargen.vocabulary import GenderId
 
@@ -346,6 +347,7 @@ class ArchetypeItem(Entry):
 
 class Archetype(Entry):
     name: str
+    abilities: TypicalAbilities = Field(default_factory=TypicalAbilities)  # skills and magic (issue 12)
     favours: dict[Primary, float]
     weapons: list[ArchetypeItem] = Field(default_factory=list)
     armor: list[str] = Field(default_factory=list)
