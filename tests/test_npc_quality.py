@@ -29,9 +29,10 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 NPCS = 2000
 ROLLED = 500
 RANKED_AT_LEAST = 0.95
-#: Not a book number: the share of a kit allowed to cost more than a third of Agility, where the
-#: archetype's lists hold nothing lighter (a knight's plate on a clumsy knight).
-HEAVY_AT_MOST = 0.05
+#: Not a book number: the share of NPCs allowed armor costing more than a third of their Agility, where the
+#: archetype's list holds nothing lighter. Without the rule, 3.1% of knights, 1.9% of soldiers and 0.7% of
+#: priests wear such armor; with it, none.
+HEAVY_AT_MOST = 0.005
 
 
 @dataclass(frozen=True)

@@ -192,13 +192,14 @@ def kit_step(
 ) -> Kit:
     """8.7: equipment as given, or bought within the purse, or given to an NPC; checked and priced."""
     given = spec.equipment_given
-    equipment = Equipment(list(spec.weapons), spec.armor, spec.shield)
     has_kit = bool(spec.weapons or spec.armor or spec.shield)
     if options.equip != "none" and not has_kit and archetype is not None:
         chosen = tables.archetypes[archetype]
         if options.equip == "give":  # checked when given_equipment first made it for these PS and MD
             return Kit(given_equipment(chosen, primaries, tables), True, 0)
         equipment = bought_equipment(chosen, primaries, background.starting_silver, race, tables)
+    else:
+        equipment = Equipment(list(spec.weapons), spec.armor, spec.shield)
     problems = check_equipment(equipment, primaries, tables)
     if problems:
         raise InputError(problems)
