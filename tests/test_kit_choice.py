@@ -1,6 +1,7 @@
 """What an archetype carries (8.7 with 20.2, 17.5, 18.1): the kit leads with the weapon the allocation aimed
 at, an NPC carries nothing far past its PS, a rolled character buys nothing it falls short of, and armor and
-shield are the first listed that cost no more than a third of Agility or Manual Dexterity."""
+shield are the first listed that cost no more than a third of Agility or Manual Dexterity, the shield also
+keeping the MD the first weapon asks."""
 
 from __future__ import annotations
 
@@ -45,9 +46,18 @@ def test_armor_and_shield_cost_no_more_than_a_third(tables: Tables) -> None:
     # Chainmail costs 2 Agility (18.1): worn from Agility 6; at 5 no scale (3) either, but leather (1).
     assert given_equipment(fighter, stats(AG=6), tables).armor == "chainmail"
     assert given_equipment(fighter, stats(AG=5), tables).armor == "leather"
-    # The large round shield costs 3 Manual Dexterity (17.5): carried from MD 9; at 8 the small round (2).
-    assert given_equipment(fighter, stats(PS=5, MD=9), tables).shield.name == "large-round-shield"  # type: ignore[union-attr]
-    assert given_equipment(fighter, stats(PS=5, MD=8), tables).shield.name == "small-round-shield"  # type: ignore[union-attr]
+    # A shield keeps the MD its lead weapon asks (17.1: 5 off the Strike Chance a point short): with the
+    # broadsword's MD 15, the large round shield (3 MD, 17.5) from MD 18, the small round (2) at 17, else
+    # the buckler (0).
+    shields = {
+        dexterity: given_equipment(fighter, stats(PS=15, MD=dexterity), tables).shield
+        for dexterity in (18, 17, 15)
+    }
+    assert {dexterity: shield.name if shield else None for dexterity, shield in shields.items()} == {
+        18: "large-round-shield",
+        17: "small-round-shield",
+        15: "buckler",
+    }
 
 
 def test_a_kit_made_once_for_some_stats_is_the_kit_for_them(tables: Tables) -> None:
@@ -80,11 +90,14 @@ def test_a_rolled_character_buys_the_aimed_weapon_then_armor_shield_and_more(tab
     human = tables.races["human"]
     kit = bought_equipment(fighter, stats(PS=16, MD=15, AG=12), 450, human, tables)
     assert names(kit) == [("broadsword", None), ("spear", None), ("dagger", None)]
+    # MD 15 is the broadsword's own: only the buckler keeps it (17.5, 17.1).
+    assert (kit.armor, kit.shield.name if kit.shield else None) == ("chainmail", "buckler")
+    kit = bought_equipment(fighter, stats(PS=16, MD=18, AG=12), 450, human, tables)
     assert (kit.armor, kit.shield.name if kit.shield else None) == ("chainmail", "large-round-shield")
-    # 60 Silver Pennies: the broadsword (50), then no armor (leather 20), the large round shield (10).
+    # 60 Silver Pennies: the broadsword (50), then no armor (leather 20), the buckler (5); no spear (10).
     kit = bought_equipment(fighter, stats(PS=16, MD=15, AG=12), 60, human, tables)
     assert names(kit) == [("broadsword", None)]
-    assert (kit.armor, kit.shield.name if kit.shield else None) == (None, "large-round-shield")
+    assert (kit.armor, kit.shield.name if kit.shield else None) == (None, "buckler")
 
 
 def test_the_readme_dwarf_fighter_carries_a_broadsword(tables: Tables) -> None:

@@ -182,16 +182,19 @@ def preferred_load(
     candidates: Sequence[T],
     loss: Callable[[T], int],
     value: int,
+    keep: int,
     price: Callable[[T], int],
     left: int,
     tables: Tables,
 ) -> T | None:
     """The first affordable candidate whose `loss` (Agility for armor, 18.1; Manual Dexterity for a shield,
-    17.5) is at most `value` / load_divisor (tables/archetypes.yaml); else the affordable one losing least."""
+    17.5) is at most `value` / load_divisor (tables/archetypes.yaml) and leaves `value` at `keep` or more;
+    else the affordable one losing least."""
     divisor = tables.archetype_file.load_divisor
     affordable = [candidate for candidate in candidates if price(candidate) <= left]
     for candidate in affordable:
-        if loss(candidate) * divisor <= value:
+        lost = loss(candidate)
+        if lost * divisor <= value and value - lost >= keep:
             return candidate
     return min(affordable, key=loss, default=None)
 
@@ -217,6 +220,7 @@ def bought_equipment(
         archetype.armor,
         lambda name: tables.armor[name].agility_loss,
         stats["AG"],
+        0,
         lambda name: armor_cost(tables.armor[name], race.size, tables.armor_file.human_size),
         left,
         tables,
@@ -224,8 +228,9 @@ def bought_equipment(
     if armor is not None:
         left -= armor_cost(tables.armor[armor], race.size, tables.armor_file.human_size)
     shield = None
-    if first is None or tables.weapons[first[0]].hands != "2":
-        shield = _shield(archetype, stats, left, tables)
+    lead = tables.weapons[first[0]] if first is not None else None
+    if lead is None or lead.hands != "2":
+        shield = _shield(archetype, stats, lead, left, tables)
         left -= tables.shields[shield.name].cost if shield is not None else 0
     for name, cost in usable:
         if len(weapons) >= tables.archetype_file.weapons_bought:
@@ -236,13 +241,17 @@ def bought_equipment(
     return Equipment(weapons, armor, shield)
 
 
-def _shield(archetype: Archetype, stats: Mapping[str, int], left: int | None, tables: Tables) -> Item | None:
-    """The archetype's shield by `preferred_load`: bought within `left`, unranked; or (None) given to an NPC
-    at its typical Rank."""
+def _shield(
+    archetype: Archetype, stats: Mapping[str, int], lead: Weapon | None, left: int | None, tables: Tables
+) -> Item | None:
+    """The archetype's shield by `preferred_load`, keeping the Manual Dexterity the `lead` weapon asks (its
+    Strike Chance loses 5 a point short, 17.1): bought within `left`, unranked; or (None) given to an NPC at
+    its typical Rank."""
     chosen = preferred_load(
         archetype.shield,
         lambda item: tables.shields[item.name].manual_dexterity_loss,
         stats["MD"],
+        lead.md if lead is not None else 0,
         _free if left is None else lambda item: tables.shields[item.name].cost,
         left or 0,
         tables,
@@ -296,24 +305,26 @@ def _deciding_values(archetype: Archetype, tables: Tables) -> tuple[int, int, in
     armor_loss = max((tables.armor[name].agility_loss for name in archetype.armor), default=0)
     return (
         max((weapon.ps for weapon in weapons), default=0),
-        max([*(weapon.md for weapon in weapons), shield_loss * divisor]),
+        max([*(weapon.md + shield_loss for weapon in weapons), shield_loss * divisor]),
         armor_loss * divisor,
     )
 
 
 def _given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tables) -> Equipment:
     weapons = []
+    lead: Weapon | None = None
     heaviest = stats["PS"] + tables.archetype_file.carry_margin
     for item in weapon_order(archetype, stats, tables):
         weapon = tables.weapons[item.name]
         if weapon.ps > heaviest:
             continue
+        lead = lead or weapon
         allowed = rank_problem(weapon, item.rank, stats["PS"], stats["MD"]) is None
         weapons.append(_item(item.name, item.rank if allowed else None))
     armor = preferred_load(
-        archetype.armor, lambda name: tables.armor[name].agility_loss, stats["AG"], _free, 0, tables
+        archetype.armor, lambda name: tables.armor[name].agility_loss, stats["AG"], 0, _free, 0, tables
     )
-    return Equipment(weapons, armor, _shield(archetype, stats, None, tables))
+    return Equipment(weapons, armor, _shield(archetype, stats, lead, None, tables))
 
 
 def _free(_: object) -> int:
