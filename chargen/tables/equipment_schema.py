@@ -365,6 +365,8 @@ class Archetype(Entry):
 
 class ArchetypesFile(Entry):
     weapons_bought: int = Field(ge=0)
+    carry_margin: int = Field(ge=0)
+    load_divisor: int = Field(gt=0)
     archetypes: dict[str, Archetype]
 
 
