@@ -189,12 +189,15 @@ def _readme_table(header: str) -> list[str]:
 
 
 def test_the_readme_figures_are_these() -> None:
-    """Every row of the README's NPC quality tables is what this gate measures now (an archetype added
-    since is measured above; `python tests/test_npc_quality.py` prints the tables to paste)."""
-    for header, row in ((GIVEN_HEADER, given_row_of), (ROLLED_HEADER, rolled_row_of)):
+    """The README's NPC quality tables have a row for every archetype this gate measures, with what it
+    measures now (`python tests/test_npc_quality.py` prints the tables to paste)."""
+    for header, row, names in (
+        (GIVEN_HEADER, given_row_of, armed_archetypes()),
+        (ROLLED_HEADER, rolled_row_of, adventurers()),
+    ):
         readme = _readme_table(header)
-        assert readme
-        assert readme == [row(line.split(" | ")[0].removeprefix("| ")) for line in readme]
+        assert [line.split(" | ")[0].removeprefix("| ") for line in readme] == names  # every archetype, in order
+        assert readme == [row(name) for name in names]
 
 
 def given_row_of(archetype: str) -> str:
