@@ -18,7 +18,7 @@ from chargen.generation.derived import weapon_line
 from chargen.model import Character, Characteristics
 from chargen.render import render_html, render_pdf
 from chargen.render.sheet import build_sheet
-from chargen.rules.damage_increase import increased_line
+from chargen.rules.damage_increase import increased_line, lowest_breaking_roll, strike_chance_cap
 from chargen.rules.knockout import knockout_high
 from chargen.tables import Tables, load_tables
 from tests.rules_checker import check_character, expected_increase, expected_values
@@ -216,6 +216,13 @@ def test_every_strength_and_rank_agrees_with_the_independent_reading(
         assert increase.breaks_on == f"{99 - 6 * increase.bonus:02d}-99"
         assert increase.strike_chance_cap == 98 - 6 * increase.bonus
     assert line.strike_chance == plain.strike_chance and line.initiative == plain.initiative
+
+
+def test_the_breakage_range_stops_at_the_first_roll() -> None:
+    """A bonus so large that every roll may break the weapon leaves no Modified Strike Chance at all."""
+    rule = BOOK.combat.damage_increase
+    assert [lowest_breaking_roll(bonus, rule) for bonus in (0, 1, 16, 17, 30)] == [99, 93, 3, 1, 1]
+    assert strike_chance_cap(17, rule) == 0
 
 
 # --- the record -----------------------------------------------------------------------------------------
