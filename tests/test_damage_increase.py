@@ -22,6 +22,8 @@ from chargen.rules.damage_increase import increased_line, lowest_breaking_roll, 
 from chargen.rules.knockout import knockout_high
 from chargen.tables import Tables, load_tables
 from tests.rules_checker import check_character, expected_increase, expected_values
+from tests.test_record_phone import phone_report
+from tests.test_render_browser import chromium  # noqa: F401 (the fixture)
 from tests.test_skills_record import box_text
 
 BASE = {
@@ -233,7 +235,7 @@ def test_the_record_shows_the_increase_only_when_chosen(tables: Tables) -> None:
     page = render_html(build(tables, optional="[18.5]", weapons=weapons), tables)
     weapons_box = box_text(page, "weapons")
     assert "Broadsword 4 87 D10+5" not in weapons_box  # unranked here
-    assert "D10+5 +1 for PS (18.5); breaks on 93-99 Strike Chance at most 92" in weapons_box
+    assert "D10+5 +1 for PS (18.5); breaks on 93-99; Strike Chance at most 92" in weapons_box
     assert "D10+2 +2 for Rank (18.5)" in weapons_box
     assert "Strike Chance at most 92; thrown D10+3" in weapons_box  # the spear
     assert "Damage increase (18.5, optional): +1 per 5 full points of PS" in weapons_box
@@ -248,7 +250,13 @@ def test_the_sheet_counts_the_notes_as_weapon_lines(tables: Tables) -> None:
     increased = build_sheet(
         build(tables, optional="[18.5]", weapons="[broadsword, estoc, mace]"), tables, "t"
     )
-    assert [len(row.damage_increase) for row in increased.weapons] == [2, 2, 0]  # Mace: PS 16, 4 over it
+    notes = [row.damage_increase.replace("\u00a0", " ") for row in increased.weapons]
+    assert notes == [
+        "+1 for PS (18.5); breaks on 93-99; Strike Chance at most 92",
+        "+1 for PS (18.5); breaks on 93-99; Strike Chance at most 92",
+        "",  # Mace: PS 16, 4 points under PS 20
+    ]
+    assert "\u00a0" in increased.weapons[0].damage_increase  # a narrow column breaks between phrases only
     assert (plain.blank_lines["wounds"], plain.page_two_new_page) == (3, True)
     assert increased.page_two_new_page is False
 
@@ -268,6 +276,14 @@ def test_a_record_with_18_5_as_a_person_sees_it(tables: Tables, tmp_path: Path, 
         if number < len(pages):  # no page but the last is mostly empty
             lower = page.crop((0, page.height // 2, page.width, page.height - 36))
             assert lower.getextrema()[0] < 128, f"page {number} is half empty"
+
+
+def test_an_18_5_record_reads_at_phone_width(chromium: str, tables: Tables, tmp_path: Path) -> None:  # noqa: F811
+    """No word of the notes under the weapons' damage is broken letter by letter at 420 px."""
+    weapons = "[broadsword, {name: dagger, rank: 8, increase: rank}, spear, estoc]"
+    page = render_html(build(tables, optional="[18.5]", weapons=weapons), tables)
+    report = phone_report(chromium, tmp_path, page)
+    assert report["width"] == 420 and report["broken"] == []
 
 
 # --- 16.5 knockout ---------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ if TYPE_CHECKING:
 
 TIMES = "\u00d7"
 MINUS = "\u2212"
+NO_BREAK = "\u00a0"
 
 
 def _times(multiplier: int | float, term: str) -> str:
@@ -164,18 +165,18 @@ def damage_increase(rules: CombatFile) -> str:
     )
 
 
-def damage_increase_note(increase: DamageIncrease | None, rule: str) -> list[str]:
-    """A weapon line's 18.5 figures, a short line each: the bonus and its system; for Physical Strength, the
-    breakage rolls, then the highest Modified Strike Chance and the damage when thrown. None without a bonus."""
+def damage_increase_note(increase: DamageIncrease | None, rule: str) -> str:
+    """A weapon line's 18.5 figures: the bonus and its system; for Physical Strength, the breakage rolls, the
+    highest Modified Strike Chance and the damage when thrown. Each phrase is held together (no-break spaces),
+    so a narrow Damage column wraps between phrases only. Empty without a bonus."""
     if increase is None or not increase.bonus:
-        return []
+        return ""
     source = "PS" if increase.system == "strength" else "Rank"
-    first = f"+{increase.bonus} for {source} ({rule})"
+    phrases = [f"+{increase.bonus} for {source} ({rule})"]
     if increase.breaks_on is not None:
-        first += f"; breaks on {increase.breaks_on}"
-    second = []
+        phrases.append(f"breaks on {increase.breaks_on}")
     if increase.strike_chance_cap is not None:
-        second.append(f"Strike Chance at most {_number(increase.strike_chance_cap)}")
+        phrases.append(f"Strike Chance at most {_number(increase.strike_chance_cap)}")
     if increase.thrown_damage is not None:
-        second.append(f"thrown {increase.thrown_damage}")
-    return [first, "; ".join(second)] if second else [first]
+        phrases.append(f"thrown {increase.thrown_damage}")
+    return "; ".join(phrase.replace(" ", NO_BREAK) for phrase in phrases)

@@ -58,7 +58,7 @@ class WeaponRow:
     strike_chance: str
     damage: str
     two_handed_damage: str  # "" unless a (1-2) weapon (20.2: +1 in two hands)
-    damage_increase: list[str]  # none unless the file chose 18.5 and the weapon gains by it
+    damage_increase: str  # "" unless the file chose 18.5 and the weapon gains by it
     initiative: str
     range: str
     damage_class: str
@@ -212,13 +212,18 @@ FRONT_WEAPON_LINES = 3
 #: formulas take a ruled line for about every CAPTION_CHARS_PER_LINE more (two lines of the fine print).
 FRONT_CAPTION_CHARS = 450
 CAPTION_CHARS_PER_LINE = 300
+#: Characters of a weapon's 18.5 note that one line of the Damage column holds (Letter; A4 is narrower).
+NOTE_CHARS_PER_LINE = 40
 
 
 def _wounds_lines(weapons: list[WeaponRow], play_tracks: list[Track], rule_captions: list[str]) -> int:
     """How many ruled Wounds lines still fit on the front page: the tracks, weapon lines beyond the
-    usual (a two-handed damage or an 18.5 note under a weapon is one more) and a house rule's extra
-    captions each take one. Below one, the box will not fit at all."""
-    weapon_lines = sum(1 + bool(row.two_handed_damage) + len(row.damage_increase) for row in weapons)
+    usual (a two-handed damage under a weapon is one more, and each line of its 18.5 note) and a house
+    rule's extra captions each take one. Below one, the box will not fit at all."""
+    weapon_lines = sum(
+        1 + bool(row.two_handed_damage) + -(-len(row.damage_increase) // NOTE_CHARS_PER_LINE)
+        for row in weapons
+    )
     beside_tracks = max(1, FRONT_WOUNDS_LINES - extra_lines(play_tracks))  # long tracks still leave one
     return (
         beside_tracks
@@ -339,7 +344,7 @@ def _unarmed(line: UnarmedLine) -> WeaponRow:
         strike_chance=num(line.strike_chance),
         damage=line.damage,
         two_handed_damage="",
-        damage_increase=[],
+        damage_increase="",
         initiative=num(line.initiative),
         range=DASH,
         damage_class=DASH,
