@@ -41,6 +41,8 @@ class Carried:
 
     name: str
     rank: int | None = field(default=None, metadata=OMITTED)
+    # 18.5 (optional): the system of increased damage the file chose for this weapon (None: the rule's own).
+    increase: str | None = field(default=None, metadata=OMITTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,19 @@ class Heritage:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DamageIncrease:
+    """18.5 (optional) on one weapon: the system used, the bonus already in the line's damage, and what the
+    Physical Strength system shifts: the rolls that may break the weapon, the highest Modified Strike Chance,
+    and the damage when the weapon is thrown (no Physical Strength bonus then)."""
+
+    system: str
+    bonus: int
+    breaks_on: str | None = field(default=None, metadata=OMITTED)
+    strike_chance_cap: int | None = field(default=None, metadata=OMITTED)
+    thrown_damage: str | None = field(default=None, metadata=OMITTED)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WeaponLine:
     """One weapon's line of the record (17.1, 20.2, 12.3, 18.2)."""
 
@@ -100,6 +115,7 @@ class WeaponLine:
     initiative: int
     endurance_damage: str | None
     grievous_injury: str | None
+    increase: DamageIncrease | None = field(default=None, metadata=OMITTED)  # 18.5, when the file chose it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

@@ -40,7 +40,10 @@ def _split(values: tuple[str, ...]) -> list[str]:
 )
 @click.option("--strategy", "archetype", hidden=True, help="Deprecated: the old name of --archetype.")
 @click.option(
-    "--optional", multiple=True, metavar="CODE", help="Roll an optional characteristic too (e.g. PB)."
+    "--optional",
+    multiple=True,
+    metavar="CODE",
+    help="Roll an optional characteristic too (e.g. PB), or use an optional rule (18.5).",
 )
 @output_options
 @click.pass_context

@@ -255,15 +255,18 @@ def _shares(points: int, minimum: int, weights: list[float], floors: list[int]) 
 
 
 def optional_characteristics(wanted: list[str], dice: Dice, tables: Tables) -> dict[str, int]:
-    """5.5: each optional characteristic asked for (by code) or whose dice the file gives, rolled by its dice."""
+    """5.5: each optional characteristic asked for (by code) or whose dice the file gives, rolled by its dice.
+    An optional rule's code (18.5) may stand beside them; the rule's own step reads it."""
     values: dict[str, int] = {}
-    known = {item.code: item for item in tables.characteristics.optional}
+    known = [item.code for item in tables.characteristics.optional]
+    rules = [tables.combat.damage_increase.code]
     for code in wanted:
-        if code not in known:
+        if code not in known and code not in rules:
             raise InputError(
                 Problem(
                     ("optional",),
-                    f"{shown(code)} is not an optional characteristic ({', '.join(known)})",
+                    f"{shown(code)} is neither an optional characteristic ({', '.join(known)}) nor an "
+                    f"optional rule ({', '.join(rules)})",
                     "5.5",
                     code,
                 )

@@ -1,4 +1,5 @@
-"""Checks that span abilities.yaml, record.yaml and the other tables: every id they name exists."""
+"""Checks that span abilities.yaml, record.yaml and the other tables: every id (and weapon group) they name
+exists."""
 
 from __future__ import annotations
 
@@ -36,6 +37,16 @@ def abilities_check(tables: Tables) -> Iterator[Problem]:
     for index, weapon in enumerate(tables.record.knockout.barred_weapons):
         if weapon not in tables.weapons:
             yield "record", ("knockout", "barred_weapons", index), f"{weapon!r} is not on the Weapons Chart"
+    groups = tables.weapon_file.groups
+    increase = tables.combat.damage_increase
+    named = [
+        ("record", ("knockout", "barred_groups"), tables.record.knockout.barred_groups),
+        ("combat", ("damage_increase", "strength_barred_groups"), increase.strength_barred_groups),
+    ]
+    for table, path, barred in named:
+        for index, group in enumerate(barred):
+            if group not in groups:
+                yield table, (*path, index), f"{group!r} is not a group of the Weapons Chart"
 
 
 def _open(tables: Tables, kind: str) -> bool:

@@ -137,6 +137,7 @@ class SecondaryHand(Entry):
 class Knockout(Entry):
     rule: str
     percent: int = Field(ge=0, le=100)
+    reading: Literal["chart", "exact"]  # 16.5 read through the 18.2 chart, or as exact arithmetic
     barred_groups: list[str]
     barred_weapons: list[str]
 

@@ -261,6 +261,18 @@ class BreakageRule(Entry):
         return compiled(self, "check", "breakage")
 
 
+class DamageIncreaseRule(Entry):
+    """18.5 (optional): the Physical Strength and Rank systems of increased damage."""
+
+    rule: str
+    code: str  # what a character file lists under `optional`
+    strength_points_per_bonus: int = Field(ge=1)
+    breakage_per_bonus: int = Field(ge=0)
+    breaks_on: int = Field(ge=1, le=100)
+    strength_barred_groups: list[str]
+    rank_per_bonus: int = Field(ge=1)
+
+
 class StrikeChanceRule(Entry):
     rule: str
     md_shortfall_penalty: int = Field(ge=0)
@@ -335,6 +347,7 @@ class CombatFile(Entry):
     stun: StunRule
     breakage: BreakageRule
     movement: MovementRule
+    damage_increase: DamageIncreaseRule
 
 
 # --- archetypes.yaml, names.yaml --------------------------------------------------------------------
