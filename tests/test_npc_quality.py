@@ -196,7 +196,9 @@ def test_the_readme_figures_are_these() -> None:
         (ROLLED_HEADER, rolled_row_of, adventurers()),
     ):
         readme = _readme_table(header)
-        assert [line.split(" | ")[0].removeprefix("| ") for line in readme] == names  # every archetype, in order
+        assert [
+            line.split(" | ")[0].removeprefix("| ") for line in readme
+        ] == names  # every archetype, in order
         assert readme == [row(name) for name in names]
 
 
