@@ -331,3 +331,22 @@ def test_a_giant_walk_asks_for_the_type_and_a_shape_changer_skips_the_aspect() -
     for entry in ["9", "", "", "", "", "", "", "", "", "2 9", "shape changer", "4", "1"]:
         walk.answer(entry)
     assert walk.current is not None and walk.current.key == "rolls.social_status"
+
+
+def test_a_ruleset_that_counts_ps_in_its_damage_does_not_offer_18_5() -> None:
+    """house-combat's damage formula is its own reading of 18.5 (seed 004), which the build refuses on top of
+    it: the walk does not list it, says why, and refuses it if typed, asking again."""
+    walk = new_walk(load_tables(None, ["house-combat"]), seed=1)
+    for entry in ["9", "22", "15", "13", "20", "5", "13"]:
+        walk.answer(entry)
+    question = walk.current
+    assert question is not None and question.key == "optional"
+    assert question.explain(walk).endswith(
+        "Optional rule 18.5 is not offered: these rules' damage formula already adds damage for PS."
+    )
+    assert question.ask(walk) == "Codes to use (e.g. PB), or Enter for none"
+    with pytest.raises(ChargenError) as error:
+        walk.answer("18.5")
+    assert "already adds damage for PS" in str(error.value) and str(error.value).endswith("rule 18.5")
+    assert walk.current is not None and walk.current.key == "optional"
+    assert walk.answer("PB") == "PB"

@@ -121,6 +121,12 @@ def increased_line(
     )
 
 
+def counted_in_damage(tables: Tables) -> bool:
+    """Whether the damage formula already adds damage for PS over the weapon's minimum: a ruleset's own
+    reading of 18.5 (seed 004's house-combat), on which the optional rule would count PS twice."""
+    return "ps_over" in tables.combat.damage.compiled.used
+
+
 def increase_problems(
     weapons: Sequence[Item], shield: Item | None, optional: Iterable[str], tables: Tables
 ) -> list[Problem]:
@@ -128,7 +134,7 @@ def increase_problems(
     rule = tables.combat.damage_increase
     on = chosen(optional, rule)
     problems = []
-    if on and "ps_over" in tables.combat.damage.compiled.used:  # a ruleset's own reading of 18.5 (seed 004)
+    if on and counted_in_damage(tables):
         problems.append(
             Problem(
                 ("optional",),

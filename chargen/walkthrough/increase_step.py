@@ -8,15 +8,26 @@ from typing import Any
 from chargen.character_file import Item
 from chargen.names import resolved
 from chargen.render.captions import damage_increase
-from chargen.rules.damage_increase import RANK, increase_of, rank_bonus
+from chargen.rules.damage_increase import RANK, counted_in_damage, increase_of, rank_bonus
 from chargen.tables import Tables
 from chargen.walkthrough.walk import Question, Walk
 
 
 def optional_rules(tables: Tables) -> dict[str, str]:
     """Each optional rule a character file may list under `optional`, by code, with the record's own
-    description of it (every number from the tables)."""
+    description of it (every number from the tables). None where the tables' damage formula already does
+    its work (18.5 under house-combat): the build would refuse it."""
+    if counted_in_damage(tables):
+        return {}
     return {tables.combat.damage_increase.code: damage_increase(tables.combat)}
+
+
+def withheld_rules(tables: Tables) -> str:
+    """Why an optional rule is not offered, for the walk to say instead of listing it."""
+    if not counted_in_damage(tables):
+        return ""
+    code = tables.combat.damage_increase.code
+    return f"Optional rule {code} is not offered: these rules' damage formula already adds damage for PS."
 
 
 def _name(entry: Any) -> str:

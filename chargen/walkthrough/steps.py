@@ -17,7 +17,7 @@ from chargen.walkthrough.birth_steps import (
 )
 from chargen.walkthrough.dice_steps import dice_question, race_attempt, race_roll, sides_of
 from chargen.walkthrough.entries import lawful_values
-from chargen.walkthrough.increase_step import increase_question, optional_rules
+from chargen.walkthrough.increase_step import increase_question, optional_rules, withheld_rules
 from chargen.walkthrough.shopping import armor_question, shield_question, weapons_question
 from chargen.walkthrough.skills_step import skills_question
 from chargen.walkthrough.walk import Question, Walk
@@ -167,7 +167,7 @@ def _optional() -> Question:
         )
         rules = " ".join(
             f"Optional rule {code}: {told}" for code, told in optional_rules(walk.tables).items()
-        )
+        ) or withheld_rules(walk.tables)
         return f"5.5 Optional characteristics your GM may use: {listed}. {rules}".strip()
 
     def take(walk: Walk, text: str) -> str:
