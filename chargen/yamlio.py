@@ -39,11 +39,25 @@ class Located:
         return f"{self.source}:{line}:{column}"
 
 
+#: A key is cut to this many characters in a key path (a real key is a word or two).
+KEY_WIDTH = 40
+
+
+def _shown_key(key: str) -> str:
+    """A key as a path shows it: as typed when it is printable text, else quoted with its escapes, so a
+    key holding a newline cannot break the one-line message; long keys are cut."""
+    text = key if key.isprintable() and key.strip() == key and key else repr(key[: KEY_WIDTH + 1])
+    return text if len(text) <= KEY_WIDTH else text[: KEY_WIDTH - 3] + "..."
+
+
 def format_path(path: Iterable[str | int]) -> str:
     """`weapons[2].rank` style key path."""
     text = ""
     for part in path:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+        if isinstance(part, int):
+            text += f"[{part}]"
+        else:
+            text += f".{_shown_key(part)}" if text else _shown_key(part)
     return text or "(top level)"
 
 

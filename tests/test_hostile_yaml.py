@@ -157,6 +157,25 @@ def test_a_long_name_is_quoted_short() -> None:
 
 
 @pytest.mark.parametrize(
+    ("key", "shown"),
+    [
+        ('"MA\\n5"', "'MA\\n5': unknown key"),
+        ('"tab\\there"', "'tab\\there': unknown key"),
+        ('" padded"', "' padded': unknown key"),
+        ('? "' + "k" * 5_000 + '"\n', "k" * 37 + "...: unknown key"),
+    ],
+)
+def test_an_unknown_key_is_quoted_on_one_line(key: str, shown: str) -> None:
+    """A key with a newline (hypothesis found one) or a huge key is quoted and cut in the key path."""
+    with pytest.raises(ChargenError) as failure:
+        api.build(f"{key}: 1\n{ROLF}", "rolf.yaml")
+    message = str(failure.value)
+    assert "\n" not in message
+    assert message.startswith("rolf.yaml:") and shown in message
+    assert len(message) < 300
+
+
+@pytest.mark.parametrize(
     ("old", "new", "needle"),
     [
         ("name: Rolf the Barbarian", "name: Rolf\nunarmed_rank: 1000000000000000000000000", "out of range"),
