@@ -130,13 +130,7 @@ def _frames(document: Any) -> Iterator[tuple[str, Any]]:
 def test_no_box_spills_past_its_frame(
     characters: dict[str, Character], tables: Tables, who: str, paper: str
 ) -> None:
-    from chargen.render import _page, pdf
-
-    engine = pdf._engine()
-    page = _page(characters[who], tables, paper, None, standalone=False)
-    document = engine.weasyprint.HTML(string=page, base_url=pdf._base_url()).render(
-        stylesheets=[engine.fonts, engine.layout], font_config=engine.font_config
-    )
+    document = _laid_out(characters[who], tables, paper)
     checked = 0
     for name, frame in _frames(document):
         left = frame.border_box_x()
