@@ -19,6 +19,7 @@ from PIL import Image
 from chargen import api
 from chargen.model import Character
 from chargen.render import render_pdf
+from chargen.render.sheet import build_sheet
 from chargen.tables import Tables, load_tables
 from tests.test_skills_record import ADEPT
 
@@ -68,10 +69,10 @@ CASES = [(who, paper) for who in PAGES for paper in ("letter", "a4")]
 DPI = 60
 
 
-def pictures(pdf: bytes, folder: Path) -> list[Image.Image]:
+def pictures(pdf: bytes, folder: Path, dpi: int = DPI) -> list[Image.Image]:
     (folder / "record.pdf").write_bytes(pdf)
     subprocess.run(
-        ["pdftoppm", "-r", str(DPI), "-png", str(folder / "record.pdf"), str(folder / "page")],
+        ["pdftoppm", "-r", str(dpi), "-png", str(folder / "record.pdf"), str(folder / "page")],
         check=True,
         capture_output=True,
         timeout=120,
@@ -129,13 +130,7 @@ def _frames(document: Any) -> Iterator[tuple[str, Any]]:
 def test_no_box_spills_past_its_frame(
     characters: dict[str, Character], tables: Tables, who: str, paper: str
 ) -> None:
-    from chargen.render import _page, pdf
-
-    engine = pdf._engine()
-    page = _page(characters[who], tables, paper, None, standalone=False)
-    document = engine.weasyprint.HTML(string=page, base_url=pdf._base_url()).render(
-        stylesheets=[engine.fonts, engine.layout], font_config=engine.font_config
-    )
+    document = _laid_out(characters[who], tables, paper)
     checked = 0
     for name, frame in _frames(document):
         left = frame.border_box_x()
@@ -150,6 +145,58 @@ def test_no_box_spills_past_its_frame(
             )
             checked += 1
     assert checked > 300
+
+
+def _laid_out(character: Character, tables: Tables, paper: str) -> Any:
+    """WeasyPrint's layout of the record, as render_pdf lays it out."""
+    from chargen.render import _page, pdf
+
+    engine = pdf._engine()
+    page = _page(character, tables, paper, None, standalone=False)
+    return engine.weasyprint.HTML(string=page, base_url=pdf._base_url()).render(
+        stylesheets=[engine.fonts, engine.layout], font_config=engine.font_config
+    )
+
+
+def _ruled_rows(document: Any) -> Iterator[tuple[int, str, Any]]:
+    """(page index, box name, the box's row of blank lines) for each pencil box."""
+    for number, page in enumerate(document.pages):
+        for box in _boxes(page._page_box):
+            element = getattr(box, "element", None)
+            classes = (element.get("class") or "").split() if element is not None else []
+            if "pencil" in classes and box.element_tag == "section":
+                rows = [row for row in _boxes(box) if type(row).__name__ == "TableRowBox"]
+                yield (
+                    number,
+                    classes[-1],
+                    [row for row in rows if "blank" in (row.element.get("class") or "")],
+                )
+
+
+def _rules_seen(page: Image.Image, row: Any, dpi: int) -> int:
+    """Horizontal rules a person sees down the blank row's first column, the header's rule above excluded."""
+    scale = dpi / 96  # WeasyPrint's layout is in CSS pixels
+    x = round((row.position_x + 6) * scale)
+    top, bottom = round(row.position_y * scale) + 3, round((row.position_y + row.height) * scale) + 2
+    dark = [page.getpixel((x, y)) < 230 for y in range(top, bottom)]
+    return sum(1 for above, here in zip([False, *dark], dark, strict=False) if here and not above)
+
+
+@pytest.mark.parametrize(("who", "paper"), CASES)
+def test_each_pencil_box_shows_its_blank_lines(
+    characters: dict[str, Character], tables: Tables, tmp_path: Path, who: str, paper: str
+) -> None:
+    """The blank lines are one table row ruled by CSS (issue 13): it is as tall as the sheet's count of
+    lines, and the picture shows that many rules, as the one-row-per-line tables did."""
+    wanted = build_sheet(characters[who], tables, "t").blank_lines
+    document = _laid_out(characters[who], tables, paper)
+    pages = pictures(document.write_pdf(), tmp_path, dpi=100)
+    seen = {}
+    for number, name, rows in _ruled_rows(document):
+        assert len(rows) == 1, f"{who} {paper}: {name} has {len(rows)} rows of blank lines"
+        assert abs(rows[0].height - wanted[name] * 15.5 * 96 / 72) < 0.01, f"{who} {paper}: {name}"
+        seen[name] = _rules_seen(pages[number], rows[0], 100)
+    assert seen == {name: wanted[name] for name in ("wounds", "skills", "magic", "languages", "notes")}
 
 
 def _ink_height(image: Image.Image) -> int:
