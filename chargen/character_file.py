@@ -119,6 +119,9 @@ class Rolls(BaseModel):
 class Item(_Strict):
     name: Id
     rank: Rank | None = Field(None, description="no rank = unranked; 0 is Rank 0")
+    increase: Literal["strength", "rank"] | None = Field(
+        None, description="18.5 (with optional: [18.5]): the system of increased damage; strength unless rank"
+    )
 
 
 class Ability(_Strict):
@@ -184,7 +187,8 @@ class CharacterInput(_Strict):
     points: Points | None = None
     allocation: Allocation | None = None
     optional: list[Id] = Field(
-        default_factory=list, description="optional characteristics to roll, e.g. [PB]"
+        default_factory=list,
+        description="optional characteristics to roll and optional rules to use, e.g. [PB, 18.5]",
     )
     rolls: Rolls = Field(default_factory=Rolls)
     weapons: list[Item] = Field(default_factory=list)
@@ -197,6 +201,9 @@ class CharacterInput(_Strict):
     languages: list[Ability] = Field(default_factory=list, description="49: languages and Ranks")
     college: Id | None = Field(None, description="34-47: the college of magic")
     spells: list[MagicAbility] = Field(default_factory=list, description="talents, spells and rituals")
+    abilities_given: StrictBool | None = Field(
+        None, description="true when the skills, languages and magic were given (an NPC's), not bought (8.6)"
+    )
     # Derived: written by chargen, recomputed on build, compared by validate.
     characteristics: dict[str, int] | None = None
     modifiers: dict[str, dict[str, int]] | None = None
@@ -241,6 +248,14 @@ class CharacterInput(_Strict):
             value = [part for part in value.split(",") if part.strip()]
         if isinstance(value, list):
             return [{"name": item} if isinstance(item, str) else item for item in value]
+        return value
+
+    @field_validator("optional", mode="before")
+    @classmethod
+    def _rule_numbers(cls, value: Any) -> Any:
+        """`optional: [18.5]`: YAML reads a rule number as a float; it is the code "18.5"."""
+        if isinstance(value, list):
+            return [str(item) if isinstance(item, float) else item for item in value]
         return value
 
     @field_validator("shield", mode="before")

@@ -41,6 +41,8 @@ class Carried:
 
     name: str
     rank: int | None = field(default=None, metadata=OMITTED)
+    # 18.5 (optional): the system of increased damage the file chose for this weapon (None: the rule's own).
+    increase: str | None = field(default=None, metadata=OMITTED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +88,19 @@ class Heritage:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class DamageIncrease:
+    """18.5 (optional) on one weapon: the system used, the bonus already in the line's damage, and what the
+    Physical Strength system shifts: the rolls that may break the weapon, the highest Modified Strike Chance,
+    and the damage when the weapon is thrown (no Physical Strength bonus then)."""
+
+    system: str
+    bonus: int
+    breaks_on: str | None = field(default=None, metadata=OMITTED)
+    strike_chance_cap: int | None = field(default=None, metadata=OMITTED)
+    thrown_damage: str | None = field(default=None, metadata=OMITTED)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WeaponLine:
     """One weapon's line of the record (17.1, 20.2, 12.3, 18.2)."""
 
@@ -100,6 +115,7 @@ class WeaponLine:
     initiative: int
     endurance_damage: str | None
     grievous_injury: str | None
+    increase: DamageIncrease | None = field(default=None, metadata=OMITTED)  # 18.5, when the file chose it
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
@@ -216,6 +232,9 @@ class Character:
     languages: list[Ranked] = field(default_factory=list, metadata=OMITTED)
     college: str | None = field(default=None, metadata=OMITTED)
     spells: list[MagicRanked] = field(default_factory=list, metadata=OMITTED)
+    # 8.6: True when the skills, languages and magic were given (a batch NPC's) rather than bought with
+    # Experience, so nothing is charged; left out of the file otherwise.
+    abilities_given: bool | None = field(default=None, metadata=OMITTED)
     characteristics: Characteristics
     modifiers: dict[str, Modifier]
     tmr: int
@@ -267,25 +286,40 @@ def _converter_of(kind: type) -> Converter:
 
 def _dataclass_converter(kind: type) -> Converter:
     """The fields in order, each with whether the file leaves it out when None or empty and how its value
-    is written (None: as it is, being a plain value or a container of plain values copied)."""
+    is written (None: as it is, being a plain value or a container of plain values copied). Made into one
+    straight-line function per dataclass, as `dataclasses` makes `__init__`: no loop over the fields and
+    no test of a field's kind on every call (thousands of characters a second go through it)."""
     if kind is Characteristics:
-        return lambda value: dict(value.items())  # one flat mapping in the file: the eight, then the optional
+        # One flat mapping in the file: the eight in the book's order, then the optional ones.
+        eight = ", ".join(f"{code!r}: value.{code}" for code in EIGHT)
+        return _compiled("Characteristics", [f"    return {{{eight}, **value.optional}}"], {})
     hints = get_type_hints(kind)
-    layout = tuple(
-        (item.name, bool(item.metadata.get(OMIT)), _field_converter(hints[item.name]))
-        for item in fields(kind)
-    )
+    scope: dict[str, Converter] = {}
+    lines = ["    document = {}"]
+    for number, item in enumerate(fields(kind)):
+        written = _field_converter(hints[item.name])
+        entry = "entry"
+        if written is not None:
+            scope[f"write_{number}"] = written
+            entry = f"write_{number}(entry)"
+        lines.append(f"    entry = value.{item.name}")
+        indent = "    "
+        if item.metadata.get(OMIT):
+            lines.append("    if entry is not None and entry != []:")
+            indent += "    "
+        lines.append(f"{indent}document[{item.name!r}] = {entry}")
+    lines.append("    return document")
+    return _compiled(kind.__name__, lines, scope)
 
-    def convert(value: Any) -> DocumentValue:
-        document: Document = {}
-        for name, omit, written in layout:
-            entry = getattr(value, name)
-            if omit and (entry is None or entry == []):
-                continue
-            document[name] = entry if written is None else written(entry)
-        return document
 
-    return convert
+def _compiled(name: str, body: list[str], scope: dict[str, Converter]) -> Converter:
+    """`def convert(value): <body>` compiled with `scope` (the field converters) as its globals; the text
+    is made here from field names only, never from data."""
+    source = "def convert(value):\n" + "\n".join(body) + "\n"
+    namespace: dict[str, Any] = dict(scope)
+    exec(compile(source, f"<to_document {name}>", "exec"), namespace)
+    converter: Converter = namespace["convert"]
+    return converter
 
 
 def _field_converter(hint: Any) -> Converter | None:

@@ -39,6 +39,7 @@ EXTENSIONS = {
     "html": (".html", ".htm"),
     "pdf": (".pdf",),
     "roster": (".pdf", ".html", ".htm"),
+    "statblock": (".txt", ".md"),
     "folder": (),
 }
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chargen.character_file import CharacterInput, Item
+from chargen.character_file import CharacterInput
 from chargen.errors import InputError, KeyPath, Problem
 from chargen.names import resolve, resolved
 from chargen.tables import Tables
@@ -63,11 +63,12 @@ def _equipment_names(spec: CharacterInput, tables: Tables, look_up: _Lookup) -> 
     """8.7: weapons, armor and shield as ids."""
     update: dict[str, Any] = {
         "weapons": [
-            Item(
-                name=look_up(
-                    ("weapons", index, "name"), item.name, tables.weapons, "on the Weapons Chart (20.2)"
-                ),
-                rank=item.rank,
+            item.model_copy(
+                update={
+                    "name": look_up(
+                        ("weapons", index, "name"), item.name, tables.weapons, "on the Weapons Chart (20.2)"
+                    )
+                }
             )
             for index, item in enumerate(spec.weapons)
         ]
@@ -76,7 +77,7 @@ def _equipment_names(spec: CharacterInput, tables: Tables, look_up: _Lookup) -> 
         update["armor"] = look_up(("armor",), spec.armor, tables.armor, "on the Armor Chart (18.1)")
     if spec.shield is not None:
         name = look_up(("shield", "name"), spec.shield.name, tables.shields, "on the Shield Chart (17.5)")
-        update["shield"] = Item(name=name, rank=spec.shield.rank)
+        update["shield"] = spec.shield.model_copy(update={"name": name})
     return update
 
 

@@ -32,6 +32,7 @@ DEFAULT_TESTS = (
     "tests/test_book_examples.py",
     "tests/test_rolled_characters.py",
     "tests/test_golden.py",
+    "tests/test_damage_increase.py",
 )
 #: Tables whose numbers are rules (name lists, aspects' flavour and archetype preferences are left out;
 #: the Weapons Chart's 450 numbers are mutated only when asked: --tables-file weapons.yaml).

@@ -185,3 +185,21 @@ BREAKAGE_MD_TIMES = 3
 TWO_HANDED_BONUS = 1
 # 8.2/8.5: experience and money factors by order of birth.
 BIRTH_FACTORS = {"bastard": (0.5, 1.25), "legitimate": (1, 1), "first-child": (1.5, 0.75)}
+# 18.5 (optional): +1 damage per 5 whole points of PS over the weapon's minimum (Broadsword, PS 15, D+4: PS 20-24
+# gives D+5); every such +1 makes 6 more rolls under 17.3's 99 able to break the weapon (93-99 at +1), and no
+# Modified Strike Chance may reach them (97 becomes 92). Never with Thrown or Missile Weapons. Or, per weapon,
+# +1 per 4 Ranks (rounded down), for every weapon, breakage unchanged.
+INCREASE_PS_STEP = 5
+INCREASE_BREAKAGE_STEP = 6
+BREAK_ROLL = 99
+INCREASE_RANK_STEP = 4
+# 20.2: the chart's Thrown Weapons and Missile Weapons sections, and its list of weapons that "also function
+# as Thrown Weapons".
+THROWN_OR_MISSILE = {
+    "throwing-dart", "boomerang", "grenado", "sling", "short-bow", "long-bow", "composite-bow", "giant-bow",
+    "crossbow", "heavy-crossbow", "spear-thrower", "blowgun",
+}  # fmt: skip
+ALSO_THROWN = {
+    "dagger", "hand-axe", "battle-axe", "giant-axe", "crude-club", "war-club", "giant-club", "mace",
+    "war-hammer", "javelin", "spear", "giant-spear", "net", "bola", "rock",
+}  # fmt: skip

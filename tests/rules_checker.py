@@ -14,12 +14,17 @@ from typing import Any
 
 from chargen.tables import Tables
 from tests.rules_charts import (
+    ALSO_THROWN,
     ARMOR,
     BIRTH_FACTORS,
+    BREAK_ROLL,
     BREAKAGE_MD_TIMES,
     FEMALE,
     FEMALE_ARMOR_MULTIPLE,
     GIANT_TYPES,
+    INCREASE_BREAKAGE_STEP,
+    INCREASE_PS_STEP,
+    INCREASE_RANK_STEP,
     MAN_SIZE,
     MD_SHORTFALL_PENALTY,
     PER_RANK,
@@ -30,6 +35,7 @@ from tests.rules_charts import (
     SIZES,
     SPECIAL_DAMAGE,
     STUN_FRACTION,
+    THROWN_OR_MISSILE,
     TMR_ROWS,
     TWO_HANDED_BONUS,
     UNARMED_AGILITY_TIMES,
@@ -140,8 +146,35 @@ def expected_purse(doc: dict[str, Any], tables: Tables) -> dict[str, int]:
     }
 
 
+def expected_increase(item: dict[str, Any], strength: int, damage: str) -> dict[str, Any]:
+    """18.5 on one weapon: Rank when the file says so, else Physical Strength (none for Thrown or Missile
+    Weapons; a melee weapon that may be thrown does its plain damage when thrown)."""
+    name = item["name"]
+    if item.get("increase") == "rank":
+        return {"system": "rank", "bonus": item.get("rank", 0) // INCREASE_RANK_STEP}
+    over = strength - WEAPONS[name].ps
+    bonus = 0 if name in THROWN_OR_MISSILE or over < INCREASE_PS_STEP else over // INCREASE_PS_STEP
+    if not bonus:
+        return {"system": "strength", "bonus": 0}
+    first_break = BREAK_ROLL - INCREASE_BREAKAGE_STEP * bonus
+    increase = {
+        "system": "strength",
+        "bonus": bonus,
+        "breaks_on": f"{first_break:02d}-{BREAK_ROLL}",
+        "strike_chance_cap": first_break - 1,
+    }
+    if name in ALSO_THROWN:
+        increase["thrown_damage"] = damage
+    return increase
+
+
 def expected_weapon_line(
-    item: dict[str, Any], stats: dict[str, int], agility: int, dexterity: int, tables: Tables
+    item: dict[str, Any],
+    stats: dict[str, int],
+    agility: int,
+    dexterity: int,
+    tables: Tables,
+    increased: bool = False,
 ) -> dict[str, Any]:
     weapon = WEAPONS[item["name"]]
     rank = item.get("rank")
@@ -160,10 +193,17 @@ def expected_weapon_line(
         "damage": damage_text(modifier, tables.weapons[item["name"]].damage_note),
         "damage_modifier": modifier,
     }
+    increase = expected_increase(item, stats["PS"], line["damage"]) if increased else None
+    if increase and modifier is not None:  # 18.5's bonus is in the damage, one- and two-handed
+        modifier += increase["bonus"]
+        line["damage"] = damage_text(modifier)
+        line["damage_modifier"] = modifier
     if weapon.hands == "1-2":
         line["two_handed_damage"] = damage_text(None if modifier is None else modifier + TWO_HANDED_BONUS)
     line["initiative"] = agility + stats["PC"] + (rank or 0)
     line["endurance_damage"], line["grievous_injury"] = special_damage(chance)
+    if increase is not None:
+        line["increase"] = increase
     return line
 
 
@@ -193,7 +233,8 @@ def expected_combat(doc: dict[str, Any], stats: dict[str, int], tables: Tables) 
         "initiative": agility + stats["PC"],
         "unarmed": unarmed,
         "weapons": [
-            expected_weapon_line(item, stats, agility, dexterity, tables) for item in doc.get("weapons", [])
+            expected_weapon_line(item, stats, agility, dexterity, tables, "18.5" in doc.get("optional", []))
+            for item in doc.get("weapons", [])
         ],
         "stun_threshold": stats["EN"] // STUN_FRACTION + 1,
         "stun_recovery": RECOVERY_WP_TIMES * stats["WP"] + stats["FT"],

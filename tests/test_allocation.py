@@ -2,11 +2,21 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from chargen.generation.characteristics import (
+    aims,
+    archetype_allocation,
+    favour_weights,
+    favours_allocation,
+)
+from chargen.generation.equipment import weapon_order
 from chargen.rules.allocation import allocation_problems, within_limits
 from chargen.tables import load_tables
+from chargen.tables.schema import Archetype, PointRow
 
 TABLES = load_tables()
 LIMITS = TABLES.characteristics.allocation_limits
@@ -78,3 +88,101 @@ def test_the_books_limits_on_concrete_cases() -> None:
     assert not within_limits({"A": 20, "B": 20, "C": 20, "D": 5, "E": 5, "F": 5}, 20, LIMITS)
     # Every place taken: one at the maximum, two at maximum-1, three at maximum-2.
     assert within_limits({"A": 23, "B": 22, "C": 22, "D": 21, "E": 21, "F": 21}, 23, LIMITS)
+
+
+# --- an archetype's allocation, aimed at its weapons (issue 12) -------------------------------------------
+
+CODES = ("PS", "MD", "AG", "EN", "MA", "WP")
+LEVELS = ("free", 2, 1, 0)  # a value at or below maximum-3, or exactly maximum-2, maximum-1, maximum
+
+
+def reachable(floors: dict[str, int], points: int, maximum: int) -> bool:
+    """Whether some allocation obeying 5.2 (the reference above) keeps every value at or over its floor:
+    tried for every way of seating the six near the maximum, the free ones filled from their floors up."""
+    for levels in itertools.product(LEVELS, repeat=len(CODES)):
+        values, free = [], []
+        for code, level in zip(CODES, levels, strict=True):
+            low = max(5, floors.get(code, 5))
+            if level == "free":
+                if low > maximum - 3:
+                    break
+                values.append(low)
+                free.append(len(values) - 1)
+            else:
+                if maximum - level < low:
+                    break
+                values.append(maximum - level)
+        else:
+            left = points - sum(values)
+            for index in free:
+                step = min(left, maximum - 3 - values[index])
+                values[index] += step
+                left -= step
+            if left == 0 and obeys_5_2(values, points, maximum):
+                return True
+    return False
+
+
+def weapon_floors(archetype: Archetype, modifiers: dict[str, int]) -> list[tuple[str, dict[str, int]]]:
+    """Each rankable weapon the archetype lists, with the allocated PS and MD it asks (20.2 less 6.x)."""
+    floors = []
+    for item in archetype.weapons:
+        weapon = TABLES.weapons[item.name]
+        if weapon.max_rank is not None:
+            floors.append((item.name, {"PS": weapon.ps - modifiers["PS"], "MD": weapon.md - modifiers["MD"]}))
+    return floors
+
+
+ARMED = sorted(name for name, kind in TABLES.archetypes.items() if kind.weapons)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    row=st.sampled_from(ROWS),
+    name=st.sampled_from(ARMED),
+    jitter=st.lists(st.floats(0.75, 1.33), min_size=6, max_size=6),
+    strength=st.sampled_from([-5, -3, -2, 0, 2, 8, 10, 19]),
+    dexterity=st.sampled_from([-1, 0, 1, 3, 4]),
+)
+def test_the_allocation_aims_at_the_first_weapon_it_can_reach(
+    row: PointRow, name: str, jitter: list[float], strength: int, dexterity: int
+) -> None:
+    archetype = TABLES.archetypes[name]
+    modifiers = {"PS": strength, "MD": dexterity}
+    allocation = archetype_allocation(row, archetype, tuple(jitter), modifiers, TABLES)
+    assert not allocation_problems(allocation, row.points, row.maximum, 5, LIMITS)
+    weights = favour_weights(archetype, tuple(jitter), TABLES)
+    plain = dict(zip(CODES, favours_allocation(row, weights, TABLES), strict=True))
+    aimed = next(
+        (
+            (weapon, floors)
+            for weapon, floors in weapon_floors(archetype, modifiers)
+            if reachable(floors, row.points, row.maximum)
+        ),
+        None,
+    )
+    if aimed is None:
+        assert allocation == plain  # nothing to aim at: the favours alone
+        return
+    weapon, floors = aimed
+    assert all(allocation[code] >= floor for code, floor in floors.items()), (weapon, floors, allocation)
+    if all(plain[code] >= floor for code, floor in floors.items()):
+        assert allocation == plain  # the favours reach it alone: nothing changes
+    # The kit leads with it (the first weapon the character may rank).
+    modified = {code: allocation[code] + modifiers.get(code, 0) for code in CODES}
+    assert weapon_order(archetype, modified, TABLES)[0].name == weapon
+
+
+def test_a_weapon_out_of_reach_is_passed_over() -> None:
+    """A halfling woman (PS -5) knight on a maximum of 20 needs PS 21 for a lance, 22 for a hand-and-a-half
+    sword and 21 for a mace: none is reachable, so the favours alone spend the points. A dwarf (PS +2) knight
+    reaches the lance."""
+    knight = TABLES.archetypes["knight"]
+    row = next(row for row in ROWS if row.maximum == 20)
+    jitter = (1.0,) * 6
+    weak = {"PS": -5, "MD": 4}
+    assert aims(knight, weak, row.maximum, TABLES) == []
+    plain = favours_allocation(row, favour_weights(knight, jitter, TABLES), TABLES)
+    assert list(archetype_allocation(row, knight, jitter, weak, TABLES).values()) == plain
+    dwarf = archetype_allocation(row, knight, jitter, {"PS": 2, "MD": 0}, TABLES)
+    assert dwarf["PS"] >= 16 - 2 and dwarf["MD"] >= 18

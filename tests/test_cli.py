@@ -216,6 +216,7 @@ def test_tables_and_schema(capsys: pytest.CaptureFixture[str]) -> None:
         "names",
         "abilities",
         "record",
+        "groups",
     ]
     code, out, _ = run(["tables", "armor", "--format", "json"], capsys)
     assert json.loads(out)["armor"]["leather"]["protection"] == 4
@@ -314,4 +315,7 @@ def test_roll_and_render_write_the_character_record(
     assert (code, out) == (0, "")
     assert again.read_bytes() == pdf.read_bytes()
     code, _, err = run(["render", str(character)], capsys)
-    assert (code, err) == (2, "chargen: error: render: give --html OUT.html and/or --pdf OUT.pdf\n")
+    assert (code, err) == (
+        2,
+        "chargen: error: render: give --html OUT.html, --pdf OUT.pdf and/or --statblock FILE\n",
+    )

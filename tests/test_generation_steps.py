@@ -13,6 +13,7 @@ from chargen.generation.decisions import Birthrights, RaceResult
 from chargen.generation.heritage import heritage
 from chargen.generation.pipeline import (
     Options,
+    allocation_step,
     birthrights_step,
     kit_step,
     modifiers_step,
@@ -28,7 +29,11 @@ def spec(**fields: object) -> CharacterInput:
 
 def test_points_step_checks_the_stated_total_against_the_roll(tables: Tables) -> None:
     dice = Dice(random.Random(1), given={"points": 11})
-    points = points_step(spec(archetype="fighter"), dice, tables)
+    rolled = points_step(spec(archetype="fighter"), dice, tables)
+    # The archetype's allocation waits for the race and gender modifiers (allocation_step).
+    assert rolled.allocation is None and len(rolled.jitter) == len(tables.characteristics.primaries)
+    born = birthrights_step(spec(race="dwarf", gender="male"), Dice(random.Random(2)), tables)
+    points = allocation_step(rolled, modifiers_step(born, tables), tables)
     assert points.archetype == "fighter" and sum(points.allocation.values()) == points.row.points
     with pytest.raises(InputError) as refused:
         points_step(

@@ -10,12 +10,17 @@ from pathlib import Path
 
 import pexpect
 import pytest
+import yaml
 
 from chargen import api
 from chargen.character_file import dump_document
 from chargen.errors import ChargenError
+from chargen.model import DamageIncrease
+from chargen.render import render_html
 from chargen.tables import load_tables
-from chargen.walkthrough import new_walk
+from chargen.walkthrough import Walk, new_walk
+from tests.rules_checker import expected_values
+from tests.test_skills_record import box_text
 
 PROMPT = r": $"
 
@@ -62,12 +67,14 @@ def _spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
     )
 
 
-def test_a_whole_walk_with_own_dice_and_a_wrong_entry_at_each_step(tmp_path: Path) -> None:
+def _walk_writing_rolf(tmp_path: Path, steps: list[tuple[str, str]]) -> str:
+    """A walk through the terminal giving each step's wrong entry, then its right one (and `back` once, on
+    PS); the file it writes."""
     child = _spawn(tmp_path, "--seed", "1")
     child.expect(PROMPT)
     child.sendline("back")  # nothing to undo yet
     child.expect_exact("nothing to undo yet")
-    for index, (wrong, right) in enumerate(STEPS):
+    for index, (wrong, right) in enumerate(steps):
         child.expect(PROMPT)
         child.sendline(wrong)
         child.expect_exact("refused: ", timeout=10)
@@ -86,7 +93,11 @@ def test_a_whole_walk_with_own_dice_and_a_wrong_entry_at_each_step(tmp_path: Pat
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    written = (tmp_path / "rolf.yaml").read_text(encoding="utf-8")
+    return (tmp_path / "rolf.yaml").read_text(encoding="utf-8")
+
+
+def test_a_whole_walk_with_own_dice_and_a_wrong_entry_at_each_step(tmp_path: Path) -> None:
+    written = _walk_writing_rolf(tmp_path, STEPS)
     character = api.build(written, "rolf.yaml")
     assert character.allocation == {"PS": 22, "MD": 15, "AG": 13, "EN": 20, "MA": 5, "WP": 13}
     assert (character.race, character.race_attempts, character.rolls["race"]) == (
@@ -98,14 +109,141 @@ def test_a_whole_walk_with_own_dice_and_a_wrong_entry_at_each_step(tmp_path: Pat
     assert character.armor == "leather"
     assert character.shield is not None and character.shield.name == "large-round-shield"
     assert character.name == "Rolf the Barbarian"
-    rebuilt = subprocess.run(
-        [sys.executable, "-m", "chargen", "build", "rolf.yaml"],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        check=True,
+    assert _chargen(tmp_path, "build", "rolf.yaml").stdout == written
+
+
+def _chargen(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "chargen", *args], cwd=tmp_path, capture_output=True, text=True, check=True
     )
-    assert rebuilt.stdout == written
+
+
+#: The same walk choosing 18.5 at 5.5 (after a rule number chargen does not know) and, once the arms are
+#: bought, 18.5's Rank system for the dagger (after a weapon not bought).
+STEPS_18_5 = [("18.6", "PB, 18.5") if right == "PB" else (wrong, right) for wrong, right in STEPS]
+STEPS_18_5.insert(STEPS_18_5.index(("broadswrod", "Broadsword, dagger")) + 1, ("spear", "dagger"))
+
+
+def test_a_walk_choosing_18_5_writes_it_and_the_record_shows_it(tmp_path: Path) -> None:
+    written = _walk_writing_rolf(tmp_path, STEPS_18_5)
+    tables = load_tables()
+    character = api.build(written, "rolf.yaml", tables=tables)
+    assert character.optional == ["PB", "18.5"]
+    assert [(item.name, item.increase) for item in character.weapons] == [
+        ("broadsword", None),
+        ("dagger", "rank"),
+    ]
+    assert _chargen(tmp_path, "build", "rolf.yaml").stdout == written
+    assert _chargen(tmp_path, "validate", "rolf.yaml").returncode == 0
+    document = yaml.safe_load(written)
+    assert expected_values(document, tables)["combat"] == document["combat"]  # the independent reading
+    broadsword, dagger = character.combat.weapons
+    assert broadsword.damage == "D10+5"  # PS 22 is 7 over the Broadsword's 15: +1 by PS
+    assert dagger.increase == DamageIncrease(system="rank", bonus=0)  # by Rank, and no Ranks yet
+    weapons_box = box_text(render_html(character, tables), "weapons")
+    assert (
+        "Broadsword unranked 40 D10+5 +1 for PS (18.5); breaks on 93-99; Strike Chance at most 92"
+        in weapons_box
+    )
+    assert "Damage increase (18.5, optional)" in weapons_box
+    assert weapons_box.count("for PS (18.5)") == 1  # nothing for the dagger, whose PS bonus would be +3
+
+
+def _walked(answers: list[str]) -> tuple[dict[str, object], list[str]]:
+    """A walk given these entries (then Enter): the file it writes, read back, and the steps it asked."""
+    walk = new_walk(load_tables(), seed=1)
+    asked = []
+    entries = iter(answers)
+    while (question := walk.current) is not None:
+        asked.append(question.key)
+        walk.answer(next(entries, ""))
+    return yaml.safe_load(dump_document(walk.document(), "yaml")), asked
+
+
+def test_18_5_in_a_walk_changes_only_what_it_names() -> None:
+    plain, plain_asked = _walked([right for _, right in STEPS])
+    chosen, chosen_asked = _walked([right for _, right in STEPS_18_5])
+    assert "weapons.increase" not in plain_asked
+    after_arms = plain_asked.index("weapons") + 1
+    assert chosen_asked == [*plain_asked[:after_arms], "weapons.increase", *plain_asked[after_arms:]]
+    assert {key for key in plain.keys() | chosen.keys() if plain.get(key) != chosen.get(key)} == {
+        "optional",
+        "weapons",
+        "combat",
+    }
+    assert (plain["optional"], chosen["optional"]) == (["PB"], ["PB", "18.5"])
+    assert (plain["weapons"], chosen["weapons"]) == (
+        [{"name": "broadsword"}, {"name": "dagger"}],
+        [{"name": "broadsword"}, {"name": "dagger", "increase": "rank"}],
+    )
+    plain_combat, chosen_combat = plain["combat"], chosen["combat"]
+    assert isinstance(plain_combat, dict) and isinstance(chosen_combat, dict)
+    assert {key for key in plain_combat if plain_combat[key] != chosen_combat[key]} == {"weapons"}
+
+
+def _to_the_weapons(optional: str) -> Walk:
+    """A walk of PS 22 (human, 275 Silver Pennies) as far as 8.7's arms, with `optional` at 5.5."""
+    walk = new_walk(load_tables(), seed=1)
+    allocation = ["9", "22", "15", "13", "20", "5", "13"]
+    for entry in [*allocation, optional, "male", "2 9", "", "17", "62", "50", "4", "40", "70"]:
+        walk.answer(entry)
+    assert walk.current is not None and walk.current.key == "weapons"
+    return walk
+
+
+def test_a_wrong_optional_code_is_refused_and_asked_again() -> None:
+    walk = new_walk(load_tables(), seed=1)
+    for entry in ["9", "22", "15", "13", "20", "5", "13"]:
+        walk.answer(entry)
+    with pytest.raises(ChargenError) as error:
+        walk.answer("18.6")
+    assert str(error.value) == (
+        "optional: '18.6' is neither an optional characteristic (PB) nor an optional rule (18.5); rule 5.5"
+    )
+    assert walk.current is not None and walk.current.key == "optional" and "optional" not in walk.data
+    assert walk.answer("18.5") == "18.5"
+
+
+def test_the_walk_tells_18_5_from_the_tables(tmp_path: Path) -> None:
+    ruleset = tmp_path / "fours.yaml"
+    ruleset.write_text("change:\n  combat:\n    damage_increase:\n      strength_points_per_bonus: 4\n")
+    for tables, points in [(load_tables(), 5), (load_tables(None, [str(ruleset)]), 4)]:
+        walk = new_walk(tables, seed=1)
+        for entry in ["9", "22", "15", "13", "20", "5", "13"]:
+            walk.answer(entry)
+        question = walk.current
+        assert question is not None and question.key == "optional"
+        assert f"Optional rule 18.5: Damage increase (18.5, optional): +1 per {points} full points of PS" in (
+            question.explain(walk)
+        )
+        assert question.ask(walk) == "Codes to use (e.g. PB, 18.5), or Enter for none"
+
+
+def test_the_system_per_weapon_where_the_two_differ() -> None:
+    walk = _to_the_weapons("18.5")
+    walk.answer("Long Bow, Broadsword")
+    question = walk.current
+    assert question is not None and question.key == "weapons.increase"
+    assert question.explain(walk) == (  # a bow gains nothing either way (18.5: not for Missile Weapons)
+        "18.5 Damage increase, one system per weapon: by PS unless you name the weapon for Rank. "
+        "Broadsword: PS +1, breaks on 93-99, Strike Chance at most 92; Rank +0."
+    )
+    with pytest.raises(ChargenError) as error:
+        walk.answer("long bow")
+    assert str(error.value).startswith(
+        "weapons.increase: 'long bow' is not a weapon bought that 18.5 increases"
+    )
+    assert walk.answer("") == "Broadsword by PS"  # Enter: the file's default
+    assert walk.data["weapons"] == ["long-bow", "broadsword"]
+    assert walk.back() and walk.answer("broadsword") == "Broadsword by Rank"
+    assert walk.data["weapons"] == ["long-bow", {"name": "broadsword", "increase": "rank"}]
+
+
+def test_no_system_to_choose_without_18_5_or_a_weapon_it_changes() -> None:
+    for optional, weapons in [("", "Broadsword"), ("18.5", "Long Bow"), ("18.5", "")]:
+        walk = _to_the_weapons(optional)
+        walk.answer(weapons)
+        assert walk.current is not None and walk.current.key == "armor"
 
 
 def _all_enter(tmp_path: Path, seed: str) -> str:

@@ -75,8 +75,9 @@ def test_kicks_from_unarmed_rank_3_and_the_secondary_hand(tables: Tables) -> Non
 
 def test_knockout_names_the_weapons_that_allow_it(tables: Tables) -> None:
     knockout = items(fighter(tables), tables)["Knockout"]
-    assert knockout.value == "at or under 15% of the modified Strike Chance"
-    assert knockout.note == "16.5: Broadsword"  # not the bow (missile) nor the lance (16.5)
+    # not the bow (missile) nor the lance (16.5); the Broadsword's Strike Chance is 55
+    assert knockout.value == "Broadsword 01-08"
+    assert knockout.note.startswith("16.5: at or under 15% of the Modified Strike Chance")
 
 
 def test_the_endurance_track_marks_the_unconscious_box(tables: Tables) -> None:

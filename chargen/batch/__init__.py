@@ -31,7 +31,7 @@ __all__ = ["BatchOptions", "BatchSummary", "run_batch"]
 
 @dataclass(frozen=True)
 class BatchOptions:
-    count: int
+    count: int  # NPCs; with `group`, how many such groups
     seed: int | None = None  # None: a fresh seed, reported in the summary so the run can be repeated
     archetype: str | None = None  # "fighter" or "fighter=3,adept=1"; None: every archetype alike
     race: str | None = None  # "orc" or "human=5,elf=1"; None: rolled by 6.3
@@ -41,6 +41,8 @@ class BatchOptions:
     out: str | None = None  # a folder: one character file (YAML) per NPC
     pdf: str | None = None  # one PDF with every NPC's Character Record
     roster: str | None = None  # the roster: PDF, or HTML when it ends in .html
+    statblock: str | None = None  # stat blocks: text, Markdown when it ends in .md, or "-"
+    group: str | None = None  # a group of tables/groups.yaml, or "bandit=5,bandit-chief=1"
     force: bool = False  # overwrite existing outputs
     jobs: int | None = None  # worker processes; None: every core
     paper: str = "letter"
@@ -77,17 +79,17 @@ def run_batch(
     jobs = options.jobs if options.jobs is not None else os.cpu_count() or 1
     if jobs < 1:
         raise InputError(f"--jobs: must be at least 1, not {jobs}")
-    chunk = workers.chunk_size(options.count, jobs, expensive=plan.want_record)
+    chunk = workers.chunk_size(plan.count, jobs, expensive=plan.want_record)
     outputs: list[Output] = []
     try:
-        title = f"{options.count} NPCs, seed {plan.run_seed}"
-        outputs = _open_outputs(options, stdout or sys.stdout, title=title, jobs=jobs)
+        title = f"{plan.count} NPCs, seed {plan.run_seed}"
+        outputs = _open_outputs(options, plan, stdout or sys.stdout, title=title, jobs=jobs, tables=tables)
         done_since_report = 0
         for npc in workers.outputs(plan, tables, jobs, chunk):
             for output in outputs:
                 output.add(npc)
             done_since_report += 1
-            if progress is not None and (done_since_report >= chunk or npc.number == options.count):
+            if progress is not None and (done_since_report >= chunk or npc.number == plan.count):
                 progress(done_since_report)
                 done_since_report = 0
         for output in outputs:
@@ -98,9 +100,11 @@ def run_batch(
             output.discard()
         raise
     written = [
-        path for path in (options.jsonl, options.csv, options.out, options.pdf, options.roster) if path
+        path
+        for path in (options.jsonl, options.csv, options.out, options.pdf, options.roster, options.statblock)
+        if path
     ]
-    return BatchSummary(options.count, plan.run_seed, jobs, time.perf_counter() - started, written)
+    return BatchSummary(plan.count, plan.run_seed, jobs, time.perf_counter() - started, written)
 
 
 def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
@@ -116,7 +120,7 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
             "--archetype", options.archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
         )
         if options.archetype is not None
-        else Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
+        else _every_archetype(tables)
     )
     races = (
         parse_mix("--race", options.race, tables.races, "a race (6.3)") if options.race is not None else None
@@ -127,23 +131,41 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
         raise InputError(f"--template: {options.template} is not a file")
     if options.paper not in PAPERS:
         raise InputError(f"--paper: must be {' or '.join(PAPERS)}, not {options.paper!r}")
+    group = None
+    if options.group is not None:
+        from chargen.batch.groups import parse_group
+
+        if options.archetype is not None:
+            raise InputError("--group and --archetype: a group names its own archetypes; give one of them")
+        group = parse_group(options.group, tables, options.count)
     return Plan(
         run_seed=options.seed if options.seed is not None else new_seed(),
         archetypes=archetypes,
         races=races,
         gender=options.gender,
-        count=options.count,
+        count=options.count * group.size if group is not None else options.count,
         want_jsonl=options.jsonl is not None,
         want_csv=options.csv is not None,
         want_file=options.out is not None,
         want_record=options.pdf is not None,
         want_card=options.roster is not None,
+        want_statblock=options.statblock is not None,
         paper=options.paper,
         template=options.template,
+        group=group,
     )
 
 
-def _open_outputs(options: BatchOptions, stdout: TextIO, *, title: str, jobs: int) -> list[Output]:
+def _every_archetype(tables: Tables) -> Mix:
+    """Every archetype alike, but a group's leaders (tables/groups.yaml): they lead a --group, and a run
+    without one stays as it was before they were added."""
+    led = tuple(sorted(name for name in tables.archetypes if name not in tables.group_file.leaders))
+    return Mix(led, (1.0,) * len(led))
+
+
+def _open_outputs(
+    options: BatchOptions, plan: Plan, stdout: TextIO, *, title: str, jobs: int, tables: Tables
+) -> list[Output]:
     from chargen.batch import writers
 
     opened: list[Output] = []
@@ -151,13 +173,15 @@ def _open_outputs(options: BatchOptions, stdout: TextIO, *, title: str, jobs: in
         if options.jsonl is not None:
             opened.append(writers.JsonlOutput(options.jsonl, stdout))
         if options.csv is not None:
-            opened.append(writers.CsvOutput(options.csv, stdout))
+            opened.append(writers.CsvOutput(options.csv, stdout, plan.group))
         if options.out is not None:
             opened.append(writers.DirectoryOutput(options.out))
         if options.pdf is not None:
             opened.append(writers.RecordsPdfOutput(options.pdf))
         if options.roster is not None:
             opened.append(writers.RosterOutput(options.roster, paper=options.paper, title=title, jobs=jobs))
+        if options.statblock is not None:
+            opened.append(writers.StatBlockOutput(options.statblock, stdout, plan.group, tables))
     except BaseException:
         for output in opened:
             output.discard()
@@ -175,10 +199,13 @@ def check_targets(options: BatchOptions) -> None:
         "--csv": (options.csv, "csv"),
         "--pdf": (options.pdf, "pdf"),
         "--roster": (options.roster, "roster"),
+        "--statblock": (options.statblock, "statblock"),
     }
     given = {option: path for option, (path, _) in files.items() if path is not None}
     if not given and options.out is None:
-        raise InputError("batch: give at least one output: --jsonl, --csv, --out, --pdf or --roster")
+        raise InputError(
+            "batch: give at least one output: --jsonl, --csv, --out, --pdf, --roster or --statblock"
+        )
     for option in ("--pdf", "--roster"):
         if given.get(option) == "-":
             raise InputError(f"{option}: a PDF cannot go to standard output (-); give a file name")

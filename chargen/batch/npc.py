@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
+from chargen.batch.groups import GroupPlan
 from chargen.batch.mix import Mix, derived_seed
 from chargen.errors import ChargenError
 from chargen.model import Character, UnarmedLine, WeaponLine, to_document
@@ -53,6 +54,8 @@ CSV_COLUMNS = (
     "shield",
     "seed",
 )
+#: A track's boxes stand in strips of this many, to count damage by at a glance (layout, not a rule).
+BOXES_PER_STRIP = 5
 #: About one NPC in this many gets a byname, when the race has epithets.
 EPITHET_ODDS = 4
 
@@ -71,8 +74,10 @@ class Plan:
     want_file: bool = False
     want_record: bool = False
     want_card: bool = False
+    want_statblock: bool = False
     paper: str = "letter"
     template: str | None = None
+    group: GroupPlan | None = None  # set: the archetypes come from the group, not from `archetypes`
 
 
 @dataclass(frozen=True)
@@ -89,10 +94,19 @@ class NpcOutput:
 
 
 def make_character(plan: Plan, number: int, tables: Tables) -> Character:
-    """NPC `number` (1-based) of the run's seed: the same character whatever the count or the jobs."""
+    """NPC `number` (1-based) of the run's seed: the same character whatever the count or the jobs. A
+    group's leader is the candidate with the most 5.1 points of `best_of` (chargen.batch.groups)."""
+    if plan.group is not None and plan.group.is_leader(number):
+        purposes = ["character", *(f"character-{k}" for k in range(1, plan.group.best_of))]
+        candidates = [_rolled(plan, number, tables, purpose) for purpose in purposes]
+        return max(candidates, key=lambda candidate: candidate.points.total)  # max keeps the first of equals
+    return _rolled(plan, number, tables, "character")
+
+
+def _rolled(plan: Plan, number: int, tables: Tables, purpose: str) -> Character:
     from chargen import api
 
-    seed = derived_seed(plan.run_seed, number, "character")
+    seed = derived_seed(plan.run_seed, number, purpose)
     archetype, race = _mixed(plan, number)
 
     def name(race: str, gender: str) -> str | None:
@@ -128,15 +142,16 @@ def _seeded(seed: int) -> random.Random:
 
 
 def _mixed(plan: Plan, number: int) -> tuple[str, str | None]:
-    """NPC `number`'s archetype and race from the run's mixes. A mix of one choice draws nothing that
-    matters (its draw is its only choice), so the mix RNG is seeded only when something is drawn."""
-    fixed_archetype = plan.archetypes.fixed
+    """NPC `number`'s archetype (its place in a group's, or the run's mix) and race. A mix of one choice
+    draws nothing that matters (its draw is its only choice), so the mix RNG is seeded only when something
+    is drawn."""
+    fixed_archetype = plan.group.archetype_of(number) if plan.group is not None else plan.archetypes.fixed
     fixed_race = plan.races.fixed if plan.races is not None else None
     if fixed_archetype is not None and (plan.races is None or fixed_race is not None):
         return fixed_archetype, fixed_race
     draws = _seeded(derived_seed(plan.run_seed, number, "mix"))
-    archetype = plan.archetypes.draw(draws)
-    return archetype, plan.races.draw(draws) if plan.races is not None else None
+    drawn = plan.archetypes.draw(draws)  # drawn even in a group: the race's draw stays where it was
+    return fixed_archetype or drawn, plan.races.draw(draws) if plan.races is not None else None
 
 
 def npc_name(parts: NameParts, gender: str, rng: random.Random) -> str:
@@ -174,7 +189,7 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         file_name=file_name,
         file_text=text,
         record_pdf=record,
-        card=roster_card(number, character, tables) if plan.want_card else None,
+        card=roster_card(number, character, tables) if plan.want_card or plan.want_statblock else None,
     )
 
 
@@ -235,8 +250,40 @@ class CardItem:
 
 
 @dataclass(frozen=True, slots=True)
+class CardAbility:
+    """A skill, talent, spell or ritual as the card and the stat block show it: "Healer", Rank "3"."""
+
+    name: str
+    rank: str  # "racial" for a talent the race grants (6.4-6.9)
+
+
+@dataclass(frozen=True, slots=True)
+class CardTrack:
+    """Endurance or Fatigue to tick in play: one box per point, numbered from the value down to 1."""
+
+    label: str
+    code: str  # the card's short label, as its stats row names the characteristic
+    value: int
+    marked: int | None  # the box that is marked (Endurance: unconscious there, 19), or None
+
+    @property
+    def boxes(self) -> list[str]:
+        """A box for each point from the value down to 1 (ticked from the left), as the card's classes:
+        "marked" for the marked box, "end" for the last of each strip of five (to count by at a glance)."""
+        return [
+            " ".join(
+                name
+                for name, wanted in (("marked", point == self.marked), ("end", place % BOXES_PER_STRIP == 0))
+                if wanted
+            )
+            for place, point in enumerate(range(self.value, 0, -1), 1)
+        ]
+
+
+@dataclass(frozen=True, slots=True)
 class RosterCard:
-    """What a GM reads behind the screen, already in display names: small, so a roster of thousands fits."""
+    """What a GM reads behind the screen, already in display names: small, so a roster of thousands fits.
+    The roster card and the stat block (chargen.batch.statblock) are both made from it."""
 
     number: int
     name: str
@@ -252,6 +299,18 @@ class RosterCard:
     armor: CardItem | None
     shield: CardItem | None
     seed: int | None
+    unconscious: int  # the Endurance at which 19 knocks the character out (tables/record.yaml)
+    college: str = ""  # display name; "" without one
+    magic: tuple[CardAbility, ...] = ()  # racial talents, then talents, spells and rituals
+    skills: tuple[CardAbility, ...] = ()
+
+    @property
+    def tracks(self) -> tuple[CardTrack, CardTrack]:
+        """Endurance and Fatigue, as the record's page 1 tracks them (chargen.render.tracks)."""
+        return (
+            CardTrack("Endurance", "EN", self.characteristics["EN"], self.unconscious),
+            CardTrack("Fatigue", "FT", self.characteristics["FT"], None),
+        )
 
 
 def _card_weapon(name: str, line: WeaponLine | UnarmedLine) -> CardWeapon:
@@ -262,6 +321,7 @@ def roster_card(number: int, character: Character, tables: Tables) -> RosterCard
     combat = character.combat
     archetype = tables.archetypes.get(character.archetype or "")
     armor, shield = combat.armor, combat.shield
+    college, magic, skills = _abilities(character, tables)
     return RosterCard(
         number=number,
         name=character.name,
@@ -278,6 +338,24 @@ def roster_card(number: int, character: Character, tables: Tables) -> RosterCard
         armor=CardItem(_display(tables.armor, armor.name), protection=armor.protection) if armor else None,
         shield=CardItem(_display(tables.shields, shield.name), rank=shield.rank) if shield else None,
         seed=character.seed,
+        unconscious=tables.record.endurance.unconscious,
+        college=college,
+        magic=magic,
+        skills=skills,
+    )
+
+
+def _abilities(
+    character: Character, tables: Tables
+) -> tuple[str, tuple[CardAbility, ...], tuple[CardAbility, ...]]:
+    """College, magic and skills in the record's own display names (chargen.render.skill_boxes)."""
+    from chargen.render import skill_boxes
+
+    magic = skill_boxes.magic(character, tables)
+    return (
+        magic.college,
+        tuple(CardAbility(row.name, row.rank) for row in magic.rows),
+        tuple(CardAbility(row.name, row.rank) for row in skill_boxes.skills(character, tables)),
     )
 
 

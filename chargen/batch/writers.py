@@ -15,11 +15,18 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
-from typing import IO, Protocol, TextIO
+from typing import IO, TYPE_CHECKING, Protocol, TextIO
 
+from chargen.batch.groups import GroupPlan
 from chargen.batch.npc import CSV_COLUMNS, NpcOutput, RosterCard
 from chargen.errors import ChargenError
 from chargen.output import STDOUT, Journal, StagedFile, cannot, current_umask
+
+if TYPE_CHECKING:
+    from chargen.tables import Tables
+
+#: The CSV's columns after CSV_COLUMNS in a run of groups: which group (1, 2, ...) and "yes" for its leader.
+GROUP_COLUMNS = ("group", "leader")
 
 
 class Output(Protocol):
@@ -58,14 +65,57 @@ class JsonlOutput(_StreamOutput):
 
 
 class CsvOutput(_StreamOutput):
-    def __init__(self, target: str, stdout: TextIO) -> None:
+    def __init__(self, target: str, stdout: TextIO, group: GroupPlan | None = None) -> None:
         super().__init__(target, stdout)
         self.writer = csv.writer(self.stream)
-        self.writer.writerow(CSV_COLUMNS)
+        self.group = group
+        self.writer.writerow(CSV_COLUMNS + (GROUP_COLUMNS if group is not None else ()))
 
     def add(self, npc: NpcOutput) -> None:
         assert npc.csv_row is not None
-        self.writer.writerow(npc.csv_row)
+        if self.group is None:
+            self.writer.writerow(npc.csv_row)
+            return
+        leader = "yes" if self.group.is_leader(npc.number) else ""
+        self.writer.writerow((*npc.csv_row, str(self.group.index_of(npc.number)), leader))
+
+
+class StatBlockOutput(_StreamOutput):
+    """A stat block per NPC (chargen.batch.statblock): Markdown when the file name ends in .md, else text.
+    A group's blocks are held until its last member arrives, then written under the group's heading."""
+
+    def __init__(self, target: str, stdout: TextIO, group: GroupPlan | None, tables: Tables) -> None:
+        super().__init__(target, stdout)
+        self.markdown = target.lower().endswith(".md")
+        self.group = group
+        self.members = group.described(tables) if group is not None else ""
+        self.held: list[RosterCard] = []
+        self.first = True
+
+    def _write(self, text: str) -> None:
+        if not self.first:
+            self.stream.write("\n")  # a blank line between blocks and headings
+        self.stream.write(text)
+        self.first = False
+
+    def add(self, npc: NpcOutput) -> None:
+        from chargen.batch import statblock
+
+        assert npc.card is not None
+        block = statblock.markdown_block if self.markdown else statblock.text_block
+        if self.group is None:
+            self._write(block(npc.card))
+            return
+        self.held.append(npc.card)
+        if len(self.held) < self.group.size:
+            return
+        heading = statblock.group_heading(
+            self.group.title(self.group.index_of(npc.number)), self.members, self.held
+        )
+        self._write(statblock.markdown_heading(heading) if self.markdown else statblock.text_heading(heading))
+        for index, card in enumerate(self.held):
+            self._write(block(card, leader=index == 0))
+        self.held = []
 
 
 class DirectoryOutput:

@@ -5,11 +5,16 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
 
 import click
 
 from chargen.cli.options import not_empty, tables_from
 from chargen.cli.shared import completer
+
+if TYPE_CHECKING:
+    from chargen.batch import BatchOptions
+    from chargen.tables import Tables
 
 
 @contextmanager
@@ -22,8 +27,22 @@ def _progress_bar(count: int, show: bool) -> Iterator[Callable[[int], None] | No
         yield bar.update
 
 
+def _npc_count(options: BatchOptions, tables: Tables) -> int:
+    """How many NPCs the run makes: its count, times a group's size."""
+    if options.group is None:
+        return options.count
+    from chargen.batch.groups import parse_group
+
+    return options.count * parse_group(options.group, tables).size
+
+
 @click.command("batch")
-@click.option("--count", "-n", type=click.IntRange(min=1), required=True, help="How many NPCs.")
+@click.option(
+    "--count",
+    "-n",
+    type=click.IntRange(min=1),
+    help="How many NPCs; with --group, how many such groups (default 1).",
+)
 @click.option(
     "--seed",
     type=click.IntRange(min=0),
@@ -33,7 +52,16 @@ def _progress_bar(count: int, show: bool) -> Iterator[Callable[[int], None] | No
     "--archetype",
     metavar="NAME|NAME=W,...",
     shell_complete=completer("archetypes"),
-    help="One archetype, or a weighted mix such as fighter=3,adept=1. Default: all alike.",
+    help="One archetype, or a weighted mix such as fighter=3,adept=1. Default: all alike, but the "
+    "leaders of groups (--group).",
+)
+@click.option(
+    "--group",
+    metavar="GROUP|NAME=N,...",
+    callback=not_empty,
+    shell_complete=completer("groups"),
+    help="An encounter group of tables/groups.yaml (patrol, caravan, ...), or members with one leader such "
+    "as bandit=5,bandit-chief=1. The leader comes first in each group.",
 )
 @click.option(
     "--race",
@@ -68,7 +96,15 @@ def _progress_bar(count: int, show: bool) -> Iterator[Callable[[int], None] | No
     "--roster",
     callback=not_empty,
     metavar="FILE",
-    help="A compact roster, ten NPC cards a page (PDF, or HTML if FILE ends in .html).",
+    help="A compact roster, ten NPC cards a page, with Endurance and Fatigue boxes to tick (PDF, or HTML "
+    "if FILE ends in .html).",
+)
+@click.option(
+    "--statblock",
+    callback=not_empty,
+    metavar="FILE",
+    help="A stat block per NPC, as a GM writes it on an index card: text, Markdown if FILE ends in .md "
+    "(- for standard output, as text). A group's blocks stand under its heading.",
 )
 @click.option(
     "--paper",
@@ -93,9 +129,10 @@ def _progress_bar(count: int, show: bool) -> Iterator[Callable[[int], None] | No
 @click.pass_context
 def batch_command(
     context: click.Context,
-    count: int,
+    count: int | None,
     seed: int | None,
     archetype: str | None,
+    group: str | None,
     race: str | None,
     gender: str | None,
     jsonl: str | None,
@@ -103,6 +140,7 @@ def batch_command(
     out: str | None,
     pdf: str | None,
     roster: str | None,
+    statblock: str | None,
     paper: str,
     template: str | None,
     jobs: int | None,
@@ -116,15 +154,19 @@ def batch_command(
       chargen batch -n 12 --seed 7 --archetype bandit --csv bandits.csv --roster bandits.pdf
       chargen batch -n 200 --archetype peasant=6,militia=2,priest=1 --out village/
       chargen batch -n 10000 --seed 1 --jsonl - | jq .name
+      chargen batch --group patrol -n 2 --seed 3 --statblock patrols.md
     """
     from chargen.batch import BatchOptions, run_batch
 
-    if not (jsonl or csv_path or out or pdf or roster):
+    if count is None and group is None:
+        raise click.UsageError("Missing option '--count' / '-n' (or give --group).")
+    if not (jsonl or csv_path or out or pdf or roster or statblock):
         jsonl = "-"  # no output named: the NPCs go to standard output, one JSON line each
     options = BatchOptions(
-        count=count,
+        count=count if count is not None else 1,
         seed=seed,
         archetype=archetype,
+        group=group,
         race=race,
         gender=gender,
         jsonl=jsonl,
@@ -132,6 +174,7 @@ def batch_command(
         out=out,
         pdf=pdf,
         roster=roster,
+        statblock=statblock,
         force=force,
         jobs=jobs,
         paper=paper,
@@ -139,7 +182,7 @@ def batch_command(
     )
     tables = tables_from(context)
     show_bar = not quiet and sys.stderr.isatty()
-    with _progress_bar(count, show_bar) as progress:
+    with _progress_bar(_npc_count(options, tables) if show_bar else 0, show_bar) as progress:
         summary = run_batch(options, tables=tables, progress=progress)
     if not quiet:
         where = ", ".join(summary.written)

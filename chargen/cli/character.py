@@ -40,7 +40,10 @@ def _split(values: tuple[str, ...]) -> list[str]:
 )
 @click.option("--strategy", "archetype", hidden=True, help="Deprecated: the old name of --archetype.")
 @click.option(
-    "--optional", multiple=True, metavar="CODE", help="Roll an optional characteristic too (e.g. PB)."
+    "--optional",
+    multiple=True,
+    metavar="CODE",
+    help="Roll an optional characteristic too (e.g. PB), or use an optional rule (18.5).",
 )
 @output_options
 @click.pass_context
@@ -135,12 +138,12 @@ def render_command(
     file: str,
     outputs: Outputs,
 ) -> None:
-    """Print the Character Record of FILE as HTML and/or PDF."""
+    """Print the Character Record of FILE as HTML and/or PDF, or its stat block."""
     from chargen import api
     from chargen.errors import InputError
 
-    if not (outputs.html or outputs.pdf):
-        raise InputError("render: give --html OUT.html and/or --pdf OUT.pdf")
+    if not (outputs.html or outputs.pdf or outputs.statblock):
+        raise InputError("render: give --html OUT.html, --pdf OUT.pdf and/or --statblock FILE")
     text, source = api.read_source(file)
     tables = tables_from(context)
     document = api.build(text, source, tables=tables)

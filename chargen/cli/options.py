@@ -42,6 +42,7 @@ class Outputs:
     pdf: str | None = None
     paper: str = "letter"
     template: str | None = None
+    statblock: str | None = None
 
 
 def output_options(function: F) -> F:
@@ -49,7 +50,7 @@ def output_options(function: F) -> F:
 
     @functools.wraps(function)
     def command(*args: Any, **kwargs: Any) -> Any:
-        names = ("fmt", "output", "html", "pdf", "paper", "template")
+        names = ("fmt", "output", "html", "pdf", "paper", "template", "statblock")
         kwargs["outputs"] = Outputs(**{name: kwargs.pop(name) for name in names})
         return function(*args, **kwargs)
 
@@ -93,6 +94,13 @@ def output_options(function: F) -> F:
             type=click.Path(dir_okay=False, exists=True),
             help="Your own Jinja2 template for the Character Record.",
         ),
+        click.option(
+            "--statblock",
+            type=click.Path(dir_okay=False, allow_dash=True),
+            callback=not_empty,
+            help="Also write a stat block, as for `chargen batch`: text, Markdown if it ends in .md (- for "
+            "standard output).",
+        ),
     ]
     for decorator in reversed(decorators):
         command = decorator(command)
@@ -106,14 +114,15 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
 
     record = bool(outputs.html or outputs.pdf)
     output = outputs.output
-    if output is None and print_default and not record:
-        output = "-"  # the character file goes to standard output unless a record was asked for
+    if output is None and print_default and not record and not outputs.statblock:
+        output = "-"  # the character file goes to standard output unless a record or block was asked for
     targets = [
         (option, path, kind)
         for option, path, kind in (
             ("--output", output, outputs.fmt),
             ("--html", outputs.html, "html"),
             ("--pdf", outputs.pdf, "pdf"),
+            ("--statblock", outputs.statblock, "statblock"),
         )
         if path
     ]
@@ -130,4 +139,9 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
             files.append((outputs.html, page.encode("utf-8")))
         if outputs.pdf:
             files.append((outputs.pdf, render_pdf(document, tables, paper=outputs.paper, template=template)))
+    if outputs.statblock:
+        from chargen.batch.statblock import character_block
+
+        block = character_block(document, tables, markdown=outputs.statblock.lower().endswith(".md"))
+        files.append((outputs.statblock, block.encode("utf-8")))
     write_all(files)

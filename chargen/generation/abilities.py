@@ -2,7 +2,8 @@
 the Experience they cost, and what else the player writes down (equipment, notes, player, campaign).
 
 Runs after the derived values: it needs the race, its type, the 8.5 Experience and the 6.3 multiplier, and
-changes none of them. A file that lists none of these gets back the Character unchanged."""
+changes none of them. A file that lists none of these gets back the Character unchanged. An NPC (issue 12)
+is given its archetype's typical skills, college and magic instead: given, not bought (8.6)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,14 @@ from typing import Any
 
 from chargen.character_file import Ability, CharacterInput, MagicAbility
 from chargen.errors import InputError, KeyPath, Problem
+from chargen.generation.decisions import NO_ABILITIES, Abilities
 from chargen.model import Character, Gear, MagicRanked, Ranked
 from chargen.names import name_key, resolve, unknown_problem
 from chargen.rules.experience import experience_spent
+from chargen.rules.magic import may_cast, opposed_to_element
 from chargen.tables import Tables
+from chargen.tables.abilities_schema import MagicEntry
+from chargen.tables.schema import Archetype
 
 
 def with_abilities(made: Character, spec: CharacterInput, tables: Tables) -> Character:
@@ -36,7 +41,7 @@ def with_abilities(made: Character, spec: CharacterInput, tables: Tables) -> Cha
     college = _college(spec.college, made, tables, problems)
     spells = _magic(spec.spells, made.race, college, tables, problems)
     bank = None
-    if skills or languages or spells:
+    if (skills or languages or spells) and not spec.abilities_given:
         spending = experience_spent(
             ((item.name, item.rank) for item in skills),
             ((item.name, item.rank) for item in languages),
@@ -58,17 +63,86 @@ def with_abilities(made: Character, spec: CharacterInput, tables: Tables) -> Cha
         languages=languages,
         college=college,
         spells=spells,
+        abilities_given=True if spec.abilities_given else None,
         experience_bank=bank,
         notes=[*made.notes, *(note for note in spec.notes or [] if note not in made.notes)],
     )
 
 
+def given_abilities(
+    spec: CharacterInput, archetype_id: str | None, race: str, race_type: str | None, tables: Tables
+) -> Abilities:
+    """Issue 12: an NPC knows its archetype's typical skills, the first college of its preference list that
+    its race may join (6.6), and the talents and spells that college (or any, 4.2) casts, each at its typical
+    Rank within the table's maximum. Given, not bought, so the Experience Point Bank is not charged (8.6);
+    chosen without dice, so the rest of the NPC is as it was. A file that lists skills, languages, a college
+    or magic keeps its own."""
+    if _lists_abilities(spec):
+        return NO_ABILITIES
+    key = (id(tables), archetype_id, race, race_type)
+    known = _TYPICAL.get(key)
+    if known is not None and known[0] is tables:
+        return known[1]
+    if len(_TYPICAL) >= 1024:
+        _TYPICAL.clear()
+    abilities = _typical_abilities(tables.archetypes.get(archetype_id or ""), race, race_type, tables)
+    _TYPICAL[key] = (tables, abilities)
+    return abilities
+
+
+#: An archetype's abilities by (tables, archetype, race, race type): a batch meets a handful of these
+#: thousands of times, and an Abilities is never changed once made.
+_TYPICAL: dict[tuple[int, str | None, str, str | None], tuple[Tables, Abilities]] = {}
+
+
+def _typical_abilities(
+    archetype: Archetype | None, race: str, race_type: str | None, tables: Tables
+) -> Abilities:
+    if archetype is None:
+        return NO_ABILITIES
+    typical = archetype.abilities
+    college = next((key for key in typical.colleges if _may_join(key, race, race_type, tables)), None)
+    entries = tables.abilities.magic.entries
+    spells = tuple(
+        MagicRanked(item.name, _capped(item.rank, entry.max_rank), entry.kind)
+        for item in typical.magic
+        if may_cast(entry := entries[item.name], college) and race not in entry.granted_to
+    )
+    listed = tables.abilities.skills
+    skills = tuple(
+        Ranked(item.name, _capped(item.rank, listed[item.name].max_rank)) for item in typical.skills
+    )
+    if not (skills or college or spells):
+        return NO_ABILITIES
+    return Abilities(skills, college, spells, given=True)
+
+
+def _capped(rank: int, maximum: int | None) -> int:
+    """The typical Rank, within a GM's maximum for the entry."""
+    return rank if maximum is None else min(rank, maximum)
+
+
+def _lists_abilities(spec: CharacterInput) -> bool:
+    return bool(spec.skills or spec.languages or spec.college or spec.spells)
+
+
+def _element(race: str, race_type: str | None, tables: Tables) -> str | None:
+    """The race type's element (6.6's giants), or None."""
+    types = tables.races[race].types
+    return types[race_type].element if race_type in types else None
+
+
+def _may_join(college: str, race: str, race_type: str | None, tables: Tables) -> bool:
+    element = _element(race, race_type, tables)
+    return not opposed_to_element(
+        element, tables.abilities.colleges[college], tables.abilities.opposed_elements
+    )
+
+
 def _lists_any(spec: CharacterInput) -> bool:
     return bool(
-        spec.skills
-        or spec.languages
-        or spec.college
-        or spec.spells
+        _lists_abilities(spec)
+        or spec.abilities_given
         or spec.equipment
         or spec.player
         or spec.campaign
@@ -122,10 +196,8 @@ def _college(given: str | None, made: Character, tables: Tables, problems: list[
     if college is None:
         problems.append(unknown_problem(("college",), given, colleges, "a college of magic (36-47)"))
         return None
-    race = tables.races[made.race]
-    element = race.types[made.race_type].element if made.race_type in race.types else None
-    opposed = tables.abilities.opposed_elements.get(element or "")
-    if opposed is not None and colleges[college].element == opposed:
+    if not _may_join(college, made.race, made.race_type, tables):
+        element = _element(made.race, made.race_type, tables)
         problems.append(
             Problem(
                 ("college",),
@@ -164,13 +236,25 @@ def _magic(
             expected = f"{entry.name} is a {entry.kind}" if entry else "give kind: talent, spell or ritual"
             problems.append(Problem((*path, "kind"), expected, rule, item.kind))
             continue
-        if kind != "talent" and college is None:
-            message = f"a {kind} is cast by an adept of a college; the file names no college"
-            problems.append(Problem((*path, "name"), message, "34", item.name))
+        refused = _not_cast(entry, kind, college, tables)
+        if refused:
+            problems.append(Problem((*path, "name"), refused, "34", item.name))
         _check_once((*path, "name"), name, seen, rule, problems)
         _check_rank((*path, "rank"), item.rank, entry.max_rank if entry else None, rule, problems)
         found.append(MagicRanked(name, item.rank, kind))
     return found
+
+
+def _not_cast(entry: MagicEntry | None, kind: str, college: str | None, tables: Tables) -> str | None:
+    """Why the character's college (or none) does not cast this entry (34, 4.2), or None."""
+    if entry is None and (kind == "talent" or college is not None):
+        return None
+    if entry is not None and may_cast(entry, college):
+        return None
+    named = tables.abilities.colleges[college].name if college else "no college"
+    if entry is not None and entry.college is not None:
+        return f"{entry.name} is cast by adepts of {tables.abilities.colleges[entry.college].name}; the file names {named}"
+    return f"a {kind} is cast by an adept of a college; the file names no college"
 
 
 def _overspent(spent: int, experience: int, tables: Tables) -> Problem:

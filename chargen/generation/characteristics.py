@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from math import inf
 
 from chargen.character_file import Allocation
 from chargen.dice import Dice
 from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.rules.allocation import (
     allocation_problems,
+    places_allowed,
+    places_at_maximum,
     point_row_for_roll,
     point_row_for_total,
 )
@@ -63,41 +66,153 @@ def checked_allocation(allocation: Allocation, row: PointRow, tables: Tables) ->
 #: No value near the maximum may be raised.
 NONE_RAISABLE = (False, False, False)
 
+#: The RNG's jitter on an archetype's favours, one factor per primary (drawn when the points are rolled).
+Jitter = tuple[float, ...]
 
-def allocate_by_favours(
-    row: PointRow, favours: Mapping[str, float], rng: random.Random, tables: Tables
+
+def allocation_jitter(rng: random.Random, tables: Tables) -> Jitter:
+    """The draws 5.2's archetype allocation makes, taken with the 5.1 roll so the dice keep their order while
+    the allocation itself waits for the race and gender modifiers (6.x)."""
+    draw, low, span = rng.random, 0.75, 1.33 - 0.75  # random.uniform(0.75, 1.33), without its call each
+    return tuple([low + span * draw() for _ in tables.characteristics.primaries])
+
+
+def archetype_allocation(
+    row: PointRow, archetype: Archetype, jitter: Jitter, modifiers: Mapping[str, int], tables: Tables
 ) -> dict[str, int]:
-    """5.2 for a rolled character: hand out the points one at a time to the characteristic furthest below its
-    share (weights jittered by the RNG), never breaking the 5.2 place limits."""
-    codes = list(tables.characteristics.primaries)
-    minimum, maximum = tables.characteristics.minimum_value, row.maximum
-    weights = [favours.get(code, 0.0) ** 2 * rng.uniform(0.75, 1.33) + 0.05 for code in codes]
-    spare = row.points - minimum * len(codes)
-    share = sum(weights)
+    """5.2 for a rolled character or NPC: first the PS and MD its most preferred weapon needs for a Rank
+    (20.2, counted after the race and gender `modifiers`), then its favours. A weapon no lawful allocation
+    reaches is passed over for the next one listed; with none reachable, favours alone."""
+    codes = tables.characteristics.primaries
+    weights = favour_weights(archetype, jitter, tables)
+    plain = favours_allocation(row, weights, tables)
+    for floors in aims(archetype, modifiers, row.maximum, tables):
+        if all(value >= floor for value, floor in zip(plain, floors, strict=True)):
+            break  # the favours alone reach it: a character changes only where the aim forces it
+        aimed = _lifted(row, plain, weights, floors, tables)
+        if aimed is not None:
+            return dict(zip(codes, aimed, strict=True))
+    return dict(zip(codes, plain, strict=True))
+
+
+def favour_weights(archetype: Archetype, jitter: Jitter, tables: Tables) -> list[float]:
+    """Each primary's weight in the allocation: its favour squared, jittered, never quite zero."""
+    favours = archetype.favours
+    codes = tables.characteristics.primaries
+    return [favours.get(code, 0.0) ** 2 * factor + 0.05 for code, factor in zip(codes, jitter, strict=True)]
+
+
+def favours_allocation(row: PointRow, weights: list[float], tables: Tables) -> list[int]:
+    """5.2 by the favours alone: each primary's share of the points by its (jittered) weight."""
+    minimum = tables.characteristics.minimum_value
+    spare, share = row.points - minimum * len(weights), sum(weights)
     target = [minimum + spare * weight / share for weight in weights]
+    values = _spend_by_weights(row, weights, target, [minimum] * len(weights), tables)
+    if values is None:  # pragma: no cover - the property tests show every row can be filled
+        raise InputError(f"allocation: cannot place {row.points} points under rule 5.2")
+    return values
+
+
+def _lifted(
+    row: PointRow, plain: list[int], weights: list[float], floors: list[int], tables: Tables
+) -> list[int] | None:
+    """5.2 with floors: the favours' allocation lifted to them, the points taken back one at a time from the
+    value furthest above its share of what the lifted values leave (never below its own floor); where that
+    breaks the place limits, the points handed out afresh. None: no lawful allocation keeps the floors."""
+    minimum, maximum = tables.characteristics.minimum_value, row.maximum
+    values = plain[:]
+    spare, share = row.points, 0.0
+    for index, floor in enumerate(floors):
+        if values[index] < floor:
+            values[index] = floor
+            spare -= floor
+        else:
+            spare, share = spare - minimum, share + weights[index]
+    if spare < 0 or not share:
+        return None
+    target = [minimum + spare * weight / share for weight in weights]
+    for _ in range(sum(values) - row.points):
+        best, most = -1, -inf
+        for index, value in enumerate(values):
+            if value > floors[index] and value - target[index] > most:
+                best, most = index, value - target[index]
+        if best < 0:
+            return None
+        values[best] -= 1
+    at_max, one_below, two_below = (values.count(maximum - below) for below in range(3))
+    if max(values) <= maximum and _lawful(at_max, one_below, two_below, maximum, tables):
+        return values
+    return _spend_by_weights(row, weights, _shares(row.points, minimum, weights, floors), floors, tables)
+
+
+def aims(archetype: Archetype, modifiers: Mapping[str, int], maximum: int, tables: Tables) -> list[list[int]]:
+    """The lowest allocated value of each primary that lets the character hold a Rank (20.2) in each of the
+    archetype's weapons, in its order of preference; weapons with no Rank or out of reach of the maximum left
+    out. Worked out once per archetype, PS and MD modifiers and maximum (the archetype kept with them, so its
+    id is not reused meanwhile)."""
+    key = (id(archetype), modifiers.get("PS", 0), modifiers.get("MD", 0), maximum)
+    known = _AIMS.get(key)
+    if known is None or known[0] is not archetype:
+        known = _AIMS[key] = (archetype, list(_aims(archetype, modifiers, maximum, tables)))
+    return known[1]
+
+
+_AIMS: dict[tuple[int, int, int, int], tuple[Archetype, list[list[int]]]] = {}
+
+
+def _aims(
+    archetype: Archetype, modifiers: Mapping[str, int], maximum: int, tables: Tables
+) -> Iterator[list[int]]:
+    minimum = tables.characteristics.minimum_value
+    for item in archetype.weapons:
+        weapon = tables.weapons[item.name]
+        if weapon.max_rank is None:
+            continue
+        needs = {"PS": weapon.ps - modifiers.get("PS", 0), "MD": weapon.md - modifiers.get("MD", 0)}
+        floors = [max(minimum, needs.get(code, minimum)) for code in tables.characteristics.primaries]
+        if max(floors) <= maximum:
+            yield floors
+
+
+def _spend_by_weights(
+    row: PointRow, weights: list[float], target: list[float] | None, floors: list[int], tables: Tables
+) -> list[int] | None:
+    """5.2: hand out the points one at a time to the characteristic furthest below its `target` share, never
+    breaking the 5.2 place limits, none below its floor. None: no target, or the floors leave no lawful way."""
+    if target is None:
+        return None
+    maximum = row.maximum
     near = maximum - 2  # only values reaching maximum-2 or above meet the 5.2 place limits
-    # Each characteristic starts at its whole share, kept below maximum-2 where no place limit applies;
-    # the points left over are handed out one at a time, checked against 5.2.
-    values = [max(minimum, min(int(share_of), near - 1)) for share_of in target]
-    raisable = tables.index.raisable(maximum, len(codes))
+    # Each characteristic starts at its whole share (or its floor), kept below maximum-2 where no place limit
+    # applies; the points left over are handed out one at a time, checked against 5.2.
+    values = [
+        max(floor, min(int(share_of), near - 1)) for share_of, floor in zip(target, floors, strict=True)
+    ]
     # How many values sit at the maximum, maximum-1 and maximum-2, kept up to date as points go out.
-    at_max, one_below, two_below = (sum(value == maximum - below for value in values) for below in range(3))
-    # A value above the maximum (a house table's minimum past it) breaks 5.2 whatever else is raised.
-    over = any(value > maximum for value in values)
+    at_max = one_below = two_below = 0
+    over = False  # a value above the maximum (a house table's minimum past it) breaks 5.2 whatever is raised
+    for value in values:
+        if value >= near:
+            over = over or value > maximum
+            at_max += value == maximum
+            one_below += value == maximum - 1
+            two_below += value == near
+    if at_max + one_below + two_below and not _lawful(at_max, one_below, two_below, maximum, tables):
+        return None
+    raisable = tables.index.raisable(maximum, len(values))
     for _ in range(row.points - sum(values)):
         allowed = NONE_RAISABLE if over else raisable[at_max, one_below, two_below]
-        best = -1
-        best_gap = best_weight = 0.0
+        best, best_gap, best_weight = -1, -inf, 0.0
         for index, value in enumerate(values):
             below = maximum - value
-            if below <= 0 or (below <= 3 and not allowed[below - 1]):
+            if below <= 3 and (below <= 0 or not allowed[below - 1]):
                 continue
             gap = target[index] - value
             # The largest gap below the share wins; the larger weight breaks a tie; the first breaks the rest.
-            if best < 0 or gap > best_gap or (gap == best_gap and weights[index] > best_weight):
+            if gap > best_gap or (gap == best_gap and weights[index] > best_weight):
                 best, best_gap, best_weight = index, gap, weights[index]
-        if best < 0:  # pragma: no cover - the property tests show every row can be filled
-            raise InputError(f"allocation: cannot place {row.points} points under rule 5.2")
+        if best < 0:
+            return None
         below = maximum - values[best]
         if below == 1:
             at_max, one_below = at_max + 1, one_below - 1
@@ -106,25 +221,52 @@ def allocate_by_favours(
         elif below == 3:
             two_below += 1
         values[best] += 1
-    return dict(zip(codes, values, strict=True))
+    return values if sum(values) == row.points else None
 
 
-def archetype_allocation(
-    row: PointRow, archetype: Archetype, rng: random.Random, tables: Tables
-) -> dict[str, int]:
-    return allocate_by_favours(row, archetype.favours, rng, tables)
+def _lawful(at_max: int, one_below: int, two_below: int, maximum: int, tables: Tables) -> bool:
+    """5.2's place limits for these counts at the maximum, maximum-1 and maximum-2."""
+    limits = tables.characteristics.allocation_limits
+    return places_allowed(at_max, one_below, two_below, places_at_maximum(maximum, limits), limits)
+
+
+def _shares(points: int, minimum: int, weights: list[float], floors: list[int]) -> list[float] | None:
+    """Each characteristic's share of the points by weight, a floor above its share holding it there and the
+    others sharing what is left (None: the floors and minimums take more than the points)."""
+    held = [False] * len(weights)
+    while True:
+        spare, share = points, 0.0
+        for index, weight in enumerate(weights):
+            if held[index]:
+                spare -= floors[index]
+            else:
+                spare, share = spare - minimum, share + weight
+        if spare < 0:
+            return None
+        target = [
+            float(floors[index]) if held[index] else minimum + spare * weight / share
+            for index, weight in enumerate(weights)
+        ]
+        short = [index for index, value in enumerate(target) if value < floors[index]]
+        if not short:
+            return target
+        for index in short:
+            held[index] = True
 
 
 def optional_characteristics(wanted: list[str], dice: Dice, tables: Tables) -> dict[str, int]:
-    """5.5: each optional characteristic asked for (by code) or whose dice the file gives, rolled by its dice."""
+    """5.5: each optional characteristic asked for (by code) or whose dice the file gives, rolled by its dice.
+    An optional rule's code (18.5) may stand beside them; the rule's own step reads it."""
     values: dict[str, int] = {}
-    known = {item.code: item for item in tables.characteristics.optional}
+    known = [item.code for item in tables.characteristics.optional]
+    rules = [tables.combat.damage_increase.code]
     for code in wanted:
-        if code not in known:
+        if code not in known and code not in rules:
             raise InputError(
                 Problem(
                     ("optional",),
-                    f"{shown(code)} is not an optional characteristic ({', '.join(known)})",
+                    f"{shown(code)} is neither an optional characteristic ({', '.join(known)}) nor an "
+                    f"optional rule ({', '.join(rules)})",
                     "5.5",
                     code,
                 )

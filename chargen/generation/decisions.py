@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from chargen.model import Modifier
+from chargen.model import MagicRanked, Modifier, Ranked
 from chargen.vocabulary import EIGHT
 
 #: The codes race and gender modify: the eight characteristics and TMR (6.1, 6.4-6.9).
@@ -73,6 +73,20 @@ class Kit:
 
 
 @dataclass(frozen=True)
+class Abilities:
+    """Issue 12: the skills, college and magic an NPC is given (`given`: True, so 8.6 charges nothing);
+    an empty Abilities for everyone else (a file's own are added after the derived values)."""
+
+    skills: tuple[Ranked, ...] = ()
+    college: str | None = None
+    spells: tuple[MagicRanked, ...] = ()
+    given: bool | None = None
+
+
+NO_ABILITIES = Abilities()
+
+
+@dataclass(frozen=True)
 class Decisions:
     """Every step's outcome, in the book's order, before the derived values are worked out."""
 
@@ -86,3 +100,4 @@ class Decisions:
     kit: Kit
     name: str
     rolls: dict[str, GivenRoll]
+    abilities: Abilities = NO_ABILITIES

@@ -18,6 +18,7 @@ from chargen.model import (
 )
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, perception, tmr_from_agility
+from chargen.rules.damage_increase import optional_rules, with_damage_increase
 from chargen.tables import Tables
 from chargen.tables.schema import Armor, Shield
 from chargen.vocabulary import PRIMARIES
@@ -139,11 +140,22 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
         defense_postures=rules.defense_postures(defense_inputs, tables.combat)
         if tables.combat.defense.postures
         else None,
-        tmr=(tmr := tmr_from_agility(agility, tables.characteristics.tmr, decided.modifiers.total["TMR"])),
+        tmr=(
+            tmr := tmr_from_agility(
+                agility, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
+            )
+        ),
         sprint_tmr=rules.sprint_tmr(tmr, tables.combat) if tables.combat.movement.sprint else None,
         initiative=rules.initiative_value(agility, stats.PC, tables.combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
-        weapons=[weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],
+        weapons=with_damage_increase(  # 18.5, when the file chose it
+            [weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],
+            equipment.weapons,
+            equipment.shield,
+            stats.PS,
+            decided.spec.optional,
+            tables,
+        ),
         armor=armor_line(decided, armor, tables),
         shield=shield_line(equipment.shield, shield),
         stun_threshold=rules.stun_threshold(stats.EN, tables.combat),
@@ -170,13 +182,17 @@ def character(decided: Decisions, tables: Tables) -> Character:
         aspect=born.aspect,
         points=Points(decided.points.row.points, decided.points.row.maximum),
         allocation=dict(decided.points.allocation),
-        optional=list(decided.optional),
+        optional=[*decided.optional, *optional_rules(decided.spec.optional, tables)],
         rolls=dict(decided.rolls),
-        weapons=[Carried(item.name, item.rank) for item in equipment.weapons],
+        weapons=[Carried(item.name, item.rank, item.increase) for item in equipment.weapons],
         armor=equipment.armor,
         shield=Carried(equipment.shield.name, equipment.shield.rank) if equipment.shield else None,
         unarmed_rank=decided.spec.unarmed_rank,
         equipment_given=kit.given,
+        skills=list(decided.abilities.skills),
+        college=decided.abilities.college,
+        spells=list(decided.abilities.spells),
+        abilities_given=decided.abilities.given,
         characteristics=stats,
         modifiers=dict(decided.modifiers.each),
         tmr=tmr_from_agility(

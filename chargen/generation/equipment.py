@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from chargen.character_file import Item
-from chargen.errors import Problem
+from chargen.errors import InputError, Problem
 from chargen.names import unknown_problem
 from chargen.rules.combat import armor_cost
 from chargen.tables import Tables
-from chargen.tables.schema import Archetype, Race, Weapon
+from chargen.tables.schema import Archetype, ArchetypeItem, Race, Weapon
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -164,55 +167,166 @@ def _meets(weapon: Weapon, stats: Mapping[str, int]) -> bool:
     return stats["PS"] >= weapon.ps and stats["MD"] >= weapon.md
 
 
+def weapon_order(archetype: Archetype, stats: Mapping[str, int], tables: Tables) -> list[ArchetypeItem]:
+    """The archetype's weapons in its order of preference, the first one the character may hold a Rank in
+    (20.2; the one its 5.2 allocation aimed at) moved to the front."""
+    items = archetype.weapons
+    for item in items:
+        weapon = tables.weapons[item.name]
+        if weapon.max_rank is not None and _meets(weapon, stats):
+            return items if item is items[0] else [item, *(other for other in items if other is not item)]
+    return items
+
+
+def preferred_load(
+    candidates: Sequence[T],
+    loss: Callable[[T], int],
+    value: int,
+    keep: int,
+    price: Callable[[T], int],
+    left: int,
+    tables: Tables,
+) -> T | None:
+    """The first affordable candidate whose `loss` (Agility for armor, 18.1; Manual Dexterity for a shield,
+    17.5) is at most `value` / load_divisor (tables/archetypes.yaml) and leaves `value` at `keep` or more;
+    else the affordable one losing least."""
+    divisor = tables.archetype_file.load_divisor
+    affordable = [candidate for candidate in candidates if price(candidate) <= left]
+    for candidate in affordable:
+        lost = loss(candidate)
+        if lost * divisor <= value and value - lost >= keep:
+            return candidate
+    return min(affordable, key=loss, default=None)
+
+
 def bought_equipment(
     archetype: Archetype, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
 ) -> Equipment:
     """A rolled character's kit: its archetype's preferences it can wield and afford, unranked (Ranks cost
-    Experience). First a weapon, then armor, then a shield if the weapon leaves a hand free, then more weapons."""
+    Experience). First the weapon its allocation aimed at, then armor, then a shield if the weapon leaves a hand
+    free, then more weapons; never a weapon below whose PS or MD it falls (20.2)."""
+    usable: list[tuple[str, int]] = []
+    for item in weapon_order(archetype, stats, tables):
+        weapon = tables.weapons[item.name]
+        if weapon.cost is not None and _meets(weapon, stats):
+            usable.append((item.name, weapon.cost))
     left = purse
-    wanted = [tables.weapons[item.name] for item in archetype.weapons]
-    usable = [
-        (item.name, weapon)
-        for item, weapon in zip(archetype.weapons, wanted, strict=True)
-        if _meets(weapon, stats)
-    ]
-    fallback = [(item.name, weapon) for item, weapon in zip(archetype.weapons, wanted, strict=True)]
     weapons: list[Item] = []
-    for name, weapon in usable or fallback:
-        if weapon.cost is not None and weapon.cost <= left:
-            weapons.append(_item(name))
-            left -= weapon.cost
-            break
-    armor = None
-    for armor_id in archetype.armor:
-        price = armor_cost(tables.armor[armor_id], race.size, tables.armor_file.human_size)
-        if price <= left:
-            armor, left = armor_id, left - price
-            break
+    first = next(((name, cost) for name, cost in usable if cost <= left), None)
+    if first is not None:
+        weapons.append(_item(first[0]))
+        left -= first[1]
+    armor = preferred_load(
+        archetype.armor,
+        lambda name: tables.armor[name].agility_loss,
+        stats["AG"],
+        0,
+        lambda name: armor_cost(tables.armor[name], race.size, tables.armor_file.human_size),
+        left,
+        tables,
+    )
+    if armor is not None:
+        left -= armor_cost(tables.armor[armor], race.size, tables.armor_file.human_size)
     shield = None
-    first_hands = tables.weapons[weapons[0].name].hands if weapons else "1"
-    if first_hands != "2":
-        for item in archetype.shield:
-            price = tables.shields[item.name].cost
-            if price <= left:
-                shield, left = _item(item.name), left - price
-                break
-    for name, weapon in usable:
+    lead = tables.weapons[first[0]] if first is not None else None
+    if lead is None or lead.hands != "2":
+        shield = _shield(archetype, stats, lead, left, tables)
+        left -= tables.shields[shield.name].cost if shield is not None else 0
+    for name, cost in usable:
         if len(weapons) >= tables.archetype_file.weapons_bought:
             break
-        if all(item.name != name for item in weapons) and weapon.cost is not None and weapon.cost <= left:
+        if all(item.name != name for item in weapons) and cost <= left:
             weapons.append(_item(name))
-            left -= weapon.cost
+            left -= cost
     return Equipment(weapons, armor, shield)
+
+
+def _shield(
+    archetype: Archetype, stats: Mapping[str, int], lead: Weapon | None, left: int | None, tables: Tables
+) -> Item | None:
+    """The archetype's shield by `preferred_load`, keeping the Manual Dexterity the `lead` weapon asks (its
+    Strike Chance loses 5 a point short, 17.1): bought within `left`, unranked; or (None) given to an NPC at
+    its typical Rank."""
+    chosen = preferred_load(
+        archetype.shield,
+        lambda item: tables.shields[item.name].manual_dexterity_loss,
+        stats["MD"],
+        lead.md if lead is not None else 0,
+        _free if left is None else lambda item: tables.shields[item.name].cost,
+        left or 0,
+        tables,
+    )
+    if chosen is None:
+        return None
+    return _item(chosen.name, chosen.rank if left is None else None)
+
+
+#: NPC kits by (tables, archetype, PS, MD, AG), each value cut at `_deciding_values` (past them the kit is the
+#: same): a batch gives thousands from a few dozen such keys. An Equipment is never changed once made; the
+#: tables are kept with it so their id is not reused meanwhile.
+_GIVEN: dict[tuple[int, int, int, int, int], tuple[Tables, Equipment]] = {}
+_DECIDING: dict[tuple[int, int], tuple[Tables, tuple[int, int, int]]] = {}
 
 
 def given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tables) -> Equipment:
     """An NPC's kit, given: every archetype weapon at its typical Rank where the NPC may hold that Rank
-    (else unranked), the first armor and the first shield listed."""
+    (else unranked), led by the weapon its allocation aimed at; none whose PS minimum is more than
+    carry_margin above the NPC's PS. Armor and shield by `preferred_load`. Checked when first made."""
+    deciding = _DECIDING.get((id(tables), id(archetype)))
+    if deciding is None or deciding[0] is not tables:
+        deciding = _DECIDING[id(tables), id(archetype)] = (tables, _deciding_values(archetype, tables))
+    strength, dexterity, agility = deciding[1]
+    key = (
+        id(tables),
+        id(archetype),
+        min(stats["PS"], strength),
+        min(stats["MD"], dexterity),
+        min(stats["AG"], agility),
+    )
+    known = _GIVEN.get(key)
+    if known is None or known[0] is not tables:
+        equipment = _given_equipment(archetype, stats, tables)
+        problems = check_equipment(equipment, stats, tables)
+        if problems:  # pragma: no cover - the tables' own checks keep an archetype's kit lawful
+            raise InputError(problems)
+        known = _GIVEN[key] = (tables, equipment)
+    return known[1]
+
+
+def _deciding_values(archetype: Archetype, tables: Tables) -> tuple[int, int, int]:
+    """The PS, MD and AG at and above which every choice `_given_equipment` makes comes out the same: the
+    highest PS and MD its weapons ask (20.2), and the Manual Dexterity and Agility its heaviest shield and
+    armor would need (17.5, 18.1)."""
+    weapons = [tables.weapons[item.name] for item in archetype.weapons]
+    divisor = tables.archetype_file.load_divisor
+    shield_loss = max(
+        (tables.shields[item.name].manual_dexterity_loss for item in archetype.shield), default=0
+    )
+    armor_loss = max((tables.armor[name].agility_loss for name in archetype.armor), default=0)
+    return (
+        max((weapon.ps for weapon in weapons), default=0),
+        max([*(weapon.md + shield_loss for weapon in weapons), shield_loss * divisor]),
+        armor_loss * divisor,
+    )
+
+
+def _given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tables) -> Equipment:
     weapons = []
-    for item in archetype.weapons:
+    lead: Weapon | None = None
+    heaviest = stats["PS"] + tables.archetype_file.carry_margin
+    for item in weapon_order(archetype, stats, tables):
         weapon = tables.weapons[item.name]
+        if weapon.ps > heaviest:
+            continue
+        lead = lead or weapon
         allowed = rank_problem(weapon, item.rank, stats["PS"], stats["MD"]) is None
         weapons.append(_item(item.name, item.rank if allowed else None))
-    shield = _item(archetype.shield[0].name, archetype.shield[0].rank) if archetype.shield else None
-    return Equipment(weapons, archetype.armor[0] if archetype.armor else None, shield)
+    armor = preferred_load(
+        archetype.armor, lambda name: tables.armor[name].agility_loss, stats["AG"], 0, _free, 0, tables
+    )
+    return Equipment(weapons, armor, _shield(archetype, stats, lead, None, tables))
+
+
+def _free(_: object) -> int:
+    """A given item's price: nothing (equipment_given)."""
+    return 0

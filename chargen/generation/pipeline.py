@@ -15,8 +15,16 @@ from chargen.character_file import CharacterInput
 from chargen.dice import Dice
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
-from chargen.generation.abilities import with_abilities
-from chargen.generation.decisions import Birthrights, Decisions, Kit, Modifiers, Points, RaceResult
+from chargen.generation.abilities import given_abilities, with_abilities
+from chargen.generation.decisions import (
+    NO_ABILITIES,
+    Birthrights,
+    Decisions,
+    Kit,
+    Modifiers,
+    Points,
+    RaceResult,
+)
 from chargen.generation.derived import character
 from chargen.generation.equipment import (
     Equipment,
@@ -30,7 +38,7 @@ from chargen.model import Character
 from chargen.names import unknown_name
 from chargen.rules.characteristics import combined_modifiers, modified_characteristics
 from chargen.tables import Tables
-from chargen.tables.schema import Race
+from chargen.tables.schema import PointRow, Race
 from chargen.vocabulary import GENDERS
 
 Equip = Literal["none", "buy", "give"]
@@ -39,7 +47,8 @@ Equip = Literal["none", "buy", "give"]
 @dataclass(frozen=True)
 class Options:
     """How to fill what the file leaves out. `equip`: none (as given), buy (a rolled character buys its
-    archetype's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks)."""
+    archetype's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks, and its
+    skills and magic)."""
 
     equip: Equip = "none"
     # 8.8 for a character the file leaves unnamed: a name for (race, gender), or None for the tables' own
@@ -54,12 +63,13 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     # A rolled character gives no rolls: nothing to dump (pydantic's dump is a cost on the batch's hot path).
     given = rolls.model_dump(exclude_none=True) if rolls.model_fields_set or rolls.model_extra else {}
     dice = Dice(random.Random(seed), given=given)
-    points = points_step(spec, dice, tables)
+    rolled = points_step(spec, dice, tables)
     optional = characteristics.optional_characteristics(spec.optional, dice, tables)
     born = birthrights_step(spec, dice, tables)
     background = heritage(dice, tables)
     race = tables.races[born.race.race]
     modifiers = modifiers_step(born, tables)
+    points = allocation_step(rolled, modifiers, tables)
     primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
     kit = kit_step(spec, options, points.archetype, primaries, background, race, tables)
     name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables, options)
@@ -67,8 +77,11 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     if unused:
         raise InputError(unused)
     used_seed = spec.seed if spec.seed is not None else (seed if dice.used_rng else None)
+    npc_abilities = NO_ABILITIES
+    if options.equip == "give":  # an NPC's skills and magic (issue 12), chosen without dice
+        npc_abilities = given_abilities(spec, points.archetype, born.race.race, born.race_type, tables)
     decided = Decisions(
-        spec, used_seed, points, optional, born, background, modifiers, kit, name, dice.record
+        spec, used_seed, points, optional, born, background, modifiers, kit, name, dice.record, npc_abilities
     )
     return with_abilities(character(decided, tables), spec, tables)  # 8.6 and rule 3's record
 
@@ -90,8 +103,19 @@ def _modifiers(born: Birthrights, tables: Tables) -> Modifiers:
     return Modifiers(combined_modifiers(race.modifiers, type_modifiers), dict(gender.modifiers))
 
 
-def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
-    """5.1-5.2: Characteristic Points and their allocation (by the player, or by an archetype)."""
+@dataclass(frozen=True)
+class RolledPoints:
+    """5.1 and what 5.2 draws: the row, and the player's allocation (checked) or the archetype's jitter. An
+    archetype's allocation is made by `allocation_step` once the race and gender modifiers are known."""
+
+    archetype: str | None
+    row: PointRow
+    allocation: dict[str, int] | None
+    jitter: characteristics.Jitter = ()
+
+
+def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> RolledPoints:
+    """5.1-5.2: Characteristic Points, and the player's allocation or the archetype's draws for one."""
     archetype = spec.archetype
     if archetype is not None and archetype not in tables.archetypes:
         raise unknown_name(
@@ -99,13 +123,15 @@ def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
         )
     stated_total = spec.points.total if spec.points is not None else None
     row = characteristics.characteristic_points(spec.allocation, dice, tables, stated_total)
+    allocation: dict[str, int] | None = None
+    jitter: characteristics.Jitter = ()
     if spec.allocation is not None:
         allocation = characteristics.checked_allocation(spec.allocation, row, tables)
     else:
         if archetype is None:
             # A rolled player character follows an adventurer's archetype, never a trade (tables/archetypes.yaml).
             archetype = dice.choice(tables.index.adventurers)
-        allocation = characteristics.archetype_allocation(row, tables.archetypes[archetype], dice.rng, tables)
+        jitter = characteristics.allocation_jitter(dice.rng, tables)
     if spec.points is not None:
         stated_maximum = spec.points.maximum if spec.points.maximum is not None else row.maximum
         if (spec.points.total, stated_maximum) != (row.points, row.maximum):
@@ -118,7 +144,20 @@ def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Points:
                     spec.points.total,
                 )
             )
-    return Points(archetype, row, allocation)
+    return RolledPoints(archetype, row, allocation, jitter)
+
+
+def allocation_step(rolled: RolledPoints, modifiers: Modifiers, tables: Tables) -> Points:
+    """5.2: the player's allocation as given, or the archetype's, aimed at its weapons' PS and MD as race and
+    gender modify them (6.x)."""
+    allocation = rolled.allocation
+    if allocation is None and rolled.archetype is not None:
+        archetype = tables.archetypes[rolled.archetype]
+        allocation = characteristics.archetype_allocation(
+            rolled.row, archetype, rolled.jitter, modifiers.total, tables
+        )
+    assert allocation is not None  # points_step gives one or the other
+    return Points(rolled.archetype, rolled.row, allocation)
 
 
 def birthrights_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Birthrights:
@@ -165,14 +204,14 @@ def kit_step(
 ) -> Kit:
     """8.7: equipment as given, or bought within the purse, or given to an NPC; checked and priced."""
     given = spec.equipment_given
-    equipment = Equipment(list(spec.weapons), spec.armor, spec.shield)
     has_kit = bool(spec.weapons or spec.armor or spec.shield)
     if options.equip != "none" and not has_kit and archetype is not None:
         chosen = tables.archetypes[archetype]
-        if options.equip == "give":
-            equipment, given = given_equipment(chosen, primaries, tables), True
-        else:
-            equipment = bought_equipment(chosen, primaries, background.starting_silver, race, tables)
+        if options.equip == "give":  # checked when given_equipment first made it for these PS and MD
+            return Kit(given_equipment(chosen, primaries, tables), True, 0)
+        equipment = bought_equipment(chosen, primaries, background.starting_silver, race, tables)
+    else:
+        equipment = Equipment(list(spec.weapons), spec.armor, spec.shield)
     problems = check_equipment(equipment, primaries, tables)
     if problems:
         raise InputError(problems)

@@ -7,10 +7,12 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from chargen.formulas import Formula
+    from chargen.model import DamageIncrease
     from chargen.tables.schema import ArmorFile, CombatFile
 
 TIMES = "\u00d7"
 MINUS = "\u2212"
+NO_BREAK = "\u00a0"
 
 
 def _times(multiplier: int | float, term: str) -> str:
@@ -150,3 +152,31 @@ def armor_weight(chart: ArmorFile, gender: str) -> str:
     adjustment = chart.weight_adjustment_by_gender.get(gender, 0)  # type: ignore[call-overload]
     multiple = "chart multiple" if not adjustment else f"(chart multiple {_signed(adjustment)})"
     return f"{multiple} {TIMES} size"
+
+
+def damage_increase(rules: CombatFile) -> str:
+    """18.5 (optional), under the weapons of a character whose file chose it."""
+    terms = rules.damage_increase
+    return (
+        f"Damage increase ({terms.rule}, optional): +1 per {terms.strength_points_per_bonus} full points of PS "
+        f"above the weapon's, each +1 adding {terms.breakage_per_bonus} rolls below {terms.breaks_on} that may "
+        f"break it and lowering the highest Modified Strike Chance to match; not when thrown or fired. Or, "
+        f"chosen per weapon, +1 per {terms.rank_per_bonus} Ranks."
+    )
+
+
+def damage_increase_note(increase: DamageIncrease | None, rule: str) -> str:
+    """A weapon line's 18.5 figures: the bonus and its system; for Physical Strength, the breakage rolls, the
+    highest Modified Strike Chance and the damage when thrown. Each phrase is held together (no-break spaces),
+    so a narrow Damage column wraps between phrases only. Empty without a bonus."""
+    if increase is None or not increase.bonus:
+        return ""
+    source = "PS" if increase.system == "strength" else "Rank"
+    phrases = [f"+{increase.bonus} for {source} ({rule})"]
+    if increase.breaks_on is not None:
+        phrases.append(f"breaks on {increase.breaks_on}")
+    if increase.strike_chance_cap is not None:
+        phrases.append(f"Strike Chance at most {_number(increase.strike_chance_cap)}")
+    if increase.thrown_damage is not None:
+        phrases.append(f"thrown {increase.thrown_damage}")
+    return "; ".join(phrase.replace(" ", NO_BREAK) for phrase in phrases)

@@ -1,7 +1,7 @@
 """The record's In play box: what rule 3's record carries beyond the charts, each with its rule, for the
 characters it applies to (15.1-15.3 Agility, racial stealth with the armor's, racial magic resistance,
-21 kicks, the Secondary hand of 6.2 and 17.6, 16.5 knockouts). Numbers come from tables/record.yaml and
-tables/races.yaml."""
+21 kicks, the Secondary hand of 6.2 and 17.6, 16.5 knockout rolls per weapon). Numbers come from
+tables/record.yaml and tables/races.yaml."""
 
 from __future__ import annotations
 
@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from chargen.render import lookup
 from chargen.render.reading import num, signed
+from chargen.rules.combat import roll_range
+from chargen.rules.knockout import knockout_high
 
 if TYPE_CHECKING:
     from chargen.model import Character
@@ -45,17 +47,30 @@ def in_play(character: Character, tables: Tables) -> list[Item]:
             f"{signed(hand.strike_chance)} Strike Chance; {signed(hand.multiple_strike)} in a multiple strike"
         )
         items.append(Item("Secondary hand", value, hand.rule))
-    knockout = record.knockout
-    weapons = [
-        (line.name, lookup.weapon(tables, line.name, f"combat.weapons[{index}].name"))
-        for index, line in enumerate(combat.weapons)
-    ]
-    able = [
-        entry.name
-        for weapon_id, entry in weapons
-        if weapon_id not in knockout.barred_weapons and entry.group not in knockout.barred_groups
-    ]
-    if able:
-        value = f"at or under {num(knockout.percent)}% of the modified Strike Chance"
-        items.append(Item("Knockout", value, f"{knockout.rule}: {', '.join(able)}"))
+    knockout = _knockout(character, tables)
+    if knockout is not None:
+        items.append(knockout)
     return items
+
+
+def _knockout(character: Character, tables: Tables) -> Item | None:
+    """16.5: the Strike Checks that knock out with each weapon that allows it, at its Strike Chance."""
+    from chargen.render.sheet import Item
+
+    knockout = tables.record.knockout
+    figures = []
+    for index, line in enumerate(character.combat.weapons):
+        entry = lookup.weapon(tables, line.name, f"combat.weapons[{index}].name")
+        if line.name in knockout.barred_weapons or entry.group in knockout.barred_groups:
+            continue
+        high = knockout_high(line.strike_chance, knockout, tables.combat.special_damage)
+        if high is not None:
+            figures.append(f"{entry.name} {roll_range(high)}")
+    if not figures:
+        return None
+    reading = ", read off the 18.2 chart" if knockout.reading == "chart" else ""
+    note = (
+        f"{knockout.rule}: at or under {num(knockout.percent)}% of the Modified Strike Chance{reading}; "
+        "here at the weapon's Strike Chance, before Defense"
+    )
+    return Item("Knockout", "; ".join(figures), note)

@@ -58,6 +58,7 @@ class WeaponRow:
     strike_chance: str
     damage: str
     two_handed_damage: str  # "" unless a (1-2) weapon (20.2: +1 in two hands)
+    damage_increase: str  # "" unless the file chose 18.5 and the weapon gains by it
     initiative: str
     range: str
     damage_class: str
@@ -170,7 +171,7 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
             Item("Manual Dexterity", num(combat.modified_manual_dexterity), "modified"),
         ],
         stun=_stun(combat, tables),
-        weapons=[_weapon(line, tables, index) for index, line in enumerate(combat.weapons)],
+        weapons=(weapons := [_weapon(line, tables, index) for index, line in enumerate(combat.weapons)]),
         unarmed=_unarmed(combat.unarmed),
         armor=_armor(combat.armor, tables),
         shield=_shield(combat.shield, tables),
@@ -189,7 +190,7 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         version=version,
         # A front page that already spills over (many weapons, a very long name) runs straight on, so
         # no page is left holding one box.
-        page_two_new_page=(wounds := _wounds_lines(combat, play_tracks, rule_captions)) > 0
+        page_two_new_page=(wounds := _wounds_lines(weapons, play_tracks, rule_captions)) > 0
         and len(name) <= 90,
         blank_lines={
             # the In play box takes its lines (and two for its frame) from the ruled Skills and Magic below
@@ -211,12 +212,18 @@ FRONT_WEAPON_LINES = 3
 #: formulas take a ruled line for about every CAPTION_CHARS_PER_LINE more (two lines of the fine print).
 FRONT_CAPTION_CHARS = 450
 CAPTION_CHARS_PER_LINE = 300
+#: Characters of a weapon's 18.5 note that one line of the Damage column holds (Letter; A4 is narrower).
+NOTE_CHARS_PER_LINE = 40
 
 
-def _wounds_lines(combat: Combat, play_tracks: list[Track], rule_captions: list[str]) -> int:
+def _wounds_lines(weapons: list[WeaponRow], play_tracks: list[Track], rule_captions: list[str]) -> int:
     """How many ruled Wounds lines still fit on the front page: the tracks, weapon lines beyond the
-    usual and a house rule's extra captions each take one. Below one, the box will not fit at all."""
-    weapon_lines = len(combat.weapons) + sum(1 for line in combat.weapons if line.two_handed_damage)
+    usual (a two-handed damage under a weapon is one more, and each line of its 18.5 note) and a house
+    rule's extra captions each take one. Below one, the box will not fit at all."""
+    weapon_lines = sum(
+        1 + bool(row.two_handed_damage) + -(-len(row.damage_increase) // NOTE_CHARS_PER_LINE)
+        for row in weapons
+    )
     beside_tracks = max(1, FRONT_WOUNDS_LINES - extra_lines(play_tracks))  # long tracks still leave one
     return (
         beside_tracks
@@ -255,6 +262,8 @@ def _rule_captions(character: Character, tables: Tables) -> list[str]:
     defense = captions.defense(tables.combat)
     if defense:
         lines.append(defense)
+    if tables.combat.damage_increase.code in character.optional:
+        lines.append(captions.damage_increase(tables.combat))
     if character.combat.armor is not None:
         lines.append(f"Armor weight: {captions.armor_weight(tables.armor_file, character.gender)} (18.1).")
     return lines
@@ -318,6 +327,7 @@ def _weapon(line: WeaponLine, tables: Tables, index: int) -> WeaponRow:
         strike_chance=num(line.strike_chance),
         damage=line.damage,
         two_handed_damage=line.two_handed_damage or "",
+        damage_increase=captions.damage_increase_note(line.increase, tables.combat.damage_increase.rule),
         initiative=num(line.initiative),
         range=DASH if entry.range is None else num(entry.range),
         damage_class=entry.damage_class or DASH,
@@ -334,6 +344,7 @@ def _unarmed(line: UnarmedLine) -> WeaponRow:
         strike_chance=num(line.strike_chance),
         damage=line.damage,
         two_handed_damage="",
+        damage_increase="",
         initiative=num(line.initiative),
         range=DASH,
         damage_class=DASH,

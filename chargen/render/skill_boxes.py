@@ -89,7 +89,10 @@ def magic(character: Character, tables: Tables) -> Magic:
 
 
 def uncharged(character: Character, tables: Tables) -> str:
-    """8.6: the Ranks recorded as given because the Experience Point Cost Chart gives no numbers for them."""
+    """8.6: the Ranks recorded as given because the Experience Point Cost Chart gives no numbers for them
+    (an NPC's abilities are all given: the bank says so)."""
+    if character.abilities_given:
+        return ""
     spending = experience_spent(
         ((item.name, item.rank) for item in character.skills),
         ((item.name, item.rank) for item in character.languages),
@@ -108,6 +111,8 @@ def uncharged(character: Character, tables: Tables) -> str:
 
 def bank(character: Character, tables: Tables) -> tuple[str, str]:
     """The Experience Point Bank (8.6) and how it was reached."""
+    if character.abilities_given:
+        return num(character.experience_points), "abilities given, not bought (8.6)"
     if character.experience_bank is None:
         return num(character.experience_points), "nothing bought (8.6)"
     spent = character.experience_points - character.experience_bank

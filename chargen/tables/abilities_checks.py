@@ -1,9 +1,11 @@
-"""Checks that span abilities.yaml, record.yaml and the other tables: every id they name exists."""
+"""Checks that span abilities.yaml, record.yaml and the other tables: every id (and weapon group) they name
+exists."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 
+from chargen.tables.abilities_schema import TypicalRank
 from chargen.tables.loader import Tables
 
 Problem = tuple[str, tuple[str | int, ...], str]
@@ -31,10 +33,54 @@ def abilities_check(tables: Tables) -> Iterator[Problem]:
         for key in getattr(chart, kind):
             if key not in entries and not (kind != "skills" and _open(tables, kind)):
                 yield "abilities", ("experience", "cost_chart", kind, key), f"{key!r} is not in {kind}"
+    yield from _archetype_abilities(tables)
     for index, weapon in enumerate(tables.record.knockout.barred_weapons):
         if weapon not in tables.weapons:
             yield "record", ("knockout", "barred_weapons", index), f"{weapon!r} is not on the Weapons Chart"
+    groups = tables.weapon_file.groups
+    increase = tables.combat.damage_increase
+    named = [
+        ("record", ("knockout", "barred_groups"), tables.record.knockout.barred_groups),
+        ("combat", ("damage_increase", "strength_barred_groups"), increase.strength_barred_groups),
+    ]
+    for table, path, barred in named:
+        for index, group in enumerate(barred):
+            if group not in groups:
+                yield table, (*path, index), f"{group!r} is not a group of the Weapons Chart"
 
 
 def _open(tables: Tables, kind: str) -> bool:
     return tables.abilities.languages.open if kind == "languages" else tables.abilities.magic.open
+
+
+def _archetype_abilities(tables: Tables) -> Iterator[Problem]:
+    """An archetype's typical skills, colleges and magic (issue 12) name abilities.yaml's ids, each once; a
+    spell tied to a college comes with that college in the list (34). A GM's maximum Rank caps the typical
+    Rank when the NPC is made, so lowering one never breaks an archetype."""
+    abilities = tables.abilities
+    for name, archetype in tables.archetypes.items():
+        typical, where = archetype.abilities, ("archetypes", name, "abilities")
+        yield from _typical((*where, "skills"), typical.skills, abilities.skills, "a skill (48-62)")
+        yield from _typical((*where, "magic"), typical.magic, abilities.magic.entries, "magic (34-47)")
+        for index, college in enumerate(typical.colleges):
+            if college not in abilities.colleges:
+                yield "archetypes", (*where, "colleges", index), f"{college!r} is not a college (36-47)"
+        for index, item in enumerate(typical.magic):
+            tied = getattr(abilities.magic.entries.get(item.name), "college", None)
+            if tied is not None and tied not in typical.colleges:
+                message = f"{item.name!r} is cast by adepts of {tied!r}, which colleges does not list (34)"
+                yield "archetypes", (*where, "magic", index, "name"), message
+
+
+def _typical(
+    where: tuple[str, ...], listed: list[TypicalRank], entries: Mapping[str, object], what: str
+) -> Iterator[Problem]:
+    seen: set[str] = set()
+    for index, item in enumerate(listed):
+        entry = entries.get(item.name)
+        if entry is None:
+            yield "archetypes", (*where, index, "name"), f"{item.name!r} is not {what} in abilities.yaml"
+            continue
+        if item.name in seen:
+            yield "archetypes", (*where, index, "name"), f"{item.name!r} is listed twice ({what})"
+        seen.add(item.name)

@@ -47,6 +47,9 @@ class MagicEntry(Entry):
     max_rank: int | None = Field(None, ge=0)
     columns: dict[str, str] = Field(default_factory=dict)
     granted_to: list[str] = Field(default_factory=list)
+    # 4.2: minor magic (glamour, cantrip, trance) may be attempted by any character, of any college or none.
+    minor: bool = False
+    description: str | None = None  # in our own words, for the GM; the record does not print it
 
 
 class Magic(Entry):
@@ -71,6 +74,23 @@ class CostChart(Entry):
 class Experience(Entry):
     rank_zero_skill: RankZeroSkill
     cost_chart: CostChart
+
+
+class TypicalRank(Entry):
+    """A skill or magic entry an archetype's NPCs know, by abilities.yaml id, at a typical Rank (ours)."""
+
+    name: str
+    rank: int = Field(ge=0)
+
+
+class TypicalAbilities(Entry):
+    """What an NPC of an archetype is given (8.6: given, not bought): our choices, not the book's.
+    `colleges` is a preference list: the NPC joins the first its race may (6.6); `magic` entries tied to
+    another college are left out."""
+
+    skills: list[TypicalRank] = Field(default_factory=list)
+    colleges: list[str] = Field(default_factory=list)
+    magic: list[TypicalRank] = Field(default_factory=list)
 
 
 class AbilitiesFile(Entry):
@@ -117,6 +137,7 @@ class SecondaryHand(Entry):
 class Knockout(Entry):
     rule: str
     percent: int = Field(ge=0, le=100)
+    reading: Literal["chart", "exact"]  # 16.5 read through the 18.2 chart, or as exact arithmetic
     barred_groups: list[str]
     barred_weapons: list[str]
 

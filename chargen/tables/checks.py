@@ -17,6 +17,9 @@ def cross_check(tables: Tables) -> Iterator[Problem]:
     from chargen.tables.abilities_checks import abilities_check
 
     yield from abilities_check(tables)
+    from chargen.tables.groups_schema import groups_check
+
+    yield from groups_check(tables)
 
 
 def _characteristics(tables: Tables) -> Iterator[Problem]:

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
 from chargen.formulas import Formula, compile_formula, constants_of
+from chargen.tables.abilities_schema import TypicalAbilities
 from chargen.tables.base import Band, Entry, Primary
 from chargen.vocabulary import GenderId
 
@@ -260,6 +261,18 @@ class BreakageRule(Entry):
         return compiled(self, "check", "breakage")
 
 
+class DamageIncreaseRule(Entry):
+    """18.5 (optional): the Physical Strength and Rank systems of increased damage."""
+
+    rule: str
+    code: str  # what a character file lists under `optional`
+    strength_points_per_bonus: int = Field(ge=1)
+    breakage_per_bonus: int = Field(ge=0)
+    breaks_on: int = Field(ge=1, le=100)
+    strength_barred_groups: list[str]
+    rank_per_bonus: int = Field(ge=1)
+
+
 class StrikeChanceRule(Entry):
     rule: str
     md_shortfall_penalty: int = Field(ge=0)
@@ -334,6 +347,7 @@ class CombatFile(Entry):
     stun: StunRule
     breakage: BreakageRule
     movement: MovementRule
+    damage_increase: DamageIncreaseRule
 
 
 # --- archetypes.yaml, names.yaml --------------------------------------------------------------------
@@ -346,6 +360,7 @@ class ArchetypeItem(Entry):
 
 class Archetype(Entry):
     name: str
+    abilities: TypicalAbilities = Field(default_factory=TypicalAbilities)  # skills and magic (issue 12)
     favours: dict[Primary, float]
     weapons: list[ArchetypeItem] = Field(default_factory=list)
     armor: list[str] = Field(default_factory=list)
@@ -363,6 +378,8 @@ class Archetype(Entry):
 
 class ArchetypesFile(Entry):
     weapons_bought: int = Field(ge=0)
+    carry_margin: int = Field(ge=0)
+    load_divisor: int = Field(gt=0)
     archetypes: dict[str, Archetype]
 
 

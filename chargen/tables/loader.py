@@ -14,6 +14,7 @@ from chargen.errors import ChargenError, InputError, Problem, TableError
 from chargen.paths import tables_dir
 from chargen.tables import schema
 from chargen.tables.abilities_schema import AbilitiesFile, RecordFile
+from chargen.tables.groups_schema import Group, GroupsFile
 from chargen.tables.overlay import Merge, Ruleset, find_ruleset, layered
 from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
 
@@ -36,6 +37,7 @@ FILES: dict[str, type[BaseModel]] = {
     "names": schema.NamesFile,
     "abilities": AbilitiesFile,
     "record": RecordFile,
+    "groups": GroupsFile,
 }
 
 
@@ -57,6 +59,7 @@ class Tables:
     name_file: schema.NamesFile
     abilities: AbilitiesFile
     record: RecordFile
+    group_file: GroupsFile
     rulesets: tuple[Ruleset, ...] = ()  # the house rules layered over the tables, in order
     layered_data: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
@@ -83,6 +86,10 @@ class Tables:
     @property
     def archetypes(self) -> dict[str, schema.Archetype]:
         return self.archetype_file.archetypes
+
+    @property
+    def groups(self) -> dict[str, Group]:
+        return self.group_file.groups
 
     @property
     def names(self) -> dict[str, schema.NameParts]:

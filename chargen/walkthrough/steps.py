@@ -17,6 +17,7 @@ from chargen.walkthrough.birth_steps import (
 )
 from chargen.walkthrough.dice_steps import dice_question, race_attempt, race_roll, sides_of
 from chargen.walkthrough.entries import lawful_values
+from chargen.walkthrough.increase_step import increase_question, optional_rules
 from chargen.walkthrough.shopping import armor_question, shield_question, weapons_question
 from chargen.walkthrough.skills_step import skills_question
 from chargen.walkthrough.walk import Question, Walk
@@ -37,6 +38,7 @@ def questions(walk_tables: Any) -> list[Question]:
         aspect_question(),
         *heritage_questions(),
         weapons_question(),
+        increase_question(),  # 18.5, when chosen
         armor_question(),
         shield_question(),
         skills_question(),  # 8.6
@@ -156,31 +158,34 @@ def _spans(values: list[int]) -> str:
 
 
 def _optional() -> Question:
+    """5.5's optional characteristics and the optional rules (18.5), all under the file's `optional`."""
+
     def explain(walk: Walk) -> str:
         listed = ", ".join(
             f"{item.code} ({item.name}, {item.dice}, rule {item.rule})"
             for item in walk.tables.characteristics.optional
         )
-        return f"5.5 Optional characteristics your GM may use: {listed}."
+        rules = " ".join(
+            f"Optional rule {code}: {told}" for code, told in optional_rules(walk.tables).items()
+        )
+        return f"5.5 Optional characteristics your GM may use: {listed}. {rules}".strip()
 
     def take(walk: Walk, text: str) -> str:
-        known = {item.code for item in walk.tables.characteristics.optional}
         wanted = [part.strip().upper() for part in text.replace(",", " ").split() if part.strip()]
-        for code in wanted:
-            if code not in known:
-                raise InputError(
-                    f"optional: {code!r} is not an optional characteristic ({', '.join(sorted(known))}); rule 5.5"
-                )
-        walk.data["optional"] = list(dict.fromkeys(wanted))
+        walk.data["optional"] = list(dict.fromkeys(wanted))  # the build refuses an unknown code (5.5)
         return ", ".join(walk.data["optional"]) or "none"
 
     return Question(
         "optional",
         explain,
-        lambda walk: "Codes to roll (e.g. PB), or Enter for none",
+        lambda walk: f"Codes to use (e.g. {', '.join(_optional_codes(walk))}), or Enter for none",
         take,
-        lambda walk: bool(walk.tables.characteristics.optional),
+        lambda walk: bool(_optional_codes(walk)),
     )
+
+
+def _optional_codes(walk: Walk) -> list[str]:
+    return [item.code for item in walk.tables.characteristics.optional] + list(optional_rules(walk.tables))
 
 
 def _optional_item(walk: Walk, code: str) -> Any:

@@ -83,6 +83,22 @@ def case_jsonl_floor(count: int) -> dict[str, Any]:
     return {"seconds": seconds, "cpu": cpu, "count": count, "pages": 0, **_peak_mb()}
 
 
+def case_jsonl_work(count: int) -> dict[str, Any]:
+    """The NPCs' own work without the batch around it: each made and turned into its JSONL line in a loop,
+    nothing written. The 1-job batch's CPU time beyond this is the batch's own per-NPC overhead."""
+    from chargen.batch.mix import Mix
+    from chargen.batch.npc import Plan, json_line, make_character
+    from chargen.tables import load_tables
+
+    tables = load_tables()
+    plan = Plan(1, Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes)), None, None, count)
+    started, cpu = time.perf_counter(), _cpu_seconds()
+    for number in range(1, count + 1):
+        json_line(make_character(plan, number, tables))
+    seconds, cpu = time.perf_counter() - started, _cpu_seconds() - cpu
+    return {"seconds": seconds, "cpu": cpu, "count": count, "pages": 0, **_peak_mb()}
+
+
 def case_pdf_floor(count: int) -> dict[str, Any]:
     from chargen.batch.mix import Mix
     from chargen.batch.npc import Plan, make_character
@@ -140,6 +156,7 @@ def main() -> None:
     parser.add_argument(
         "--pdf-count", type=int, help="records in the big PDF batch (default 200; 2000 for the memory check)"
     )
+    parser.add_argument("--data-only", action="store_true", help="the JSONL cases only, no PDF")
     parser.add_argument("--case", nargs="+", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.case:
@@ -147,6 +164,8 @@ def main() -> None:
         numbers = [int(value) for value in rest]
         if name == "jsonl-floor":
             result = case_jsonl_floor(numbers[0])
+        elif name == "jsonl-work":
+            result = case_jsonl_work(numbers[0])
         elif name == "pdf-floor":
             result = case_pdf_floor(numbers[0])
         else:
@@ -157,13 +176,26 @@ def main() -> None:
     pdf_count = arguments.pdf_count or pdf_count
     import os
 
-    print(f"chargen batch benchmark, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
+    from bench_core import compiled
+
+    print(
+        f"chargen batch benchmark, {os.cpu_count()} cores, Python {sys.version.split()[0]}, chargen {compiled()}"
+    )
     print("CPU time counts every process (workers too); 2-job wall figures need an idle machine")
     floor = run_case(["jsonl-floor", str(data_count)])
     print(line(f"JSONL floor (json.dumps) x{data_count}", floor))
+    work = run_case(["jsonl-work", str(data_count)])
+    print(line(f"NPCs made + json_line, no batch x{data_count}", work, floor))
     for jobs in (1, 2):
         result = run_case(["jsonl", str(data_count), str(jobs)])
         print(line(f"JSONL {data_count} NPCs, {jobs} job(s)", result, floor))
+        if jobs == 1:
+            overhead = (result["cpu"] - work["cpu"]) / data_count * 1e6
+            print(
+                f"  the batch's own overhead: {overhead:+.1f} us CPU per NPC (1 job, beyond making the lines)"
+            )
+    if arguments.data_only:
+        return
     pdf_floor = run_case(["pdf-floor", str(pdf_count)])
     print(line(f"PDF floor (WeasyPrint) x{pdf_count}", pdf_floor))
     small = run_case(["pdf", "20", "1"])

@@ -23,6 +23,13 @@ from collections.abc import Callable
 import yaml
 
 
+def compiled() -> str:
+    """Whether the chargen imported here is the mypyc-compiled wheel (CHARGEN_COMPILE=1) or pure Python."""
+    import chargen.dice
+
+    return "compiled with mypyc" if not chargen.dice.__file__.endswith(".py") else "pure Python"
+
+
 def per_second(count: int, seconds: float) -> str:
     return f"{count / seconds:10,.0f}/s"
 
@@ -122,7 +129,9 @@ def main() -> None:
     print(
         f"chargen core benchmark: {os.cpu_count()} cores, Python {sys.version.split()[0]}, {count} characters,"
     )
-    print(f"median of {rounds} rounds; CPU time first (trust it on a shared machine), wall time in brackets")
+    print(
+        f"chargen {compiled()}; median of {rounds} rounds; CPU time first (trust it on a shared machine), wall time in brackets"
+    )
     print(f"tables loaded and checked once: {loading.wall * 1000:.0f} ms")
     print(figure("roll+derive", count, roll_time, f"seed an RNG + {dice_per_character} dice", floor_time))
     print(figure("character file to YAML", count, yaml_time, "PyYAML CSafeDumper alone", yaml_floor))
