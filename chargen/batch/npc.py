@@ -181,7 +181,7 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         from chargen.render import render_pdf
 
         template = Path(plan.template) if plan.template else None
-        record = render_pdf(character, tables, paper=plan.paper, template=template)
+        record = render_pdf(character, tables, paper=plan.paper, template=template, whole_fonts=True)
     return NpcOutput(
         number=number,
         jsonl=json_line(character) if plan.want_jsonl else None,
