@@ -66,6 +66,7 @@ def test_records_from_replaced_workers_make_the_same_file(
             yield made
 
     monkeypatch.setattr(workers, "worker_pool", noted_pool)
+    monkeypatch.setattr("chargen.batch.WHOLE_FONTS_FROM", 5)  # the big batches' fonts, in a small one
     made = {}
     for per_worker in (10, 2):
         monkeypatch.setattr(workers, "RECORDS_PER_WORKER", per_worker)
@@ -77,8 +78,8 @@ def test_records_from_replaced_workers_make_the_same_file(
     assert len(set(re.findall(rb"/FontFile2 (\d+) 0 R", made[10]))) == 2  # whole fonts, written once
 
 
-# Batch records embed their fonts whole (render_pdf(..., whole_fonts=True)), so the joined file holds each
-# font once; a text map closed over the fonts' substitutions keeps their glyphs readable as text.
+# The records of a big batch embed their fonts whole (render_pdf(..., whole_fonts=True)), so the joined
+# file holds each font once; a text map closed over the fonts' substitutions keeps their glyphs readable.
 
 
 def whole(seed: int, tables: Tables) -> bytes:
@@ -108,7 +109,8 @@ def texts_by_glyph_name(program: Any, to_unicode: bytes) -> dict[str, str]:
 def test_glyphs_reached_by_substitution_read_as_their_letters(tables: Tables) -> None:
     fonts = font_programs(whole(4, tables))
     regular = texts_by_glyph_name(*fonts["Record-Garamond"])
-    assert regular["a.sc"] == "a" and regular["q.sc"] == "q"  # small capitals (smcp and c2sc): lower case
+    assert regular["a.sc"] == "a" and regular["A.sc"] == "A"  # small capitals: from a (smcp), from A (c2sc)
+    assert regular["q.longsc"] == "q"  # reached from both q.sc and Q.sc: lower case
     assert regular["one.tablining"] == "1" and regular["seven.tablining"] == "7"  # tabular lining figures
     assert regular["T_h"] == "Th"  # a ligature: its letters
     italic = texts_by_glyph_name(*fonts["Record-Garamond-Italic"])
@@ -134,3 +136,10 @@ def test_the_fonts_are_written_once_per_file(tables: Tables) -> None:
     assert font_programs(three)["Record-Garamond"][0].get_object()["/Filter"] == "/FlateDecode"
     # Measured: about 15 kB more per record (its pages); a font subset per record added about 5 kB more.
     assert (len(three) - len(one)) / 2 < 20_000
+
+
+def test_a_small_batch_keeps_a_font_subset_per_record(tmp_path: Path, tables: Tables) -> None:
+    """Below chargen.batch.WHOLE_FONTS_FROM records, subsets make the smaller file."""
+    target = tmp_path / "two.pdf"
+    run_batch(BatchOptions(count=2, seed=8, pdf=str(target), jobs=1), tables=tables)
+    assert len(set(re.findall(rb"/FontFile2 (\d+) 0 R", target.read_bytes()))) == 4  # two fonts, two records

@@ -6,9 +6,9 @@ written again but referred to. Only the page list, the top bookmarks, the offset
 object stay in memory until the end, when the page tree, the bookmarks' top level, the catalog and the
 cross-reference table close the file. The same records in the same order give the same bytes.
 
-Fonts: the batch's records embed each font whole (chargen.render.pdf, whole_fonts), so the font
-programs, their text maps and widths are the same bytes in every record and are written once per file,
-not once per record. A record leaves those big streams uncompressed (it is only passed here); a stream
+Fonts: the records of a big batch (chargen.batch.WHOLE_FONTS_FROM) embed each font whole
+(chargen.render.pdf, whole_fonts), so the font programs, their text maps and widths are the same bytes in
+every record and are written once per file, not once per record; a smaller batch keeps a subset per record. A record leaves those big streams uncompressed (it is only passed here); a stream
 without a filter is compressed when it is first written, so the work is done once per file too.
 """
 
