@@ -3,11 +3,18 @@ bookmarks of every record, in order, and an object already written is not writte
 
 from __future__ import annotations
 
+import contextlib
 import io
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
+import pytest
 from pypdf import PdfReader
 
 from chargen import api
+from chargen.batch import BatchOptions, run_batch, workers
 from chargen.batch.pdfstream import StreamingPdf
 from chargen.render import render_pdf
 from chargen.tables import Tables
@@ -42,3 +49,97 @@ def test_an_object_written_once_is_referred_to_after(tables: Tables) -> None:
     # and its bookmarks are new.
     assert len(twice) - len(once) < len(record) / 2
     assert len(PdfReader(io.BytesIO(twice)).pages) == 2 * len(PdfReader(io.BytesIO(record)).pages)
+
+
+def test_records_from_replaced_workers_make_the_same_file(
+    tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Workers retire every RECORDS_PER_WORKER records (WeasyPrint's memory growth); the file is the one a
+    single process makes."""
+    pool = workers.worker_pool
+    pools: list[int] = []
+
+    @contextlib.contextmanager
+    def noted_pool(*args: Any, **kwargs: Any) -> Iterator[Any]:
+        pools.append(args[0])
+        with pool(*args, **kwargs) as made:
+            yield made
+
+    monkeypatch.setattr(workers, "worker_pool", noted_pool)
+    monkeypatch.setattr("chargen.batch.WHOLE_FONTS_FROM", 5)  # the big batches' fonts, in a small one
+    made = {}
+    for per_worker in (10, 2):
+        monkeypatch.setattr(workers, "RECORDS_PER_WORKER", per_worker)
+        target = tmp_path / f"{per_worker}.pdf"
+        run_batch(BatchOptions(count=5, seed=8, pdf=str(target), jobs=1), tables=tables)
+        made[per_worker] = target.read_bytes()
+    assert pools == [1, 1, 1]  # 10 a worker: all five in this process; 2 a worker: three pools in turn
+    assert made[10] == made[2]
+    assert len(set(re.findall(rb"/FontFile2 (\d+) 0 R", made[10]))) == 2  # whole fonts, written once
+
+
+# The records of a big batch embed their fonts whole (render_pdf(..., whole_fonts=True)), so the joined
+# file holds each font once; a text map closed over the fonts' substitutions keeps their glyphs readable.
+
+
+def whole(seed: int, tables: Tables) -> bytes:
+    return render_pdf(api.roll(seed=seed, tables=tables), tables, whole_fonts=True)
+
+
+def font_programs(pdf: bytes) -> dict[str, Any]:
+    """Each font of the file by its name (without the subset tag): its FontFile2 stream and its text map."""
+    found: dict[str, Any] = {}
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        for font in page["/Resources"]["/Font"].values():
+            font = font.get_object()
+            descriptor = font["/DescendantFonts"][0].get_object()["/FontDescriptor"].get_object()
+            name = str(font["/BaseFont"]).split("+", 1)[1]
+            found[name] = (descriptor["/FontFile2"], font["/ToUnicode"].get_object().get_data())
+    return found
+
+
+def texts_by_glyph_name(program: Any, to_unicode: bytes) -> dict[str, str]:
+    from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
+
+    names = TTFont(io.BytesIO(program.get_object().get_data())).getGlyphOrder()
+    pairs = re.findall(rb"<([0-9a-f]{4})> <([0-9a-f]+)>", to_unicode)
+    return {names[int(glyph, 16)]: bytes.fromhex(text.decode()).decode("utf-16-be") for glyph, text in pairs}
+
+
+def test_glyphs_reached_by_substitution_read_as_their_letters(tables: Tables) -> None:
+    fonts = font_programs(whole(4, tables))
+    regular = texts_by_glyph_name(*fonts["Record-Garamond"])
+    assert regular["a.sc"] == "a" and regular["A.sc"] == "A"  # small capitals: from a (smcp), from A (c2sc)
+    assert regular["q.longsc"] == "q"  # reached from both q.sc and Q.sc: lower case
+    assert regular["one.tablining"] == "1" and regular["seven.tablining"] == "7"  # tabular lining figures
+    assert regular["T_h"] == "Th"  # a ligature: its letters
+    italic = texts_by_glyph_name(*fonts["Record-Garamond-Italic"])
+    assert italic["uniFB01"] == "fi"  # reached by the liga feature: fi, not the presentation form U+FB01
+
+
+def test_whole_fonts_read_as_the_subset_fonts_do(tables: Tables) -> None:
+    """The same words; only the case of small capitals can differ (one glyph serves both a and A)."""
+    character = api.roll(seed=5, tables=tables)
+    subset, whole_fonts = (
+        [page.extract_text().lower() for page in PdfReader(io.BytesIO(pdf)).pages]
+        for pdf in (render_pdf(character, tables), render_pdf(character, tables, whole_fonts=True))
+    )
+    assert whole_fonts == subset
+
+
+def test_the_fonts_are_written_once_per_file(tables: Tables) -> None:
+    records = [whole(seed, tables) for seed in (4, 5, 6)]
+    one, three = joined(records[:1]), joined(records)
+    programs = re.findall(rb"/FontFile2 (\d+) 0 R", three)
+    # EB Garamond and its italic, once each: nothing per record
+    assert len(set(programs)) == len(font_programs(one)) == 2
+    assert font_programs(three)["Record-Garamond"][0].get_object()["/Filter"] == "/FlateDecode"
+    # Measured: about 15 kB more per record (its pages); a font subset per record added about 5 kB more.
+    assert (len(three) - len(one)) / 2 < 20_000
+
+
+def test_a_small_batch_keeps_a_font_subset_per_record(tmp_path: Path, tables: Tables) -> None:
+    """Below chargen.batch.WHOLE_FONTS_FROM records, subsets make the smaller file."""
+    target = tmp_path / "two.pdf"
+    run_batch(BatchOptions(count=2, seed=8, pdf=str(target), jobs=1), tables=tables)
+    assert len(set(re.findall(rb"/FontFile2 (\d+) 0 R", target.read_bytes()))) == 4  # two fonts, two records

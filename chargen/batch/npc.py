@@ -77,6 +77,7 @@ class Plan:
     want_statblock: bool = False
     paper: str = "letter"
     template: str | None = None
+    whole_fonts: bool = False  # records embed their fonts whole, written once in the batch PDF
     group: GroupPlan | None = None  # set: the archetypes come from the group, not from `archetypes`
 
 
@@ -181,7 +182,9 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         from chargen.render import render_pdf
 
         template = Path(plan.template) if plan.template else None
-        record = render_pdf(character, tables, paper=plan.paper, template=template)
+        record = render_pdf(
+            character, tables, paper=plan.paper, template=template, whole_fonts=plan.whole_fonts
+        )
     return NpcOutput(
         number=number,
         jsonl=json_line(character) if plan.want_jsonl else None,

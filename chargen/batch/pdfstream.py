@@ -6,15 +6,16 @@ written again but referred to. Only the page list, the top bookmarks, the offset
 object stay in memory until the end, when the page tree, the bookmarks' top level, the catalog and the
 cross-reference table close the file. The same records in the same order give the same bytes.
 
-Fonts: WeasyPrint subsets each record's fonts to the glyphs it uses, so their bytes differ from record to
-record and each record keeps its own subset. Embedding the fonts whole (WeasyPrint's full_fonts) would give
-identical font files to share, but its Unicode maps then lose the small-capital glyphs (copied text
-and search break), so it is not used.
+Fonts: the records of a big batch (chargen.batch.WHOLE_FONTS_FROM) embed each font whole
+(chargen.render.pdf, whole_fonts), so the font programs, their text maps and widths are the same bytes in
+every record and are written once per file, not once per record; a smaller batch keeps a subset per record. A record leaves those big streams uncompressed (it is only passed here); a stream
+without a filter is compressed when it is first written, so the work is done once per file too.
 """
 
 from __future__ import annotations
 
 import hashlib
+import zlib
 from io import BytesIO
 from typing import IO, Any
 
@@ -166,6 +167,9 @@ class _RecordCopy:
             return same  # the reserved number stays free in the cross-reference table
         if shareable:
             self.writer.written_as[digest] = number
+        if isinstance(target, StreamObject) and "/Filter" not in target:
+            data = zlib.compress(target._data, 9)
+            body = b"<<%s/Filter/FlateDecode/Length %d>>\nstream\n%s\nendstream" % (head, len(data), data)
         self.writer._write(number, body)
         return number
 

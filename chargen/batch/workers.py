@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import itertools
 import os
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -20,6 +21,12 @@ from chargen.tables import Tables
 
 #: Chunks in flight per worker: enough to keep every worker busy while the parent writes.
 WINDOW_PER_JOB = 4
+#: Character Records a worker makes before a fresh pool takes over. WeasyPrint leaks about 0.2 MB of
+#: Pango text attributes a record (text/line_break.py makes a font-features attribute and a list for
+#: every text layout and frees neither), which no cache clearing reaches; retiring the workers keeps a
+#: 2,000-record batch at the memory of a small one. A new worker costs about a second (WeasyPrint's
+#: import, our fonts), 40 records about twelve.
+RECORDS_PER_WORKER = 40
 
 # Set once per worker process by `_start_worker` (and in the parent when the run uses one job).
 _plan: Plan | None = None
@@ -81,16 +88,26 @@ def outputs(
     jobs: int,
     chunk: int,
 ) -> Iterator[NpcOutput]:
-    """Every NPC of the plan, in order. `jobs` <= 1 (or a single chunk) runs in this process."""
+    """Every NPC of the plan, in order. `jobs` <= 1 (or a single chunk) runs in this process, except
+    Character Records past RECORDS_PER_WORKER: those are made by pools that retire after that many."""
     chunks = (range(start, min(start + chunk, plan.count + 1)) for start in range(1, plan.count + 1, chunk))
     chunk_count = -(-plan.count // chunk)
-    if jobs <= 1 or chunk_count <= 1:
+    retiring = plan.want_record and plan.count > RECORDS_PER_WORKER
+    if (jobs <= 1 and not retiring) or chunk_count <= 1:
         _start_worker(plan, tables)
         for numbers in chunks:
             yield from make_chunk(numbers)
         return
+    pool_size = min(max(1, jobs), chunk_count)
+    per_pool = max(1, RECORDS_PER_WORKER // chunk) * pool_size if retiring else chunk_count
+    for _ in range(0, chunk_count, per_pool):
+        yield from _pooled(plan, tables, pool_size, itertools.islice(chunks, per_pool))
+
+
+def _pooled(plan: Plan, tables: Tables, jobs: int, chunks: Iterator[range]) -> Iterator[NpcOutput]:
+    """The NPCs of `chunks`, in order, made by a new pool of `jobs` workers that ends with them."""
     window: collections.deque[Future[list[NpcOutput]]] = collections.deque()
-    with worker_pool(min(jobs, chunk_count), _start_worker, (plan, tables)) as pool:
+    with worker_pool(jobs, _start_worker, (plan, tables)) as pool:
         for numbers in chunks:
             window.append(pool.submit(make_chunk, numbers))
             if len(window) >= jobs * WINDOW_PER_JOB:

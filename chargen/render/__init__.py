@@ -53,13 +53,19 @@ def render_html(
 
 
 def render_pdf(
-    character: Renderable, tables: Tables, *, paper: str = "letter", template: Path | None = None
+    character: Renderable,
+    tables: Tables,
+    *,
+    paper: str = "letter",
+    template: Path | None = None,
+    whole_fonts: bool = False,
 ) -> bytes:
-    """The record as PDF bytes, the same for the same character file."""
+    """The record as PDF bytes, the same for the same character file. `whole_fonts`: fonts embedded
+    whole, for a batch PDF that writes them once (chargen.render.pdf.write_pdf)."""
     from chargen.render import pdf
 
     page = _page(character, tables, paper, template, standalone=False)
-    return pdf.write_pdf(page, default_template=template is None)
+    return pdf.write_pdf(page, default_template=template is None, whole_fonts=whole_fonts)
 
 
 def write_record(

@@ -124,6 +124,26 @@ def _engine() -> _Engine:
     return _Engine(weasyprint, font_config, fonts, layout)
 
 
+def _whole_fonts(document: Any, pdf: Any) -> None:
+    """A finisher for WeasyPrint's whole-font output (pydyf objects, before they are written): each
+    font program and its text map left uncompressed for the batch writer to compress once, and the text
+    map replaced by one that covers the glyphs OpenType features reach (small capitals, figures), which
+    WeasyPrint's own whole-font map leaves out."""
+    from chargen.render import textmap
+
+    def target(reference: bytes) -> Any:
+        return pdf.objects[int(reference.split()[0])]
+
+    for font in list(pdf.objects):
+        if not isinstance(font, dict) or font.get("Subtype") != "/Type0":
+            continue
+        descriptor = target(target(font["DescendantFonts"][0])["FontDescriptor"])
+        program = target(descriptor.get("FontFile2") or descriptor["FontFile3"])
+        to_unicode = target(font["ToUnicode"])
+        program.compress = to_unicode.compress = False
+        to_unicode.stream = [textmap.to_unicode_cmap(bytes(program.stream[0]))]
+
+
 def _causes(error: BaseException) -> Iterator[BaseException]:
     seen: set[int] = set()
     current: BaseException | None = error
@@ -143,8 +163,12 @@ def _one_line(error: BaseException) -> RenderError:
     return RenderError(f"WeasyPrint could not make the PDF: {type(error).__name__}: {text}")
 
 
-def write_pdf(html: str, *, default_template: bool) -> bytes:
-    """The PDF of a page rendered by chargen.render.html; our layout CSS is added for our own template."""
+def write_pdf(html: str, *, default_template: bool, whole_fonts: bool = False) -> bytes:
+    """The PDF of a page rendered by chargen.render.html; our layout CSS is added for our own template.
+
+    Fonts are subset to the glyphs the page uses, unless `whole_fonts` (for a batch PDF): then each
+    font goes in whole and uncompressed, with a text map for every glyph, so the font objects are the
+    same bytes in every record and chargen.batch.pdfstream writes (and compresses) them once per file."""
     engine = _engine()
     refused: list[str] = []
     stylesheets = [engine.fonts, engine.layout] if default_template else [engine.fonts]
@@ -152,7 +176,8 @@ def write_pdf(html: str, *, default_template: bool) -> bytes:
         document = engine.weasyprint.HTML(
             string=html, base_url=_base_url(), url_fetcher=_make_fetcher(engine.weasyprint, refused)
         ).render(stylesheets=stylesheets, font_config=engine.font_config)
-        pdf = document.write_pdf(pdf_identifier=True)
+        finisher = _whole_fonts if whole_fonts else None
+        pdf = document.write_pdf(pdf_identifier=True, full_fonts=whole_fonts, finisher=finisher)
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     except BaseException as error:
