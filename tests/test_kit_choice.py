@@ -101,7 +101,7 @@ def test_a_rolled_character_buys_the_aimed_weapon_then_armor_shield_and_more(tab
 
 
 def test_a_kit_bought_once_for_some_stats_and_purse_is_the_kit_for_them(tables: Tables) -> None:
-    """bought_equipment keeps each kit for the race size, PS, MD, AG and purse past which nothing changes:
+    """bought_kit keeps each kit (and its price and problems) for the race size, PS, MD, AG and purse past which nothing changes:
     the same as buying it afresh for every value, for every archetype and race."""
     for archetype in tables.archetypes.values():
         for race in {race.size: race for race in tables.races.values()}.values():
@@ -109,8 +109,11 @@ def test_a_kit_bought_once_for_some_stats_and_purse_is_the_kit_for_them(tables: 
                 range(5, 27, 3), range(6, 25, 3), (4, 6, 9, 14), (0, 15, 40, 75, 130, 260, 2000)
             ):
                 values = stats(PS=strength, MD=dexterity, AG=agility)
-                bought = bought_equipment(archetype, values, purse, race, tables)
-                assert bought == equipment._bought_equipment(archetype, values, purse, race, tables)
+                bought = equipment.bought_kit(archetype, values, purse, race, tables)
+                fresh = equipment._bought_equipment(archetype, values, purse, race, tables)
+                assert bought.equipment == fresh
+                assert bought.cost == equipment.equipment_cost(fresh, race, tables)[0]
+                assert list(bought.problems) == equipment.check_equipment(fresh, values, tables)
 
 
 def test_the_readme_dwarf_fighter_carries_a_broadsword(tables: Tables) -> None:

@@ -199,10 +199,21 @@ def preferred_load(
     return min(affordable, key=loss, default=None)
 
 
+@dataclass(frozen=True)
+class BoughtKit:
+    """A bought kit with its price at the charts and what `check_equipment` finds wrong with it (nothing, for
+    the book's archetypes; pricing finds nothing either, only priced items being bought). Both hold for any PS
+    and MD: a bought kit is unranked."""
+
+    equipment: Equipment
+    cost: int
+    problems: tuple[Problem, ...]
+
+
 #: Bought kits by (tables, archetype, race size, PS, MD, AG, purse), each value cut where more changes nothing
 #: (`_deciding_values`, `_whole_kit_price`): a batch buys thousands from a few thousand such keys. Kept with
 #: the tables, as `_GIVEN`.
-_BOUGHT: dict[tuple[int, int, int, int, int, int, int], tuple[Tables, Equipment]] = {}
+_BOUGHT: dict[tuple[int, int, int, int, int, int, int], tuple[Tables, BoughtKit]] = {}
 _KIT_PRICES: dict[tuple[int, int, int], tuple[Tables, int]] = {}
 
 
@@ -212,6 +223,13 @@ def bought_equipment(
     """A rolled character's kit: its archetype's preferences it can wield and afford, unranked (Ranks cost
     Experience). First the weapon its allocation aimed at, then armor, then a shield if the weapon leaves a hand
     free, then more weapons; never a weapon below whose PS or MD it falls (20.2)."""
+    return bought_kit(archetype, stats, purse, race, tables).equipment
+
+
+def bought_kit(
+    archetype: Archetype, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
+) -> BoughtKit:
+    """`bought_equipment`, checked and priced when first made for these deciding values."""
     strength, dexterity, agility = _deciding(archetype, tables)
     price = _KIT_PRICES.get((id(tables), id(archetype), race.size))
     if price is None or price[0] is not tables:
@@ -232,7 +250,10 @@ def bought_equipment(
     if known is None or known[0] is not tables:
         if len(_BOUGHT) >= 65536:
             _BOUGHT.clear()
-        known = _BOUGHT[key] = (tables, _bought_equipment(archetype, stats, purse, race, tables))
+        equipment = _bought_equipment(archetype, stats, purse, race, tables)
+        cost, cost_problems = equipment_cost(equipment, race, tables)
+        problems = check_equipment(equipment, stats, tables) or cost_problems
+        known = _BOUGHT[key] = (tables, BoughtKit(equipment, cost, tuple(problems)))
     return known[1]
 
 
