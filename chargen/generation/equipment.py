@@ -201,9 +201,8 @@ def preferred_load(
 
 @dataclass(frozen=True)
 class BoughtKit:
-    """A bought kit with its price at the charts and what `check_equipment` finds wrong with it (nothing, for
-    the book's archetypes; pricing finds nothing either, only priced items being bought). Both hold for any PS
-    and MD: a bought kit is unranked."""
+    """A bought kit, its price at the charts and what `check_equipment` finds wrong with it (nothing for the
+    book's archetypes; pricing, nothing: only priced items are bought). Unranked, so for any PS and MD."""
 
     equipment: Equipment
     cost: int
@@ -231,12 +230,10 @@ def bought_kit(
 ) -> BoughtKit:
     """`bought_equipment`, checked and priced when first made for these deciding values."""
     strength, dexterity, agility = _deciding(archetype, tables)
-    price = _KIT_PRICES.get((id(tables), id(archetype), race.size))
+    price_key = (id(tables), id(archetype), race.size)
+    price = _KIT_PRICES.get(price_key)
     if price is None or price[0] is not tables:
-        price = _KIT_PRICES[id(tables), id(archetype), race.size] = (
-            tables,
-            _whole_kit_price(archetype, race, tables),
-        )
+        price = _KIT_PRICES[price_key] = (tables, _whole_kit_price(archetype, race, tables))
     key = (
         id(tables),
         id(archetype),
