@@ -16,6 +16,8 @@ from chargen.errors import InputError, Problem, shown
 
 _DICE = re.compile(r"^(?P<count>[1-9][0-9]*)?D(?P<sides>[1-9][0-9]*)(?P<modifier>[+-][0-9]+)?$")
 T = TypeVar("T")
+#: random.Random.sample draws from a pool for a population this small and a sample this small (its setsize).
+SMALL_POPULATION, SMALL_SAMPLE = 21, 5
 #: A given roll as a character file holds it: one number, or several dice kept apart.
 GivenRoll = int | list[int]
 
@@ -171,3 +173,19 @@ class Dice:
         if not options:
             raise IndexError("cannot choose from an empty sequence")
         return options[self._below(len(options))]
+
+    def sample(self, options: Sequence[T], count: int) -> list[T]:
+        """`count` different options in the order drawn: the very draws `random.Random.sample` makes (for a
+        small population it fills a pool's vacancies from its end), read without its Python calls; a large
+        population or sample, or another RNG, is asked of the RNG itself."""
+        self.used_rng = True
+        size = len(options)
+        if self._bits is None or size > SMALL_POPULATION or not 0 <= count <= min(size, SMALL_SAMPLE):
+            return self._rng.sample(options, count)
+        pool = list(options)
+        chosen = []
+        for drawn in range(count):
+            index = self._below(size - drawn)
+            chosen.append(pool[index])
+            pool[index] = pool[size - drawn - 1]
+        return chosen

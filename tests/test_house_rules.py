@@ -252,6 +252,13 @@ def test_the_dice_draw_what_random_random_draws() -> None:
     assert dice.each("hand", [5, 10], "6.2") == [plain.randint(1, 5), plain.randint(1, 10)]
     assert [dice.choice("abcdefg") for _ in range(30)] == [plain.choice("abcdefg") for _ in range(30)]
     assert dice.rng.sample(range(40), 5) == plain.sample(range(40), 5)
+    shapes = [(size, count) for size in range(30) for count in range(min(size, 7) + 1)]
+    for size, count in shapes * 3:
+        population = [f"race-{number}" for number in range(size)]
+        assert dice.sample(population, count) == plain.sample(population, count)
+    sampled = Dice(random.Random(1))
+    sampled.sample(["elf"], 0)
+    assert sampled.used_rng  # as random.Random's own sample, which 6.3 drew through before
     given = Dice(random.Random(1), given={"aspect": 5})
     given.roll("aspect", DiceSpec.parse("D100"), "7.1")
     assert not given.used_rng  # a given roll draws nothing: the seed stays out of the file

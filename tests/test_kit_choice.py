@@ -100,6 +100,22 @@ def test_a_rolled_character_buys_the_aimed_weapon_then_armor_shield_and_more(tab
     assert (kit.armor, kit.shield.name if kit.shield else None) == (None, "buckler")
 
 
+def test_a_kit_bought_once_for_some_stats_and_purse_is_the_kit_for_them(tables: Tables) -> None:
+    """bought_kit keeps each kit (and its price and problems) for the race size, PS, MD, AG and purse past which nothing changes:
+    the same as buying it afresh for every value, for every archetype and race."""
+    for archetype in tables.archetypes.values():
+        for race in {race.size: race for race in tables.races.values()}.values():
+            for strength, dexterity, agility, purse in itertools.product(
+                range(5, 27, 3), range(6, 25, 3), (4, 6, 9, 14), (0, 15, 40, 75, 130, 260, 2000)
+            ):
+                values = stats(PS=strength, MD=dexterity, AG=agility)
+                bought = equipment.bought_kit(archetype, values, purse, race, tables)
+                fresh = equipment._bought_equipment(archetype, values, purse, race, tables)
+                assert bought.equipment == fresh
+                assert bought.cost == equipment.equipment_cost(fresh, race, tables)[0]
+                assert list(bought.problems) == equipment.check_equipment(fresh, values, tables)
+
+
 def test_the_readme_dwarf_fighter_carries_a_broadsword(tables: Tables) -> None:
     """The issue's example: the seed-42 dwarf fighter once had MD 13 and only a dagger."""
     hero = api.roll(seed=42, archetype="fighter", race="dwarf", tables=tables)

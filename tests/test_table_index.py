@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 
+from chargen import api
+from chargen.character_file import Item
+from chargen.generation import derived
 from chargen.rules.allocation import point_row_for_roll, within_limits
 from chargen.rules.characteristics import read_band
 from chargen.tables import Tables, row_for
@@ -57,3 +61,22 @@ def test_the_place_table_answers_as_the_5_2_check(tables: Tables) -> None:
                 key = next(code for code, value in named.items() if value == maximum - below)
                 raised[key] += 1
                 assert raisable[counts][below - 1] == within_limits(raised, maximum, limits)
+
+
+def test_the_record_lines_kept_per_tables_are_the_lines_worked_out_afresh(tables: Tables) -> None:
+    """weapon_line and unarmed_line keep each line for what it reads: for every weapon and Rank, over values
+    of each characteristic they read, the kept line is the one a fresh working gives (a value left out of the
+    key would hand one character another's line)."""
+    hero = api.roll(seed=1, tables=tables).characteristics
+    for strength, dexterity, shield_loss, agility, perception in itertools.product(
+        (8, 16, 24), (12, 15), (0, 3), (5, 15), (5, 12)
+    ):
+        stats = replace(hero, PS=strength, MD=dexterity, PC=perception)
+        held = dexterity - shield_loss
+        for rank in (None, 0, 2):
+            for name in tables.weapons:
+                item = Item(name=name, rank=rank)
+                fresh = derived._weapon_line(item, stats, held, agility, tables)
+                assert derived.weapon_line(item, stats, held, agility, tables) == fresh
+            fresh_unarmed = derived._unarmed_line(rank, stats, held, agility, tables)
+            assert derived.unarmed_line(rank, stats, held, agility, tables) == fresh_unarmed

@@ -51,8 +51,8 @@ def race_by_attempts(attempts: list[str], dice: Dice, tables: Tables) -> RaceRes
 def non_human_attempts(dice: Dice, tables: Tables) -> list[str]:
     """A rolled character with no race asked for tries as many different non-human races as 6.3 allows
     (races.yaml `attempts`), in a random order."""
-    candidates = [race_id for race_id, race in tables.races.items() if race.chance < 100]
-    return dice.rng.sample(candidates, k=min(tables.race_file.attempts, len(candidates)))
+    candidates = tables.index.rolled_races
+    return dice.sample(candidates, min(tables.race_file.attempts, len(candidates)))
 
 
 def race_type(race_id: str, chosen: str | None, dice: Dice, tables: Tables) -> str | None:

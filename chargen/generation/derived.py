@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from chargen.character_file import Item
 from chargen.generation.decisions import Decisions
 from chargen.model import (
@@ -22,6 +24,11 @@ from chargen.rules.damage_increase import optional_rules, with_damage_increase
 from chargen.tables import Tables
 from chargen.tables.schema import Armor, Shield
 from chargen.vocabulary import PRIMARIES
+
+Key = TypeVar("Key")
+Line = TypeVar("Line")
+#: The most weapon (or unarmed) lines kept per Tables: far more than a batch of NPCs meets.
+KEPT_LINES = 100_000
 
 
 def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Characteristics, list[str]]:
@@ -54,10 +61,30 @@ def _special(chance: int, tables: Tables) -> tuple[str | None, str | None]:
     return known
 
 
+def _kept(lines: dict[Key, Line], key: Key, line: Line) -> Line:
+    """`line` kept under `key`; the store emptied first when full (a long run meets only so many values)."""
+    if len(lines) >= KEPT_LINES:
+        lines.clear()
+    lines[key] = line
+    return line
+
+
 def weapon_line(
     item: Item, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> WeaponLine:
-    """One weapon's Strike Chance, damage and Initiative (17.1, 20.2, 12.3, 18.2)."""
+    """One weapon's Strike Chance, damage and Initiative (17.1, 20.2, 12.3, 18.2), worked out once per Tables
+    for each weapon, Rank and the five values it reads (a WeaponLine is never changed once made; most
+    characters of a batch share their lines with earlier ones)."""
+    key = (item.name, item.rank, dexterity, agility, stats.MD, stats.PS, stats.PC)
+    known = tables.index.weapon_lines.get(key)
+    if known is None:
+        known = _kept(tables.index.weapon_lines, key, _weapon_line(item, stats, dexterity, agility, tables))
+    return known
+
+
+def _weapon_line(
+    item: Item, stats: Characteristics, dexterity: int, agility: int, tables: Tables
+) -> WeaponLine:
     weapon = tables.weapons[item.name]
     # 20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without its MD loss.
     weapon_dexterity = stats.MD if weapon.hands == "2" else dexterity
@@ -83,7 +110,18 @@ def weapon_line(
 def unarmed_line(
     rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> UnarmedLine:
-    """Unarmed Combat (21), with 17.1's Rank terms when the character has a Rank in it."""
+    """Unarmed Combat (21), with 17.1's Rank terms when the character has a Rank in it; worked out once per
+    Tables for each Rank and the values it reads, as `weapon_line`."""
+    key = (rank, dexterity, agility, stats.MD, stats.PS, stats.PC)
+    known = tables.index.unarmed_lines.get(key)
+    if known is None:
+        known = _kept(tables.index.unarmed_lines, key, _unarmed_line(rank, stats, dexterity, agility, tables))
+    return known
+
+
+def _unarmed_line(
+    rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
+) -> UnarmedLine:
     chance = rules.unarmed_strike_chance(agility, stats.PS, dexterity, rank, tables.combat, stats.MD)
     endurance, grievous = _special(chance, tables)
     return UnarmedLine(

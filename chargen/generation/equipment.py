@@ -199,12 +199,76 @@ def preferred_load(
     return min(affordable, key=loss, default=None)
 
 
+@dataclass(frozen=True)
+class BoughtKit:
+    """A bought kit, its price at the charts and what `check_equipment` finds wrong with it (nothing for the
+    book's archetypes; pricing, nothing: only priced items are bought). Unranked, so for any PS and MD."""
+
+    equipment: Equipment
+    cost: int
+    problems: tuple[Problem, ...]
+
+
+#: Bought kits by (tables, archetype, race size, PS, MD, AG, purse), each value cut where more changes nothing
+#: (`_deciding_values`, `_whole_kit_price`): a batch buys thousands from a few thousand such keys. Kept with
+#: the tables, as `_GIVEN`.
+_BOUGHT: dict[tuple[int, int, int, int, int, int, int], tuple[Tables, BoughtKit]] = {}
+_KIT_PRICES: dict[tuple[int, int, int], tuple[Tables, int]] = {}
+
+
 def bought_equipment(
     archetype: Archetype, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
 ) -> Equipment:
     """A rolled character's kit: its archetype's preferences it can wield and afford, unranked (Ranks cost
     Experience). First the weapon its allocation aimed at, then armor, then a shield if the weapon leaves a hand
     free, then more weapons; never a weapon below whose PS or MD it falls (20.2)."""
+    return bought_kit(archetype, stats, purse, race, tables).equipment
+
+
+def bought_kit(
+    archetype: Archetype, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
+) -> BoughtKit:
+    """`bought_equipment`, checked and priced when first made for these deciding values."""
+    strength, dexterity, agility = _deciding(archetype, tables)
+    price_key = (id(tables), id(archetype), race.size)
+    price = _KIT_PRICES.get(price_key)
+    if price is None or price[0] is not tables:
+        price = _KIT_PRICES[price_key] = (tables, _whole_kit_price(archetype, race, tables))
+    key = (
+        id(tables),
+        id(archetype),
+        race.size,
+        min(stats["PS"], strength),
+        min(stats["MD"], dexterity),
+        min(stats["AG"], agility),
+        min(purse, price[1]),
+    )
+    known = _BOUGHT.get(key)
+    if known is None or known[0] is not tables:
+        if len(_BOUGHT) >= 65536:
+            _BOUGHT.clear()
+        equipment = _bought_equipment(archetype, stats, purse, race, tables)
+        cost, cost_problems = equipment_cost(equipment, race, tables)
+        problems = check_equipment(equipment, stats, tables) or cost_problems
+        known = _BOUGHT[key] = (tables, BoughtKit(equipment, cost, tuple(problems)))
+    return known[1]
+
+
+def _whole_kit_price(archetype: Archetype, race: Race, tables: Tables) -> int:
+    """What every weapon, the dearest armor and the dearest shield the archetype lists cost together: with
+    this much or more, every price check `_bought_equipment` makes passes."""
+    weapons = sum(tables.weapons[item.name].cost or 0 for item in archetype.weapons)
+    human_size = tables.armor_file.human_size
+    armor = max(
+        (armor_cost(tables.armor[name], race.size, human_size) for name in archetype.armor), default=0
+    )
+    shield = max((tables.shields[item.name].cost for item in archetype.shield), default=0)
+    return weapons + armor + shield
+
+
+def _bought_equipment(
+    archetype: Archetype, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
+) -> Equipment:
     usable: list[tuple[str, int]] = []
     for item in weapon_order(archetype, stats, tables):
         weapon = tables.weapons[item.name]
@@ -272,10 +336,7 @@ def given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tabl
     """An NPC's kit, given: every archetype weapon at its typical Rank where the NPC may hold that Rank
     (else unranked), led by the weapon its allocation aimed at; none whose PS minimum is more than
     carry_margin above the NPC's PS. Armor and shield by `preferred_load`. Checked when first made."""
-    deciding = _DECIDING.get((id(tables), id(archetype)))
-    if deciding is None or deciding[0] is not tables:
-        deciding = _DECIDING[id(tables), id(archetype)] = (tables, _deciding_values(archetype, tables))
-    strength, dexterity, agility = deciding[1]
+    strength, dexterity, agility = _deciding(archetype, tables)
     key = (
         id(tables),
         id(archetype),
@@ -291,6 +352,13 @@ def given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tabl
             raise InputError(problems)
         known = _GIVEN[key] = (tables, equipment)
     return known[1]
+
+
+def _deciding(archetype: Archetype, tables: Tables) -> tuple[int, int, int]:
+    deciding = _DECIDING.get((id(tables), id(archetype)))
+    if deciding is None or deciding[0] is not tables:
+        deciding = _DECIDING[id(tables), id(archetype)] = (tables, _deciding_values(archetype, tables))
+    return deciding[1]
 
 
 def _deciding_values(archetype: Archetype, tables: Tables) -> tuple[int, int, int]:

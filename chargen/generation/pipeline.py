@@ -28,7 +28,7 @@ from chargen.generation.decisions import (
 from chargen.generation.derived import character
 from chargen.generation.equipment import (
     Equipment,
-    bought_equipment,
+    bought_kit,
     check_equipment,
     equipment_cost,
     given_equipment,
@@ -209,17 +209,15 @@ def kit_step(
         chosen = tables.archetypes[archetype]
         if options.equip == "give":  # checked when given_equipment first made it for these PS and MD
             return Kit(given_equipment(chosen, primaries, tables), True, 0)
-        equipment = bought_equipment(chosen, primaries, background.starting_silver, race, tables)
+        bought = bought_kit(chosen, primaries, background.starting_silver, race, tables)
+        if bought.problems:
+            raise InputError(list(bought.problems))
+        equipment, cost = bought.equipment, bought.cost
     else:
         equipment = Equipment(list(spec.weapons), spec.armor, spec.shield)
-    problems = check_equipment(equipment, primaries, tables)
-    if problems:
-        raise InputError(problems)
+        cost = _checked_cost(equipment, primaries, race, tables, priced=not given)
     if given:
         return Kit(equipment, given, 0)
-    cost, problems = equipment_cost(equipment, race, tables)
-    if problems:
-        raise InputError(problems)
     if cost > background.starting_silver:
         raise InputError(
             Problem(
@@ -230,6 +228,21 @@ def kit_step(
             )
         )
     return Kit(equipment, given, cost)
+
+
+def _checked_cost(
+    equipment: Equipment, primaries: dict[str, int], race: Race, tables: Tables, *, priced: bool
+) -> int:
+    """8.7: the file's own kit checked, then (unless given) priced at the charts."""
+    problems = check_equipment(equipment, primaries, tables)
+    if problems:
+        raise InputError(problems)
+    if not priced:
+        return 0
+    cost, problems = equipment_cost(equipment, race, tables)
+    if problems:
+        raise InputError(problems)
+    return cost
 
 
 def _given_or_rolled(key: str, chosen: str | None, dice: Dice, roll: Callable[[], str]) -> str:

@@ -18,6 +18,7 @@ from chargen.tables.schema import AllocationLimits, AllotmentRow, PointRow, Valu
 
 if TYPE_CHECKING:
     from chargen.generation.decisions import Modifiers
+    from chargen.model import UnarmedLine, WeaponLine
     from chargen.tables.loader import Tables
 
 Key = TypeVar("Key")
@@ -89,6 +90,8 @@ class TableIndex:
             for race_id, race in tables.races.items()
             if race.types and race.type_dice is not None
         }
+        #: 6.3: the races a rolled character may try for (the chance of any other is 100), in table order.
+        self.rolled_races = [race_id for race_id, race in tables.races.items() if race.chance < 100]
         characteristics = tables.characteristics
         self.fatigue = BandIndex(characteristics.fatigue.rows)
         self.tmr = BandIndex(characteristics.tmr.rows)
@@ -102,6 +105,10 @@ class TableIndex:
         ) or sorted(tables.archetypes)
         #: Modifiers by (race, race type, gender), filled by the generation as it meets them.
         self.modifiers: dict[tuple[str, str | None, str], Modifiers] = {}
+        #: The record's weapon and unarmed lines by what they read (chargen.generation.derived): filled as
+        #: characters meet them, bounded by the few values a characteristic takes.
+        self.weapon_lines: dict[tuple[str, int | None, int, int, int, int, int], WeaponLine] = {}
+        self.unarmed_lines: dict[tuple[int | None, int, int, int, int, int], UnarmedLine] = {}
         self._limits = characteristics.allocation_limits
         self._raisable: dict[tuple[int, int], Raisable] = {}
 
