@@ -67,9 +67,9 @@ def _spawn(tmp_path: Path, *args: str) -> pexpect.spawn:
     )
 
 
-def _walk_writing_rolf(tmp_path: Path, steps: list[tuple[str, str]]) -> str:
+def _walk_writing_rolf(tmp_path: Path, steps: list[tuple[str, str]]) -> tuple[str, str]:
     """A walk through the terminal giving each step's wrong entry, then its right one (and `back` once, on
-    PS); the file it writes."""
+    PS): the file it writes, and the summary it showed before asking where to write it."""
     child = _spawn(tmp_path, "--seed", "1")
     child.expect(PROMPT)
     child.sendline("back")  # nothing to undo yet
@@ -87,17 +87,19 @@ def _walk_writing_rolf(tmp_path: Path, steps: list[tuple[str, str]]) -> str:
             child.expect(PROMPT)
             child.sendline(right)
     child.expect_exact("Character file to write")
+    summary = str(child.before)
     child.sendline("rolf.yaml")
     child.expect_exact("PDF of the Character Record")
     child.sendline("")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-    return (tmp_path / "rolf.yaml").read_text(encoding="utf-8")
+    return (tmp_path / "rolf.yaml").read_text(encoding="utf-8"), summary
 
 
 def test_a_whole_walk_with_own_dice_and_a_wrong_entry_at_each_step(tmp_path: Path) -> None:
-    written = _walk_writing_rolf(tmp_path, STEPS)
+    written, summary = _walk_writing_rolf(tmp_path, STEPS)
+    assert "  Broadsword: strike 40%, damage D10+4\r\n" in summary
     character = api.build(written, "rolf.yaml")
     assert character.allocation == {"PS": 22, "MD": 15, "AG": 13, "EN": 20, "MA": 5, "WP": 13}
     assert (character.race, character.race_attempts, character.rolls["race"]) == (
@@ -125,7 +127,12 @@ STEPS_18_5.insert(STEPS_18_5.index(("broadswrod", "Broadsword, dagger")) + 1, ("
 
 
 def test_a_walk_choosing_18_5_writes_it_and_the_record_shows_it(tmp_path: Path) -> None:
-    written = _walk_writing_rolf(tmp_path, STEPS_18_5)
+    written, summary = _walk_writing_rolf(tmp_path, STEPS_18_5)
+    assert (
+        "  Broadsword: strike 40%, damage D10+5: +1 for PS (18.5); breaks on 93-99; Strike Chance at most 92\r\n"
+        in summary
+    )
+    assert "  Dagger: strike 40%, damage D10\r\n" in summary  # by Rank, no Ranks yet: no note
     tables = load_tables()
     character = api.build(written, "rolf.yaml", tables=tables)
     assert character.optional == ["PB", "18.5"]

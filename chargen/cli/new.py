@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from chargen.cli.options import Outputs, emit, output_options, tables_from
+from chargen.render.captions import NO_BREAK, damage_increase_note
 
 if TYPE_CHECKING:
     from chargen.model import Character
@@ -87,7 +88,9 @@ def _summary(character: Character, tables: Tables) -> str:
     ]
     for weapon in combat.weapons:
         name = tables.weapons[weapon.name].name
-        lines.append(f"  {name}: strike {weapon.strike_chance}%, damage {weapon.damage}")
+        increase = damage_increase_note(weapon.increase, tables.combat.damage_increase.rule)
+        note = f": {increase.replace(NO_BREAK, ' ')}" if increase else ""  # 18.5's figures, as on the record
+        lines.append(f"  {name}: strike {weapon.strike_chance}%, damage {weapon.damage}{note}")
     return "\n".join(lines)
 
 
