@@ -6,7 +6,9 @@
 
 Each case runs in a fresh Python process, so its peak memory is its own: the peak resident size of the
 batch process and of its largest worker (ru_maxrss; workers are replaced every
-chargen.batch.workers.RECORDS_PER_WORKER records). The floor is WeasyPrint alone turning the same record
+chargen.batch.workers.RECORDS_PER_WORKER records), and the peak of the memory the whole process tree
+holds, sampled every 0.1 s as the sum of each process's proportional set size (Pss): a forked worker's
+resident size counts the pages it still shares with the batch process, which Pss counts once. The floor is WeasyPrint alone turning the same record
 HTML into PDFs, one after another in one process (no batch, no merging): its pages/s are the pace the
 batch can at best reach, and its own memory growth shows what WeasyPrint keeps per record.
 Not collected by pytest (the name does not start with test_).
@@ -95,12 +97,45 @@ def _resident_mb() -> float:
     return 0.0
 
 
+def _tree(pid: int) -> list[int]:
+    """The process and its descendants, as /proc lists them now."""
+    found, index = [pid], 0
+    while index < len(found):
+        try:
+            for task in os.listdir(f"/proc/{found[index]}/task"):
+                with open(f"/proc/{found[index]}/task/{task}/children", encoding="ascii") as children:
+                    found.extend(int(child) for child in children.read().split())
+        except OSError:
+            pass  # the process ended while it was read
+        index += 1
+    return found
+
+
+def _pss_mb(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
+                total += next(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
+        except (OSError, StopIteration):
+            pass
+    return total / 1024
+
+
 def run_case(arguments: list[str]) -> dict[str, Any]:
-    completed = subprocess.run(
-        [sys.executable, __file__, "--case", *arguments], capture_output=True, text=True, cwd=REPO, check=True
-    )
-    result: dict[str, Any] = json.loads(completed.stdout.strip().splitlines()[-1])
-    return result
+    """One case in a fresh process, its tree's memory (Pss) sampled until it ends."""
+    with subprocess.Popen(
+        [sys.executable, __file__, "--case", *arguments], stdout=subprocess.PIPE, text=True, cwd=REPO
+    ) as process:
+        tree_peak = 0.0
+        while process.poll() is None:
+            tree_peak = max(tree_peak, _pss_mb(_tree(process.pid)))
+            time.sleep(0.1)
+        output = process.stdout.read() if process.stdout else ""
+    if process.returncode:
+        raise SystemExit(f"case {arguments} failed with exit {process.returncode}")
+    result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
+    return {**result, "tree_pss_mb": round(tree_peak, 1)}
 
 
 def line(label: str, result: dict[str, Any]) -> str:
@@ -108,7 +143,8 @@ def line(label: str, result: dict[str, Any]) -> str:
     return (
         f"{label:<28} wall {result['seconds']:7.1f} s {result['pages'] / result['seconds']:5.2f} pages/s  "
         f"CPU {result['cpu']:7.1f} s {result['pages'] / result['cpu']:5.2f} pages/CPU-s  "
-        f"peak {result['peak_mb']:6.1f} MB, largest worker {result['worker_peak_mb']:6.1f} MB  {per_record}"
+        f"peak {result['peak_mb']:6.1f} MB, largest worker {result['worker_peak_mb']:6.1f} MB, "
+        f"all processes {result['tree_pss_mb']:6.1f} MB Pss  {per_record}"
     )
 
 
