@@ -10,9 +10,9 @@ TypeAdapter over these same dataclasses), because that data comes from outside.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import MISSING, dataclass, field, fields, is_dataclass
 from types import UnionType
-from typing import Any, Union, get_args, get_origin, get_type_hints
+from typing import Any, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from chargen.vocabulary import EIGHT, SCHEMA_VERSION
 
@@ -22,11 +22,55 @@ Roll = int | list[int]
 DocumentValue = str | int | float | bool | None | list["DocumentValue"] | dict[str, "DocumentValue"]
 Document = dict[str, DocumentValue]
 
+Record = TypeVar("Record", bound=type)
+
 OMIT = "omitted when None or empty"
 #: Field metadata: the file leaves the key out rather than writing null (an absent choice).
 OMITTED = {OMIT: True}
 
 
+def slot_init(kind: Record) -> Record:
+    """A frozen, slotted dataclass given an `__init__` that stores each field through its slot's own setter.
+
+    The `__init__` dataclasses writes for a frozen class calls `object.__setattr__` for each field (it must
+    step around the `__setattr__` that refuses changes), which makes building these records a fifth of a
+    roll's time, compiled or not; the slot's setter does the same store with a lookup less (about 40% less
+    per record). Same signature, defaults and default factories; instances stay frozen. Put it above
+    `@dataclass(frozen=True, slots=True)`; a class with `__post_init__` keeps dataclasses' own."""
+    bound: dict[str, object] = {"_MISSING": MISSING}  # the names the new __init__ reads, and their values
+    positional: list[str] = []
+    keyword: list[str] = []
+    body: list[str] = []
+    for item in fields(kind):
+        name = item.name
+        if not item.init or "__post_init__" in vars(kind):
+            raise TypeError(f"slot_init: {kind.__name__}.{name} needs dataclasses' own __init__")
+        bound[f"_set_{name}"] = vars(kind)[name].__set__
+        parameter = name
+        if item.default is not MISSING:
+            bound[f"_default_{name}"] = item.default
+            parameter = f"{name}=_default_{name}"
+        elif item.default_factory is not MISSING:
+            bound[f"_factory_{name}"] = item.default_factory
+            parameter = f"{name}=_MISSING"
+            body.append(f"        if {name} is _MISSING: {name} = _factory_{name}()")
+        (keyword if item.kw_only else positional).append(parameter)
+        body.append(f"        _set_{name}(self, {name})")
+    signature = ", ".join(["self", *positional, *(["*", *keyword] if keyword else [])])
+    source = (
+        f"def make({', '.join(bound)}):\n    def __init__({signature}) -> None:\n"
+        + "\n".join(body or ["        pass"])
+        + "\n    return __init__\n"
+    )
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)  # made from the fields' names only, as dataclasses makes its own __init__
+    init = namespace["make"](*bound.values())
+    init.__qualname__ = f"{kind.__qualname__}.__init__"
+    setattr(kind, "__init__", init)  # noqa: B010 - mypy refuses a plain assignment to a class's __init__
+    return kind
+
+
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Points:
     """5.1: the Characteristic Points total and the most any one characteristic may get."""
@@ -35,6 +79,7 @@ class Points:
     maximum: int
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Carried:
     """A weapon or shield the character carries, by table id; no rank = unranked (0 is Rank 0)."""
@@ -45,6 +90,7 @@ class Carried:
     increase: str | None = field(default=None, metadata=OMITTED)
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Characteristics:
     """The eight characteristics after race and gender (5.3, 5.4, 6.x), plus any optional ones (5.5)."""
@@ -69,6 +115,7 @@ class Characteristics:
         return getattr(self, code) if code in EIGHT else self.optional.get(code)
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Modifier:
     """What race and gender add to one characteristic (6.1, 6.4-6.9)."""
@@ -77,6 +124,7 @@ class Modifier:
     gender: int
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Heritage:
     """8.1-8.4, by table id."""
@@ -87,6 +135,7 @@ class Heritage:
     sibling_rank: str | None = field(default=None, metadata=OMITTED)  # 8.4: a legitimate child's only
 
 
+@slot_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class DamageIncrease:
     """18.5 (optional) on one weapon: the system used, the bonus already in the line's damage, and what the
@@ -100,6 +149,7 @@ class DamageIncrease:
     thrown_damage: str | None = field(default=None, metadata=OMITTED)
 
 
+@slot_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class WeaponLine:
     """One weapon's line of the record (17.1, 20.2, 12.3, 18.2)."""
@@ -118,6 +168,7 @@ class WeaponLine:
     increase: DamageIncrease | None = field(default=None, metadata=OMITTED)  # 18.5, when the file chose it
 
 
+@slot_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UnarmedLine:
     """Unarmed Combat (21)."""
@@ -130,6 +181,7 @@ class UnarmedLine:
     grievous_injury: str | None
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class ArmorLine:
     """18.1: the armor worn; weight in pounds for this race's size and gender."""
@@ -141,6 +193,7 @@ class ArmorLine:
     weight: int | float
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class ShieldLine:
     """17.5: the shield carried."""
@@ -151,6 +204,7 @@ class ShieldLine:
     manual_dexterity_loss: int
 
 
+@slot_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Combat:
     """Sections 12 and 17-21 as the record carries them."""
@@ -172,6 +226,7 @@ class Combat:
     breakage_check: int
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Ranked:
     """A skill (48-62) or language (49) by table id (or as written, for an open list), with its Rank."""
@@ -180,6 +235,7 @@ class Ranked:
     rank: int
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class MagicRanked:
     """A talent, spell or ritual (34-47) with its Rank."""
@@ -189,6 +245,7 @@ class MagicRanked:
     kind: str
 
 
+@slot_init
 @dataclass(frozen=True, slots=True)
 class Gear:
     """Equipment beyond arms and armor, as the player entered it: weight in pounds, each."""
@@ -198,6 +255,7 @@ class Gear:
     count: int = 1
 
 
+@slot_init
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Character:
     """A whole character: the choices and rolls that rebuild it, then everything derived from them.

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from chargen.model import MagicRanked, Modifier, Ranked
+from chargen.model import MagicRanked, Modifier, Ranked, slot_init
 from chargen.vocabulary import EIGHT
 
 #: The codes race and gender modify: the eight characteristics and TMR (6.1, 6.4-6.9).
@@ -19,7 +19,8 @@ if TYPE_CHECKING:  # the steps import this module; their types are needed for ch
     from chargen.tables.schema import PointRow
 
 
-@dataclass(frozen=True)
+@slot_init
+@dataclass(frozen=True, slots=True)
 class Points:
     """5.1-5.2: the archetype followed (if any), the Characteristic Points row and the allocation."""
 
@@ -28,7 +29,8 @@ class Points:
     allocation: dict[str, int]
 
 
-@dataclass(frozen=True)
+@slot_init
+@dataclass(frozen=True, slots=True)
 class RaceResult:
     """6.3: the race, and the races tried in order up to the first success (None: set outright)."""
 
@@ -36,7 +38,8 @@ class RaceResult:
     attempts: list[str] | None
 
 
-@dataclass(frozen=True)
+@slot_init
+@dataclass(frozen=True, slots=True)
 class Birthrights:
     """6.1-6.3, 6.6, 6.9, 7.1."""
 
@@ -47,7 +50,7 @@ class Birthrights:
     aspect: str
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Modifiers:
     """6.1, 6.4-6.9: what race (with its type) and gender add, by characteristic code (and TMR); `each`
     and `total` hold every code the record lists, worked out once."""
@@ -63,7 +66,8 @@ class Modifiers:
         object.__setattr__(self, "total", {code: item.race + item.gender for code, item in each.items()})
 
 
-@dataclass(frozen=True)
+@slot_init
+@dataclass(frozen=True, slots=True)
 class Kit:
     """8.7: what the character carries, whether it was given, and what it cost."""
 
@@ -72,7 +76,8 @@ class Kit:
     cost: int
 
 
-@dataclass(frozen=True)
+@slot_init
+@dataclass(frozen=True, slots=True)
 class Abilities:
     """Issue 12: the skills, college and magic an NPC is given (`given`: True, so 8.6 charges nothing);
     an empty Abilities for everyone else (a file's own are added after the derived values)."""
@@ -86,7 +91,8 @@ class Abilities:
 NO_ABILITIES = Abilities()
 
 
-@dataclass(frozen=True)
+@slot_init
+@dataclass(frozen=True, slots=True)
 class Decisions:
     """Every step's outcome, in the book's order, before the derived values are worked out."""
 

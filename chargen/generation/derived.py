@@ -138,14 +138,18 @@ def armor_line(decided: Decisions, armor: Armor | None, tables: Tables) -> Armor
     armor_id = decided.kit.equipment.armor
     if armor is None or armor_id is None:
         return None
-    size = tables.races[decided.born.race.race].size
-    return ArmorLine(
-        name=armor_id,
-        protection=armor.protection,
-        agility_loss=armor.agility_loss,
-        stealth_adjustment=armor.stealth_adjustment,
-        weight=rules.armor_weight(armor, size, decided.born.gender, tables.armor_file),
-    )
+    size, gender = tables.races[decided.born.race.race].size, decided.born.gender
+    key = (armor_id, size, gender)
+    known = tables.index.armor_lines.get(key)
+    if known is None:  # worked out once per Tables for each armor, size and gender (never changed once made)
+        known = tables.index.armor_lines[key] = ArmorLine(
+            name=armor_id,
+            protection=armor.protection,
+            agility_loss=armor.agility_loss,
+            stealth_adjustment=armor.stealth_adjustment,
+            weight=rules.armor_weight(armor, size, gender, tables.armor_file),
+        )
+    return known
 
 
 def shield_line(item: Item | None, shield: Shield | None) -> ShieldLine | None:

@@ -18,7 +18,7 @@ from chargen.tables.schema import AllocationLimits, AllotmentRow, PointRow, Valu
 
 if TYPE_CHECKING:
     from chargen.generation.decisions import Modifiers
-    from chargen.model import UnarmedLine, WeaponLine
+    from chargen.model import ArmorLine, UnarmedLine, WeaponLine
     from chargen.tables.loader import Tables
 
 Key = TypeVar("Key")
@@ -109,6 +109,8 @@ class TableIndex:
         #: characters meet them, bounded by the few values a characteristic takes.
         self.weapon_lines: dict[tuple[str, int | None, int, int, int, int, int], WeaponLine] = {}
         self.unarmed_lines: dict[tuple[int | None, int, int, int, int, int], UnarmedLine] = {}
+        #: The armor line by (armor, race size, gender): a handful of each.
+        self.armor_lines: dict[tuple[str, int, str], ArmorLine] = {}
         self._limits = characteristics.allocation_limits
         self._raisable: dict[tuple[int, int], Raisable] = {}
 
