@@ -1,0 +1,112 @@
+"""model.slot_init: the faster __init__ of the frozen records behaves as the one dataclasses writes."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+from dataclasses import dataclass, field
+
+import pytest
+
+from chargen import model
+from chargen.generation import decisions
+from chargen.model import slot_init
+
+
+@slot_init
+@dataclass(frozen=True, slots=True)
+class Fast:
+    name: str
+    rank: int | None = None
+    notes: list[str] = field(default_factory=list)
+    weight: float = field(default=1.5, kw_only=True)
+    count: int = field(kw_only=True)
+
+
+@dataclass(frozen=True, slots=True)
+class Plain:
+    name: str
+    rank: int | None = None
+    notes: list[str] = field(default_factory=list)
+    weight: float = field(default=1.5, kw_only=True)
+    count: int = field(kw_only=True)
+
+
+def as_tuple(record: object) -> tuple[object, ...]:
+    return tuple(getattr(record, item.name) for item in dataclasses.fields(record))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [
+        (("sword",), {"count": 1}),
+        (("sword", 3), {"count": 2, "weight": 4.0}),
+        (("sword", None, ["kept"]), {"count": 0}),
+        ((), {"name": "axe", "rank": 0, "notes": [], "count": 5}),
+    ],
+)
+def test_same_fields_as_dataclasses_init(args: tuple[object, ...], kwargs: dict[str, object]) -> None:
+    assert as_tuple(Fast(*args, **kwargs)) == as_tuple(Plain(*args, **kwargs))
+
+
+def test_same_signature_as_dataclasses_init() -> None:
+    fast, plain = inspect.signature(Fast), inspect.signature(Plain)
+    assert [(p.name, p.kind) for p in fast.parameters.values()] == [
+        (p.name, p.kind) for p in plain.parameters.values()
+    ]
+    assert Fast.__init__.__qualname__ == "Fast.__init__"
+
+
+def test_default_factory_gives_a_fresh_value_each_time() -> None:
+    first, second = Fast("a", count=1), Fast("b", count=1)
+    assert first.notes == [] and first.notes is not second.notes
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs"),
+    [
+        (("sword",), {}),  # count is required
+        (("sword", 1, [], 2.0), {"count": 1}),  # weight is keyword-only
+        (("sword",), {"count": 1, "colour": "red"}),
+        ((), {"count": 1}),
+    ],
+)
+def test_refuses_what_dataclasses_refuses(args: tuple[object, ...], kwargs: dict[str, object]) -> None:
+    with pytest.raises(TypeError):
+        Plain(*args, **kwargs)
+    with pytest.raises(TypeError):
+        Fast(*args, **kwargs)
+
+
+def test_instances_stay_frozen_and_compare_as_before() -> None:
+    record = Fast("sword", 2, count=1)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.rank = 3  # type: ignore[misc]
+    assert record == Fast("sword", 2, count=1)
+    assert dataclasses.replace(record, rank=4).rank == 4
+
+
+def test_a_post_init_class_keeps_dataclasses_own() -> None:
+    with pytest.raises(TypeError, match="needs dataclasses' own __init__"):
+
+        @slot_init
+        @dataclass(frozen=True, slots=True)
+        class Checked:
+            value: int
+
+            def __post_init__(self) -> None:
+                pass
+
+
+@pytest.mark.parametrize("module", [model, decisions])
+def test_every_frozen_record_with_a_plain_init_uses_it(module: object) -> None:
+    """Each record of the model and of the decisions takes the faster __init__ unless it needs its own."""
+    for kind in vars(module).values():
+        if (
+            isinstance(kind, type)
+            and dataclasses.is_dataclass(kind)
+            and kind.__module__ == module.__name__  # type: ignore[attr-defined]
+            and not hasattr(kind, "__post_init__")
+        ):
+            setters = sorted(name for name in kind.__init__.__code__.co_freevars if name.startswith("_set_"))
+            assert setters == sorted(f"_set_{item.name}" for item in dataclasses.fields(kind)), kind
