@@ -105,8 +105,9 @@ def test_pages_and_margins_as_a_person_sees_them(
         }.items():
             darkest = page.crop(area).getextrema()[0]
             assert darkest > 245, f"{who} {paper} page {number}: ink in the {name} margin"
-        # No page is mostly empty: ink reaches into the lower half of every page but the last.
-        if number < len(pages):
+        # No page is mostly empty: ink reaches into the lower half of every page (a record whose weapons run
+        # on to a third page rules its last boxes down that page).
+        if number < len(pages) or len(pages) > 2:
             lower = page.crop((0, page.height // 2, page.width, page.height - round(0.6 * DPI)))
             assert lower.getextrema()[0] < 128, f"{who} {paper} page {number} is half empty"
 

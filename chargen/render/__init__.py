@@ -10,6 +10,7 @@ imported only when a PDF is asked for.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -17,22 +18,33 @@ from chargen.output import write_all
 from chargen.render.errors import RenderError
 
 if TYPE_CHECKING:
-    from chargen.render.sheet import Renderable
+    from chargen.render.sheet import Renderable, Sheet
     from chargen.tables import Tables
 
 __all__ = ["RenderError", "render_html", "render_pdf", "write_record"]
+
+#: The ruled boxes that stand last on the record, side by side (Languages and Notes): when the last page
+#: of a PDF is left mostly empty (a record whose weapons run on), they are ruled down to its foot, so the
+#: page is room to write in rather than a blank.
+LAST_BOXES = ("languages", "notes")
 
 
 def _page(
     character: Renderable, tables: Tables, paper: str, template: Path | None, *, standalone: bool
 ) -> str:
     import chargen
-    from chargen.render import html
     from chargen.render.sheet import build_sheet
+
+    return _sheet_page(
+        build_sheet(character, tables, chargen.__version__), paper, template, standalone=standalone
+    )
+
+
+def _sheet_page(sheet: Sheet, paper: str, template: Path | None, *, standalone: bool) -> str:
+    from chargen.render import html
 
     size = html.paper_size(paper)
     loaded = html.load_template(template)
-    sheet = build_sheet(character, tables, chargen.__version__)
     # The PDF: our template gets the CSS already parsed (chargen.render.pdf); a GM's gets our layout inline.
     pdf_css = "" if template is None else html.layout_css()
     stylesheet = html.standalone_stylesheet() if standalone else pdf_css
@@ -62,10 +74,22 @@ def render_pdf(
 ) -> bytes:
     """The record as PDF bytes, the same for the same character file. `whole_fonts`: fonts embedded
     whole, for a batch PDF that writes them once (chargen.render.pdf.write_pdf)."""
+    import chargen
     from chargen.render import pdf
+    from chargen.render.sheet import build_sheet
 
-    page = _page(character, tables, paper, template, standalone=False)
-    return pdf.write_pdf(page, default_template=template is None, whole_fonts=whole_fonts)
+    sheet = build_sheet(character, tables, chargen.__version__)
+
+    def with_more_lines(lines: int) -> str:
+        # The record's last boxes, side by side, take the room a mostly empty last page leaves.
+        more = {box: sheet.blank_lines[box] + lines for box in LAST_BOXES if box in sheet.blank_lines}
+        longer = replace(sheet, blank_lines={**sheet.blank_lines, **more})
+        return _sheet_page(longer, paper, template, standalone=False)
+
+    page = _sheet_page(sheet, paper, template, standalone=False)
+    return pdf.write_pdf(
+        page, default_template=template is None, whole_fonts=whole_fonts, fill_last_page=with_more_lines
+    )
 
 
 def write_record(

@@ -163,19 +163,36 @@ def _one_line(error: BaseException) -> RenderError:
     return RenderError(f"WeasyPrint could not make the PDF: {type(error).__name__}: {text}")
 
 
-def write_pdf(html: str, *, default_template: bool, whole_fonts: bool = False) -> bytes:
+def write_pdf(
+    html: str,
+    *,
+    default_template: bool,
+    whole_fonts: bool = False,
+    fill_last_page: Callable[[int], str] | None = None,
+) -> bytes:
     """The PDF of a page rendered by chargen.render.html; our layout CSS is added for our own template.
 
     Fonts are subset to the glyphs the page uses, unless `whole_fonts` (for a batch PDF): then each
     font goes in whole and uncompressed, with a text map for every glyph, so the font objects are the
-    same bytes in every record and chargen.batch.pdfstream writes (and compresses) them once per file."""
+    same bytes in every record and chargen.batch.pdfstream writes (and compresses) them once per file.
+    `fill_last_page(lines)`: the page again with that many more ruled lines in its last boxes, laid out
+    instead when the last page is left mostly empty and the longer page keeps the same page count."""
     engine = _engine()
     refused: list[str] = []
     stylesheets = [engine.fonts, engine.layout] if default_template else [engine.fonts]
     try:
-        document = engine.weasyprint.HTML(
-            string=html, base_url=_base_url(), url_fetcher=_make_fetcher(engine.weasyprint, refused)
-        ).render(stylesheets=stylesheets, font_config=engine.font_config)
+
+        def layout(page: str) -> Any:
+            return engine.weasyprint.HTML(
+                string=page, base_url=_base_url(), url_fetcher=_make_fetcher(engine.weasyprint, refused)
+            ).render(stylesheets=stylesheets, font_config=engine.font_config)
+
+        document = layout(html)
+        lines = _spare_lines(document) if fill_last_page is not None else 0
+        if fill_last_page is not None and lines > 0:
+            fuller = layout(fill_last_page(lines))
+            if len(fuller.pages) == len(document.pages):
+                document = fuller
         finisher = _whole_fonts if whole_fonts else None
         pdf = document.write_pdf(pdf_identifier=True, full_fonts=whole_fonts, finisher=finisher)
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
@@ -189,3 +206,24 @@ def write_pdf(html: str, *, default_template: bool, whole_fonts: bool = False) -
     if not isinstance(pdf, bytes):
         raise RenderError("WeasyPrint returned no PDF")
     return pdf
+
+
+#: One ruled line of the record's pencil boxes (record.css: 15.5pt), in CSS pixels (96 to the inch).
+RULED_LINE_PX = 15.5 * 96 / 72
+
+
+def _spare_lines(document: Any) -> int:
+    """Ruled lines that would fill the last page of a record that runs past one page, when its content
+    ends above the middle of the page (0 otherwise); one line is left spare, against rounding."""
+    from weasyprint.formatting_structure.boxes import MarginBox
+
+    if len(document.pages) < 2:
+        return 0
+    page = document.pages[-1]._page_box  # WeasyPrint's laid-out page: the one place its boxes are read
+    top, height = page.content_box_y(), page.height
+    content = [box for box in page.children if not isinstance(box, MarginBox)]
+    end = max((box.position_y + box.margin_height() for box in content), default=top)
+    spare = top + height - end
+    if spare < height / 2:
+        return 0
+    return max(0, int(spare // RULED_LINE_PX) - 1)
