@@ -229,3 +229,14 @@ def test_a_table_naming_an_unknown_race_or_college_is_refused(tmp_path: Path) ->
     with pytest.raises(TableError) as refused:
         house_abilities(tmp_path, "granted_to: [elf]", "granted_to: [elfe]")
     assert "magic.entries.witchsight.granted_to[0]: 'elfe' is not a race" in str(refused.value)
+
+
+def test_the_uncharged_note_names_what_it_lists_as_the_tables_print_it(tables: Tables) -> None:
+    """8.6: Ranks the empty Cost Chart cannot charge are named as the record names them, not by table id."""
+    character = api.build(
+        "race: human\ngender: female\nseed: 4\nskills: [{name: healer, rank: 2}]\n"
+        "spells: [{name: glamour, rank: 1, kind: spell}]\n",
+        tables=tables,
+    )
+    uncharged = build_sheet(character, tables, "test").uncharged
+    assert uncharged.endswith(": Healer, Glamour."), uncharged

@@ -104,9 +104,18 @@ def uncharged(character: Character, tables: Tables) -> str:
         return ""
     return (
         "Recorded as given, not charged (the Experience Point Cost Chart, 8.6, lists no cost for them): "
-        + ", ".join(spending.uncharged)
+        + ", ".join(_display_name(entry_id, tables) for entry_id in spending.uncharged)
         + "."
     )
+
+
+def _display_name(entry_id: str, tables: Tables) -> str:
+    """A skill's, language's or magic entry's name as the tables print it (an open list's as written)."""
+    abilities = tables.abilities
+    for entries in (abilities.skills, abilities.languages.entries, abilities.magic.entries):
+        if entry_id in entries:
+            return _display(entries, entry_id)[0]
+    return entry_id
 
 
 def bank(character: Character, tables: Tables) -> tuple[str, str]:
