@@ -41,9 +41,11 @@ def slot_init(kind: Record) -> Record:
     positional: list[str] = []
     keyword: list[str] = []
     body: list[str] = []
+    if "__post_init__" in vars(kind):
+        raise TypeError(f"slot_init: {kind.__name__} has a __post_init__; it needs dataclasses' own __init__")
     for item in fields(kind):
         name = item.name
-        if not item.init or "__post_init__" in vars(kind):
+        if not item.init:
             raise TypeError(f"slot_init: {kind.__name__}.{name} needs dataclasses' own __init__")
         bound[f"_set_{name}"] = vars(kind)[name].__set__
         parameter = name

@@ -189,7 +189,8 @@ def write_pdf(
 
         document = layout(html)
         lines = _spare_lines(document) if fill_last_page is not None else 0
-        if fill_last_page is not None and lines > 0:
+        if lines > 0:
+            assert fill_last_page is not None  # lines are only counted for a page that can be filled
             fuller = layout(fill_last_page(lines))
             if len(fuller.pages) == len(document.pages):
                 document = fuller
