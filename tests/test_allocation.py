@@ -8,6 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from chargen.generation.characteristics import (
+    _largest_remainders,
+    _spend_one_at_a_time,
     aims,
     archetype_allocation,
     favour_weights,
@@ -186,3 +188,43 @@ def test_a_weapon_out_of_reach_is_passed_over() -> None:
     assert list(archetype_allocation(row, knight, jitter, weak, TABLES).values()) == plain
     dwarf = archetype_allocation(row, knight, jitter, {"PS": 2, "MD": 0}, TABLES)
     assert dwarf["PS"] >= 16 - 2 and dwarf["MD"] >= 18
+
+
+@settings(max_examples=3000, deadline=None)
+@given(
+    row=st.sampled_from(ROWS),
+    weights=st.lists(
+        st.one_of(st.sampled_from([0.05, 0.5, 1.05, 2.0]), st.floats(0.05, 3.0)), min_size=6, max_size=6
+    ),
+    floors=st.lists(st.sampled_from([5, 5, 5, 9, 12, 16]), min_size=6, max_size=6),
+)
+def test_the_one_sort_spends_the_points_as_one_at_a_time_does(
+    row: PointRow, weights: list[float], floors: list[int]
+) -> None:
+    """5.2's shares: wherever the one-sort shortcut answers, it gives the very values the point-by-point
+    loop gives (ties on the gap and the weight included: the weights repeat on purpose)."""
+    spare, share = row.points - 5 * 6, sum(weights)
+    target = [5 + spare * weight / share for weight in weights]
+    values = [max(floor, min(int(part), row.maximum - 3)) for part, floor in zip(target, floors, strict=True)]
+    left = row.points - sum(values)
+    shortcut = _largest_remainders(values, target, weights, left, row.maximum - 4)
+    if shortcut is not None:
+        assert shortcut == _spend_one_at_a_time(row, weights, target, values, TABLES)
+
+
+def test_the_one_sort_answers_the_usual_case_only() -> None:
+    """The shortcut declines a value moved off its whole share, one near the maximum, or too many points."""
+    target, weights = [10.5, 10.5, 10.5, 10.5, 10.5, 10.5], [1.0] * 6
+    assert _largest_remainders([10] * 6, target, weights, 3, 16) == [11, 11, 11, 10, 10, 10]
+    assert _largest_remainders([11, 10, 10, 10, 10, 10], target, weights, 2, 16) is None  # a floor moved one
+    assert _largest_remainders([10] * 6, target, weights, 3, 9) is None  # too near the maximum
+    assert _largest_remainders([10] * 6, target, weights, 6, 16) is None  # more points than values
+
+
+def test_on_an_equal_fraction_the_larger_weight_has_the_point() -> None:
+    row = next(row for row in ROWS if row.points == 85)
+    values, target = [14, 15, 14, 14, 13, 14], [14.5, 15.5, 14.25, 14.25, 13.25, 14.25]
+    weights = [1.0, 2.0, 1.0, 1.0, 1.0, 1.0]
+    raised = [14, 16, 14, 14, 13, 14]
+    assert _largest_remainders(values, target, weights, 1, row.maximum - 4) == raised
+    assert _spend_one_at_a_time(row, weights, target, values, TABLES) == raised

@@ -188,6 +188,41 @@ def _spend_by_weights(
     values = [
         max(floor, min(int(share_of), near - 1)) for share_of, floor in zip(target, floors, strict=True)
     ]
+    spent = _largest_remainders(values, target, weights, row.points - sum(values), maximum - 4)
+    if spent is not None:
+        return spent
+    return _spend_one_at_a_time(row, weights, target, values, tables)
+
+
+def _largest_remainders(
+    values: list[int], target: list[float], weights: list[float], left: int, highest: int
+) -> list[int] | None:
+    """What `_spend_one_at_a_time` gives, in one sort, in the usual case: each value its whole share (no
+    floor or cap moved it), all at most `highest` (maximum-4, so one point more meets no 5.2 place limit),
+    and fewer points left than values. Each point then goes to a value still at its whole share (a raised
+    one falls below its share, so it is never raised twice), the largest fraction first, the larger weight
+    on a tie, then the first. None: not the usual case."""
+    if not 0 <= left < len(values):
+        return None
+    for value, share_of in zip(values, target, strict=True):
+        if value > highest or not 0.0 <= share_of - value < 1.0:
+            return None
+    # Ascending by (minus the gap, minus the weight); the sort is stable, so the first stays first on a tie.
+    order = sorted(range(len(values)), key=lambda index: (values[index] - target[index], -weights[index]))
+    spent = values[:]
+    for index in order[:left]:
+        spent[index] += 1
+    return spent
+
+
+def _spend_one_at_a_time(
+    row: PointRow, weights: list[float], target: list[float], values: list[int], tables: Tables
+) -> list[int] | None:
+    """5.2's points handed out one at a time to the value furthest below its share (the larger weight on a
+    tie, then the first), checking the place limits as values near the maximum."""
+    values = values[:]
+    maximum = row.maximum
+    near = maximum - 2
     # How many values sit at the maximum, maximum-1 and maximum-2, kept up to date as points go out.
     at_max = one_below = two_below = 0
     over = False  # a value above the maximum (a house table's minimum past it) breaks 5.2 whatever is raised

@@ -63,35 +63,35 @@ class Tables:
     rulesets: tuple[Ruleset, ...] = ()  # the house rules layered over the tables, in order
     layered_data: dict[str, Any] | None = field(default=None, compare=False, repr=False)
 
-    @property
+    @functools.cached_property
     def races(self) -> dict[str, schema.Race]:
         return self.race_file.races
 
-    @property
+    @functools.cached_property
     def aspects(self) -> dict[str, schema.Aspect]:
         return self.aspect_file.aspects
 
-    @property
+    @functools.cached_property
     def weapons(self) -> dict[str, schema.Weapon]:
         return self.weapon_file.weapons
 
-    @property
+    @functools.cached_property
     def shields(self) -> dict[str, schema.Shield]:
         return self.shield_file.shields
 
-    @property
+    @functools.cached_property
     def armor(self) -> dict[str, schema.Armor]:
         return self.armor_file.armor
 
-    @property
+    @functools.cached_property
     def archetypes(self) -> dict[str, schema.Archetype]:
         return self.archetype_file.archetypes
 
-    @property
+    @functools.cached_property
     def groups(self) -> dict[str, Group]:
         return self.group_file.groups
 
-    @property
+    @functools.cached_property
     def names(self) -> dict[str, schema.NameParts]:
         return self.name_file.names
 
