@@ -1,9 +1,9 @@
 """Benchmark of the core: characters per second for roll+derive, and the start-up time of `chargen --help`.
 
 Run: python tests/bench/bench_core.py [--count N] [--rounds R]
-Each figure stands beside a floor measured in the same run: the same work done by the libraries alone (a
-fresh seeded RNG drawing as many dice as a roll uses, PyYAML and json dumping the same documents, Python
-importing click), so chargen's own overhead is visible. CPU time is reported beside wall time: the
+Each figure stands beside a floor measured in the same run: the same work done by the libraries alone (for
+each seed a fresh random.Random making the very draws that seed's roll makes, PyYAML and json dumping the
+same documents, Python importing click), so chargen's own overhead is visible. CPU time is reported beside wall time: the
 development machine is shared, and CPU-time medians over alternating rounds are what to compare.
 Not a test: pytest does not collect it, and it asserts nothing about speed.
 """
@@ -81,6 +81,44 @@ def figure(
     )
 
 
+class CountingRandom(random.Random):
+    """A random.Random that notes the draws made of it, in order: `n` for a number below n (a die, a choice,
+    a sample's pick; random.Random makes each through _randbelow), 0 for a float (5.2's jitter). The numbers
+    drawn are random.Random's own, so the roll is the same character."""
+
+    def __init__(self, seed: int, noted: list[int]) -> None:
+        self.noted = noted
+        super().__init__(seed)
+
+    def _randbelow(self, n: int) -> int:
+        self.noted.append(n)
+        return super()._randbelow(n)
+
+    def random(self) -> float:
+        self.noted.append(0)
+        return super().random()
+
+
+def roll_draws(count: int, tables: object) -> list[list[int]]:
+    """The draws each seed's roll makes of its RNG: every die, every choice (gender, archetype, name) and
+    5.2's jitter, not only the dice the file records. Counted with random.Random replaced for the counting
+    rolls only (the compiled build looks the class up on the random module at each call, as Python does)."""
+    from chargen import api
+
+    draws: list[list[int]] = []
+    original = random.Random
+    try:
+        random.Random = lambda seed: CountingRandom(seed, draws[-1])  # type: ignore[assignment,misc]
+        for seed in range(count):
+            draws.append([])
+            api.roll(seed=seed, tables=tables)  # type: ignore[arg-type]
+    finally:
+        random.Random = original  # type: ignore[misc]
+    if not all(draws):
+        raise SystemExit("bench_core: the roll's draws could not be counted (random.Random not looked up)")
+    return draws
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--count", type=int, default=3000)
@@ -96,19 +134,18 @@ def main() -> None:
     with Clock() as loading:
         tables = load_tables()
     documents = [api.roll(seed=seed, tables=tables) for seed in range(count)]
-    dice_per_character = round(
-        statistics.mean(
-            sum(len(value) if isinstance(value, list) else 1 for value in doc.rolls.values())
-            for doc in documents
-        )
-    )
+    draws = roll_draws(count, tables)
+    draws_per_character = statistics.mean(len(drawn) for drawn in draws)
 
     def rng_floor() -> None:
-        # What a roll cannot avoid: a fresh RNG seeded per character, drawing as many dice as a roll does.
-        for seed in range(count):
+        # What a roll cannot avoid: a fresh RNG seeded per character, making the draws that roll makes.
+        for seed, drawn in enumerate(draws):
             rng = random.Random(seed)
-            for _ in range(dice_per_character):
-                rng.randint(1, 100)
+            for sides in drawn:
+                if sides:
+                    rng.randint(1, sides)
+                else:
+                    rng.random()
 
     def fresh_rolls(first: int) -> None:
         # Seeds not rolled before: what chargen keeps per Tables (weapon lines, bought kits) helps as much as
@@ -140,7 +177,8 @@ def main() -> None:
         f"chargen {compiled()}; median of {rounds} rounds; CPU time first (trust it on a shared machine), wall time in brackets"
     )
     print(f"tables loaded and checked once: {loading.wall * 1000:.0f} ms")
-    print(figure("roll+derive", count, roll_time, f"seed an RNG + {dice_per_character} dice", floor_time))
+    floor_label = f"seed an RNG + its {draws_per_character:.1f} draws"
+    print(figure("roll+derive", count, roll_time, floor_label, floor_time))
     print(figure("character file to YAML", count, yaml_time, "PyYAML CSafeDumper alone", yaml_floor))
     print(figure("character file to JSON", count, json_time, "json.dumps alone", json_floor))
 
