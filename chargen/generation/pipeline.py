@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal
+from typing import Final, Literal
 
 from chargen.character_file import CharacterInput
 from chargen.dice import Dice
@@ -44,16 +43,16 @@ from chargen.vocabulary import GENDERS
 Equip = Literal["none", "buy", "give"]
 
 
-@dataclass(frozen=True)
 class Options:
     """How to fill what the file leaves out. `equip`: none (as given), buy (a rolled character buys its
     archetype's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks, and its
-    skills and magic)."""
+    skills and magic). A plain class with Final attributes, as rules.characteristics.FatigueReading."""
 
-    equip: Equip = "none"
-    # 8.8 for a character the file leaves unnamed: a name for (race, gender), or None for the tables' own
-    # draw. The batch names its NPCs from their own seeds (bynames, fewer namesakes).
-    namer: Callable[[str, str], str | None] | None = None
+    def __init__(self, equip: Equip = "none", namer: Callable[[str, str], str | None] | None = None) -> None:
+        self.equip: Final = equip
+        # 8.8 for a character the file leaves unnamed: a name for (race, gender), or None for the tables'
+        # own draw. The batch names its NPCs from their own seeds (bynames, fewer namesakes).
+        self.namer: Final = namer
 
 
 def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
@@ -103,15 +102,22 @@ def _modifiers(born: Birthrights, tables: Tables) -> Modifiers:
     return Modifiers(combined_modifiers(race.modifiers, type_modifiers), dict(gender.modifiers))
 
 
-@dataclass(frozen=True)
 class RolledPoints:
     """5.1 and what 5.2 draws: the row, and the player's allocation (checked) or the archetype's jitter. An
-    archetype's allocation is made by `allocation_step` once the race and gender modifiers are known."""
+    archetype's allocation is made by `allocation_step` once the race and gender modifiers are known. A
+    plain class with Final attributes, as rules.characteristics.FatigueReading."""
 
-    archetype: str | None
-    row: PointRow
-    allocation: dict[str, int] | None
-    jitter: characteristics.Jitter = ()
+    def __init__(
+        self,
+        archetype: str | None,
+        row: PointRow,
+        allocation: dict[str, int] | None,
+        jitter: characteristics.Jitter = (),
+    ) -> None:
+        self.archetype: Final = archetype
+        self.row: Final = row
+        self.allocation: Final = allocation
+        self.jitter: Final = jitter
 
 
 def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> RolledPoints:
