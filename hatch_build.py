@@ -32,6 +32,7 @@ COMPILED = (
     "chargen/rules/allocation.py",
     "chargen/rules/characteristics.py",
     "chargen/rules/combat.py",
+    "chargen/rules/damage_increase.py",
     "chargen/rules/experience.py",
     "chargen/generation/__init__.py",
     "chargen/generation/abilities.py",
@@ -41,6 +42,7 @@ COMPILED = (
     "chargen/generation/equipment.py",
     "chargen/generation/heritage.py",
     "chargen/generation/pipeline.py",
+    "chargen/tables/index.py",
 )
 #: Besides chargen's own dependencies (mypyc type-checks what the compiled modules import).
 COMPILER_REQUIREMENTS = ["mypy>=1.10", "setuptools>=68", "types-PyYAML"]

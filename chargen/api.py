@@ -66,15 +66,19 @@ _ROLLED_SPECS: dict[tuple[int, Choices], tuple[Tables, CharacterInput]] = {}
 Choices = tuple[str | None, str | None, str | None, tuple[str, ...] | None, str | None, tuple[str, ...]]
 
 
-def _names_only(value: object) -> bool:
-    return (
-        value is None or type(value) is str or (type(value) is tuple and all(type(x) is str for x in value))
-    )
+def _names_only(chosen: Choices) -> bool:
+    """Whether every choice is None, a str or a tuple of str (one call a roll: this is on a batch's path)."""
+    for value in chosen:
+        if value is None or type(value) is str:
+            continue
+        if type(value) is not tuple or (value and not all(type(x) is str for x in value)):
+            return False
+    return True
 
 
 def _rolled_spec(chosen: Choices, tables: Tables) -> CharacterInput:
     # Only names are remembered: other values (1 == True == 1.0) could stand for each other in the cache.
-    key = (id(tables), chosen) if all(map(_names_only, chosen)) else None
+    key = (id(tables), chosen) if _names_only(chosen) else None
     known = _ROLLED_SPECS.get(key) if key is not None else None
     if known is not None and known[0] is tables:
         return known[1]

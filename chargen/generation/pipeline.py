@@ -60,7 +60,12 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     options = options or Options()
     rolls = spec.rolls
     # A rolled character gives no rolls: nothing to dump (pydantic's dump is a cost on the batch's hot path).
-    given = rolls.model_dump(exclude_none=True) if rolls.model_fields_set or rolls.model_extra else {}
+    # (pydantic's own slots, read without the model_fields_set and model_extra properties' Python calls)
+    given = (
+        rolls.model_dump(exclude_none=True)
+        if rolls.__pydantic_fields_set__ or rolls.__pydantic_extra__
+        else {}
+    )
     dice = Dice(random.Random(seed), given=given)
     rolled = points_step(spec, dice, tables)
     optional = characteristics.optional_characteristics(spec.optional, dice, tables)
