@@ -24,8 +24,7 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-#: The modules mypyc compiles (paths from the project root). decisions.py is left out: its dataclasses
-#: name types imported only for the type checker, which a compiled dataclass would need at import time.
+#: The modules mypyc compiles (paths from the project root).
 COMPILED = (
     "chargen/dice.py",
     "chargen/rules/__init__.py",
@@ -38,6 +37,7 @@ COMPILED = (
     "chargen/generation/abilities.py",
     "chargen/generation/birthrights.py",
     "chargen/generation/characteristics.py",
+    "chargen/generation/decisions.py",
     "chargen/generation/derived.py",
     "chargen/generation/equipment.py",
     "chargen/generation/heritage.py",
