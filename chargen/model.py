@@ -23,6 +23,7 @@ DocumentValue = str | int | float | bool | None | list["DocumentValue"] | dict[s
 Document = dict[str, DocumentValue]
 
 Record = TypeVar("Record", bound=type)
+Made = TypeVar("Made")
 
 OMIT = "omitted when None or empty"
 #: Field metadata: the file leaves the key out rather than writing null (an absent choice).
@@ -70,6 +71,29 @@ def slot_init(kind: Record) -> Record:
     init.__qualname__ = f"{kind.__qualname__}.__init__"
     setattr(kind, "__init__", init)  # noqa: B010 - mypy refuses a plain assignment to a class's __init__
     return kind
+
+
+def positional_builder(kind: type[Made]) -> Callable[..., Made]:
+    """A function that makes a frozen, slotted `kind` from every field's value, in field order, positionally,
+    storing through the slots as `slot_init`'s `__init__` does.
+
+    For the compiled generation's biggest records (Character, Combat): calling a class with keywords hands
+    `__init__` a dict of them to match name by name, which costs more than the record (measured from compiled
+    code, Character's 39: 3.6 us by keyword against 2.2 us positionally, arguments included); this skips the
+    class call too. Every field must be given; `tests/test_slot_init.py` checks the order is the fields'."""
+    names = [item.name for item in fields(kind)]  # type: ignore[arg-type]
+    bound: dict[str, object] = {"_new": object.__new__, "_kind": kind}
+    bound |= {f"_set_{name}": vars(kind)[name].__set__ for name in names}
+    source = (
+        f"def make({', '.join(bound)}):\n    def build({', '.join(names)}):\n        self = _new(_kind)\n"
+        + "".join(f"        _set_{name}(self, {name})\n" for name in names)
+        + "        return self\n    return build\n"
+    )
+    namespace: dict[str, Any] = {}
+    exec(source, namespace)  # made from the fields' names only, as slot_init's __init__
+    build: Callable[..., Made] = namespace["make"](*bound.values())
+    build.__qualname__ = f"positional_builder.<{kind.__qualname__}>"
+    return build
 
 
 @slot_init

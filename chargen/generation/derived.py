@@ -17,35 +17,46 @@ from chargen.model import (
     ShieldLine,
     UnarmedLine,
     WeaponLine,
+    positional_builder,
 )
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, perception, tmr_from_agility
 from chargen.rules.damage_increase import optional_rules, with_damage_increase
 from chargen.tables import Tables
 from chargen.tables.schema import Armor, Shield
-from chargen.vocabulary import PRIMARIES
+from chargen.vocabulary import PRIMARIES, SCHEMA_VERSION
 
 Key = TypeVar("Key")
 Line = TypeVar("Line")
 #: The most weapon (or unarmed) lines kept per Tables: far more than a batch of NPCs meets.
 KEPT_LINES = 100_000
+#: The three records a roll builds whole, made from every field's value in field order (a keyword call to
+#: the class costs more than the record; model.positional_builder). Each call below names its fields.
+_NEW_CHARACTER = positional_builder(Character)
+_NEW_COMBAT = positional_builder(Combat)
+_NEW_CHARACTERISTICS = positional_builder(Characteristics)
 
 
 def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Characteristics, list[str]]:
     """The eight characteristics (5.3, 5.4, 6.x) plus optional ones, and notes for the record."""
     table = tables.characteristics
-    modifiers = decided.modifiers
-    values = {code: decided.points.allocation[code] + modifiers.total[code] for code in PRIMARIES}
-    reading = fatigue_from_endurance(values["EN"], table.fatigue, tables.index.fatigue)
-    values["FT"] = reading.value + modifiers.total["FT"]
-    values["PC"] = perception(table.perception.base, modifiers.total["PC"])
+    total = decided.modifiers.total
+    allocation = decided.points.allocation
+    endurance = allocation["EN"] + total["EN"]
+    reading = fatigue_from_endurance(endurance, table.fatigue, tables.index.fatigue)
     notes = []
     if reading.beyond_table:
         notes.append(
-            f"Fatigue: Endurance {values['EN']} is beyond the printed 5.3 table; its step (one Fatigue per three "
+            f"Fatigue: Endurance {endurance} is beyond the printed 5.3 table; its step (one Fatigue per three "
             f"Endurance) was continued to read {reading.value} before modifiers."
         )
-    return Characteristics(**values, optional=dict(decided.optional)), notes
+    stats: Characteristics = _NEW_CHARACTERISTICS(
+        *[allocation[code] + total[code] for code in PRIMARIES],  # PS MD AG EN MA WP, the fields' order
+        reading.value + total["FT"],  # FT
+        perception(table.perception.base, total["PC"]),  # PC
+        dict(decided.optional),  # optional
+    )
+    return stats, notes
 
 
 def _special(chance: int, tables: Tables) -> tuple[str | None, str | None]:
@@ -175,22 +186,20 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
     first = equipment.weapons[0] if equipment.weapons else None
     held = (tables.weapons[first.name], first.rank) if first is not None else (None, None)
     defense_inputs = rules.defense_inputs(agility, shield, shield_rank, *held)
-    return Combat(
-        modified_agility=agility,
-        modified_manual_dexterity=dexterity,
-        defense=rules.defense_from(defense_inputs, tables.combat),
-        defense_postures=rules.defense_postures(defense_inputs, tables.combat)
-        if tables.combat.defense.postures
-        else None,
-        tmr=(
-            tmr := tmr_from_agility(
-                agility, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
-            )
-        ),
-        sprint_tmr=rules.sprint_tmr(tmr, tables.combat) if tables.combat.movement.sprint else None,
-        initiative=rules.initiative_value(agility, stats.PC, tables.combat),
-        unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
-        weapons=with_damage_increase(  # 18.5, when the file chose it
+    combat = tables.combat
+    tmr = tmr_from_agility(
+        agility, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
+    )
+    made: Combat = _NEW_COMBAT(
+        agility,  # modified_agility
+        dexterity,  # modified_manual_dexterity
+        rules.defense_from(defense_inputs, combat),  # defense
+        rules.defense_postures(defense_inputs, combat) if combat.defense.postures else None,  # postures
+        tmr,  # tmr
+        rules.sprint_tmr(tmr, combat) if combat.movement.sprint else None,  # sprint_tmr
+        rules.initiative_value(agility, stats.PC, combat),  # initiative
+        unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),  # unarmed
+        with_damage_increase(  # weapons, with 18.5 when the file chose it
             [weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],
             equipment.weapons,
             equipment.shield,
@@ -198,58 +207,66 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
             decided.spec.optional,
             tables,
         ),
-        armor=armor_line(decided, armor, tables),
-        shield=shield_line(equipment.shield, shield),
-        stun_threshold=rules.stun_threshold(stats.EN, tables.combat),
-        stun_recovery=rules.stun_recovery(stats.WP, stats.FT, tables.combat),
-        breakage_check=rules.breakage_check(dexterity, tables.combat),
+        armor_line(decided, armor, tables),  # armor
+        shield_line(equipment.shield, shield),  # shield
+        rules.stun_threshold(stats.EN, combat),  # stun_threshold
+        rules.stun_recovery(stats.WP, stats.FT, combat),  # stun_recovery
+        rules.breakage_check(dexterity, combat),  # breakage_check
     )
+    return made
 
 
 def character(decided: Decisions, tables: Tables) -> Character:
     """The whole typed Character: the decisions of the steps and everything derived from them."""
     stats, notes = final_characteristics(decided, tables)
-    born, background, kit = decided.born, decided.heritage, decided.kit
-    equipment = kit.equipment
-    return Character(
-        name=decided.name,
-        seed=decided.seed,
-        rules=[ruleset.reference for ruleset in tables.rulesets] if tables.rulesets else [],
-        archetype=decided.points.archetype,
-        gender=born.gender,
-        race=born.race.race,
-        race_attempts=born.race.attempts,
-        race_type=born.race_type,
-        hand=born.hand,
-        aspect=born.aspect,
-        points=Points(decided.points.row.points, decided.points.row.maximum),
-        allocation=dict(decided.points.allocation),
-        optional=[*decided.optional, *optional_rules(decided.spec.optional, tables)],
-        rolls=dict(decided.rolls),
-        weapons=[Carried(item.name, item.rank, item.increase) for item in equipment.weapons],
-        armor=equipment.armor,
-        shield=Carried(equipment.shield.name, equipment.shield.rank) if equipment.shield else None,
-        unarmed_rank=decided.spec.unarmed_rank,
-        equipment_given=kit.given,
-        skills=list(decided.abilities.skills),
-        college=decided.abilities.college,
-        spells=list(decided.abilities.spells),
-        abilities_given=decided.abilities.given,
-        characteristics=stats,
-        modifiers=dict(decided.modifiers.each),
-        tmr=tmr_from_agility(
+    born, background, kit, abilities = decided.born, decided.heritage, decided.kit, decided.abilities
+    equipment, row = kit.equipment, decided.points.row
+    made: Character = _NEW_CHARACTER(
+        SCHEMA_VERSION,  # schema_version
+        decided.name,  # name
+        None,  # player (a file's own are added by with_abilities, as its campaign, equipment and notes)
+        None,  # campaign
+        decided.seed,  # seed
+        [ruleset.reference for ruleset in tables.rulesets] if tables.rulesets else [],  # rules
+        decided.points.archetype,  # archetype
+        born.gender,  # gender
+        born.race.race,  # race
+        born.race.attempts,  # race_attempts
+        born.race_type,  # race_type
+        born.hand,  # hand
+        born.aspect,  # aspect
+        Points(row.points, row.maximum),  # points
+        dict(decided.points.allocation),  # allocation
+        [*decided.optional, *optional_rules(decided.spec.optional, tables)],  # optional
+        dict(decided.rolls),  # rolls
+        [Carried(item.name, item.rank, item.increase) for item in equipment.weapons],  # weapons
+        equipment.armor,  # armor
+        Carried(equipment.shield.name, equipment.shield.rank) if equipment.shield else None,  # shield
+        decided.spec.unarmed_rank,  # unarmed_rank
+        kit.given,  # equipment_given
+        [],  # equipment
+        list(abilities.skills),  # skills
+        [],  # languages
+        abilities.college,  # college
+        list(abilities.spells),  # spells
+        abilities.given,  # abilities_given
+        stats,  # characteristics
+        dict(decided.modifiers.each),  # modifiers
+        tmr_from_agility(
             stats.AG, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
         ),
-        experience_multiplier=tables.races[born.race.race].experience_multiplier,
-        heritage=Heritage(
+        tables.races[born.race.race].experience_multiplier,  # experience_multiplier
+        Heritage(
             social_status=background.social_status,
             money_multiplier=background.money_multiplier,
             birth_order=background.birth_order,
             sibling_rank=background.sibling_rank,
-        ),
-        experience_points=background.experience_points,
-        starting_silver=background.starting_silver,
-        silver_pennies=background.starting_silver - kit.cost,
-        combat=combat_values(decided, stats, tables),
-        notes=notes,
+        ),  # heritage
+        background.experience_points,  # experience_points
+        background.starting_silver,  # starting_silver
+        background.starting_silver - kit.cost,  # silver_pennies
+        combat_values(decided, stats, tables),  # combat
+        None,  # experience_bank
+        notes,  # notes
     )
+    return made
