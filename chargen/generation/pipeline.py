@@ -60,7 +60,7 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     options = options or Options()
     rolls = spec.rolls
     # A rolled character gives no rolls: nothing to dump (pydantic's dump is a cost on the batch's hot path).
-    # (pydantic's own slots, read without the model_fields_set and model_extra properties' Python calls)
+    # The slots behind model_fields_set and model_extra are read without those properties' Python calls.
     given = (
         rolls.model_dump(exclude_none=True)
         if rolls.__pydantic_fields_set__ or rolls.__pydantic_extra__
