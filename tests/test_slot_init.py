@@ -11,7 +11,17 @@ import pytest
 from chargen import api, model
 from chargen.character_file import from_document
 from chargen.generation import derived
-from chargen.model import Character, Characteristics, Combat, positional_builder, slot_init, to_document
+from chargen.model import (
+    Character,
+    Characteristics,
+    Combat,
+    Heritage,
+    UnarmedLine,
+    WeaponLine,
+    positional_builder,
+    slot_init,
+    to_document,
+)
 
 
 @slot_init
@@ -123,12 +133,19 @@ def test_the_positional_builder_makes_what_the_init_makes() -> None:
         build("sword", 3, ["kept"], 4.0)  # no defaults: every field is given
 
 
-@pytest.mark.parametrize("kind", [Character, Combat, Characteristics])
-def test_the_builders_take_the_fields_in_their_order(kind: type) -> None:
-    builder = {Character: derived._NEW_CHARACTER, Combat: derived._NEW_COMBAT}.get(
-        kind, derived._NEW_CHARACTERISTICS
-    )
-    assert list(inspect.signature(builder).parameters) == [item.name for item in dataclasses.fields(kind)]
+@pytest.mark.parametrize(
+    ("kind", "builder"),
+    [
+        (Character, derived._NEW_CHARACTER),
+        (Combat, derived._NEW_COMBAT),
+        (Characteristics, derived._NEW_CHARACTERISTICS),
+        (WeaponLine, derived._NEW_WEAPON_LINE),
+        (UnarmedLine, derived._NEW_UNARMED_LINE),
+        (Heritage, derived._NEW_HERITAGE),
+    ],
+)
+def test_the_builders_take_the_fields_in_their_order(kind: type, builder: object) -> None:
+    assert list(inspect.signature(builder).parameters) == [item.name for item in dataclasses.fields(kind)]  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("seed", range(1, 41))

@@ -97,9 +97,20 @@ def archetype_allocation(
 
 def favour_weights(archetype: Archetype, jitter: Jitter, tables: Tables) -> list[float]:
     """Each primary's weight in the allocation: its favour squared, jittered, never quite zero."""
-    favours = archetype.favours
     codes = tables.characteristics.primaries
-    return [favours.get(code, 0.0) ** 2 * factor + 0.05 for code, factor in zip(codes, jitter, strict=True)]
+    squared = _SQUARED.get(id(archetype))
+    if squared is None or squared[0] is not archetype or squared[1] is not codes:
+        # The squares, once per archetype and list of primaries (both kept, so their ids are not reused).
+        favours = archetype.favours
+        squared = _SQUARED[id(archetype)] = (
+            archetype,
+            codes,
+            [favours.get(code, 0.0) ** 2 for code in codes],
+        )
+    return [favour * factor + 0.05 for favour, factor in zip(squared[2], jitter, strict=True)]
+
+
+_SQUARED: dict[int, tuple[Archetype, list[str], list[float]]] = {}
 
 
 def favours_allocation(row: PointRow, weights: list[float], tables: Tables) -> list[int]:

@@ -6,6 +6,7 @@ from typing import TypeVar
 
 from chargen.character_file import Item
 from chargen.generation.decisions import Decisions
+from chargen.generation.equipment import chosen_item
 from chargen.model import (
     ArmorLine,
     Carried,
@@ -35,6 +36,12 @@ KEPT_LINES = 100_000
 _NEW_CHARACTER = positional_builder(Character)
 _NEW_COMBAT = positional_builder(Combat)
 _NEW_CHARACTERISTICS = positional_builder(Characteristics)
+_NEW_WEAPON_LINE = positional_builder(WeaponLine)
+_NEW_UNARMED_LINE = positional_builder(UnarmedLine)
+_NEW_HERITAGE = positional_builder(Heritage)
+#: The Carried entry of each weapon Item chargen chose (equipment._item makes each once and keeps it), by
+#: the Item's id. A file's own Items are carried afresh.
+_CARRIED: dict[int, tuple[Item, Carried]] = {}
 
 
 def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Characteristics, list[str]]:
@@ -105,17 +112,19 @@ def _weapon_line(
     if weapon.hands == "1-2":
         two_handed = rules.damage_text(rules.weapon_damage_modifier(weapon, stats.PS, tables.combat, True))
     endurance, grievous = _special(chance, tables)
-    return WeaponLine(
-        name=item.name,
-        rank=item.rank,
-        strike_chance=chance,
-        damage=rules.damage_text(modifier, weapon.damage_note),
-        damage_modifier=modifier,
-        initiative=rules.initiative_value(agility, stats.PC, tables.combat, item.rank),
-        endurance_damage=endurance,
-        grievous_injury=grievous,
-        two_handed_damage=two_handed,
+    line: WeaponLine = _NEW_WEAPON_LINE(
+        item.name,  # name
+        item.rank,  # rank
+        chance,  # strike_chance
+        rules.damage_text(modifier, weapon.damage_note),  # damage
+        modifier,  # damage_modifier
+        two_handed,  # two_handed_damage
+        rules.initiative_value(agility, stats.PC, tables.combat, item.rank),  # initiative
+        endurance,  # endurance_damage
+        grievous,  # grievous_injury
+        None,  # increase (18.5's, added by with_damage_increase when the file chose it)
     )
+    return line
 
 
 def unarmed_line(
@@ -135,14 +144,15 @@ def _unarmed_line(
 ) -> UnarmedLine:
     chance = rules.unarmed_strike_chance(agility, stats.PS, dexterity, rank, tables.combat, stats.MD)
     endurance, grievous = _special(chance, tables)
-    return UnarmedLine(
-        rank=rank,
-        strike_chance=chance,
-        damage=rules.damage_text(rules.unarmed_damage_modifier(stats.PS, tables.combat)),
-        initiative=rules.initiative_value(agility, stats.PC, tables.combat, rank),
-        endurance_damage=endurance,
-        grievous_injury=grievous,
+    line: UnarmedLine = _NEW_UNARMED_LINE(
+        rank,  # rank
+        chance,  # strike_chance
+        rules.damage_text(rules.unarmed_damage_modifier(stats.PS, tables.combat)),  # damage
+        rules.initiative_value(agility, stats.PC, tables.combat, rank),  # initiative
+        endurance,  # endurance_damage
+        grievous,  # grievous_injury
     )
+    return line
 
 
 def armor_line(decided: Decisions, armor: Armor | None, tables: Tables) -> ArmorLine | None:
@@ -216,6 +226,17 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
     return made
 
 
+def _carried(item: Item) -> Carried:
+    """A weapon as the file lists it; made once for each Item chargen chose itself."""
+    known = _CARRIED.get(id(item))
+    if known is not None and known[0] is item:
+        return known[1]
+    carried = Carried(item.name, item.rank, item.increase)
+    if chosen_item(item):
+        _CARRIED[id(item)] = (item, carried)
+    return carried
+
+
 def character(decided: Decisions, tables: Tables) -> Character:
     """The whole typed Character: the decisions of the steps and everything derived from them."""
     stats, notes = final_characteristics(decided, tables)
@@ -239,7 +260,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
         dict(decided.points.allocation),  # allocation
         [*decided.optional, *optional_rules(decided.spec.optional, tables)],  # optional
         dict(decided.rolls),  # rolls
-        [Carried(item.name, item.rank, item.increase) for item in equipment.weapons],  # weapons
+        [_carried(item) for item in equipment.weapons],  # weapons
         equipment.armor,  # armor
         Carried(equipment.shield.name, equipment.shield.rank) if equipment.shield else None,  # shield
         decided.spec.unarmed_rank,  # unarmed_rank
@@ -256,12 +277,12 @@ def character(decided: Decisions, tables: Tables) -> Character:
             stats.AG, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
         ),
         tables.races[born.race.race].experience_multiplier,  # experience_multiplier
-        Heritage(
-            social_status=background.social_status,
-            money_multiplier=background.money_multiplier,
-            birth_order=background.birth_order,
-            sibling_rank=background.sibling_rank,
-        ),  # heritage
+        _NEW_HERITAGE(  # heritage
+            background.social_status,  # social_status
+            background.money_multiplier,  # money_multiplier
+            background.birth_order,  # birth_order
+            background.sibling_rank,  # sibling_rank
+        ),
         background.experience_points,  # experience_points
         background.starting_silver,  # starting_silver
         background.starting_silver - kit.cost,  # silver_pennies

@@ -163,6 +163,11 @@ def _item(name: str, rank: int | None = None) -> Item:
     return item
 
 
+def chosen_item(item: Item) -> bool:
+    """Whether chargen made this Item itself (kept for good, never changed), not read it from a file."""
+    return _ITEMS.get((item.name, item.rank)) is item
+
+
 def _meets(weapon: Weapon, stats: Mapping[str, int]) -> bool:
     return stats["PS"] >= weapon.ps and stats["MD"] >= weapon.md
 
