@@ -27,6 +27,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 #: The modules mypyc compiles (paths from the project root).
 COMPILED = (
     "chargen/dice.py",
+    "chargen/formulas.py",
     "chargen/rules/__init__.py",
     "chargen/rules/allocation.py",
     "chargen/rules/characteristics.py",
