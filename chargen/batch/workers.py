@@ -21,11 +21,12 @@ from chargen.tables import Tables
 
 #: Chunks in flight per worker: enough to keep every worker busy while the parent writes.
 WINDOW_PER_JOB = 4
-#: Character Records a worker makes before a fresh pool takes over. WeasyPrint leaks about 0.2 MB of
-#: Pango text attributes a record (text/line_break.py makes a font-features attribute and a list for
-#: every text layout and frees neither), which no cache clearing reaches; retiring the workers keeps a
-#: 2,000-record batch at the memory of a small one. A new worker costs about a second (WeasyPrint's
-#: import, our fonts), 40 records about twelve.
+#: Character Records a worker makes before a fresh pool takes over, when WeasyPrint's text layouts leak
+#: (about 0.2 MB a record, chargen.render.pango_leak) and the stop for it does not fit the installed
+#: WeasyPrint: retiring the workers keeps a 2,000-record batch at the memory of a small one. A new worker
+#: costs about a second (WeasyPrint's import, our fonts), 40 records about twelve. With the stop (WeasyPrint
+#: 70) memory stays flat without: the records are made in the batch process with one job, and by one pool
+#: of workers for the whole run with more.
 RECORDS_PER_WORKER = 40
 
 # Set once per worker process by `_start_worker` (and in the parent when the run uses one job).
@@ -82,6 +83,12 @@ def chunk_size(count: int, jobs: int, *, expensive: bool) -> int:
     return max(1, min(256, count // (jobs * WINDOW_PER_JOB) or 1))
 
 
+def _leak_stoppable() -> bool:
+    from chargen.render import pango_leak
+
+    return pango_leak.stoppable()
+
+
 def outputs(
     plan: Plan,
     tables: Tables,
@@ -89,10 +96,11 @@ def outputs(
     chunk: int,
 ) -> Iterator[NpcOutput]:
     """Every NPC of the plan, in order. `jobs` <= 1 (or a single chunk) runs in this process, except
-    Character Records past RECORDS_PER_WORKER: those are made by pools that retire after that many."""
+    Character Records past RECORDS_PER_WORKER where WeasyPrint's leak cannot be stopped: those are made
+    by pools that retire after that many."""
     chunks = (range(start, min(start + chunk, plan.count + 1)) for start in range(1, plan.count + 1, chunk))
     chunk_count = -(-plan.count // chunk)
-    retiring = plan.want_record and plan.count > RECORDS_PER_WORKER
+    retiring = plan.want_record and plan.count > RECORDS_PER_WORKER and not _leak_stoppable()
     if (jobs <= 1 and not retiring) or chunk_count <= 1:
         _start_worker(plan, tables)
         for numbers in chunks:

@@ -107,8 +107,13 @@ def _private_font_configuration(make: Callable[[], Any]) -> Any:
 @functools.lru_cache(maxsize=1)
 def _engine() -> _Engine:
     import weasyprint
+    from weasyprint.text import line_break
+    from weasyprint.text.ffi import ffi
     from weasyprint.text.fonts import FontConfiguration
 
+    from chargen.render.pango_leak import stop_leak
+
+    stop_leak(line_break, ffi)  # before any layout: each would otherwise keep its attributes for good
     refused: list[str] = []
     url_fetcher = _make_fetcher(weasyprint, refused)
     font_config = _private_font_configuration(FontConfiguration)

@@ -5,8 +5,11 @@
     python tests/bench/bench_pdf_batch.py --jobs 2         # 2-job figures need an idle machine
 
 Each case runs in a fresh Python process, so its peak memory is its own: the peak resident size of the
-batch process and of its largest worker (ru_maxrss; workers are replaced every
-chargen.batch.workers.RECORDS_PER_WORKER records), and the peak of the memory the whole process tree
+batch process and of its largest child (ru_maxrss: a worker, when there is one; with one job the records are
+made in the batch process, and workers replaced every chargen.batch.workers.RECORDS_PER_WORKER records
+only where WeasyPrint's leak cannot be stopped, chargen.render.pango_leak; without a worker it is one of
+the short-lived helpers ctypes.util.find_library starts by vfork when WeasyPrint's import looks for its
+libraries, reported with the batch process's own size since it shares its memory until it runs its program), and the peak of the memory the whole process tree
 holds, sampled every 0.1 s as the sum of each process's proportional set size (Pss): a forked worker's
 resident size counts the pages it still shares with the batch process, which Pss counts once. The floor is WeasyPrint alone turning the same record
 HTML into PDFs, one after another in one process (no batch, no merging): its pages/s are the pace the
@@ -111,9 +114,21 @@ def _tree(pid: int) -> list[int]:
     return found
 
 
+def _shares_memory(pid: int, other: int) -> bool:
+    """Whether two processes share one address space (kcmp KCMP_VM): a child made by vfork, as
+    ctypes.util.find_library's helpers are, shows its parent's whole memory until it runs its program,
+    and counted again it would double the tree for that instant."""
+    import ctypes
+
+    kcmp, kcmp_vm = 312, 1  # x86-64 Linux; elsewhere the call fails and every process counts
+    return bool(ctypes.CDLL(None, use_errno=True).syscall(kcmp, pid, other, kcmp_vm, 0, 0) == 0)
+
+
 def _pss_mb(pids: list[int]) -> float:
     total = 0
-    for pid in pids:
+    for index, pid in enumerate(pids):
+        if any(_shares_memory(pid, counted) for counted in pids[:index]):
+            continue
         try:
             with open(f"/proc/{pid}/smaps_rollup", encoding="ascii") as rollup:
                 total += next(int(line.split()[1]) for line in rollup if line.startswith("Pss:"))
@@ -143,7 +158,7 @@ def line(label: str, result: dict[str, Any]) -> str:
     return (
         f"{label:<28} wall {result['seconds']:7.1f} s {result['pages'] / result['seconds']:5.2f} pages/s  "
         f"CPU {result['cpu']:7.1f} s {result['pages'] / result['cpu']:5.2f} pages/CPU-s  "
-        f"peak {result['peak_mb']:6.1f} MB, largest worker {result['worker_peak_mb']:6.1f} MB, "
+        f"peak {result['peak_mb']:6.1f} MB, largest child {result['worker_peak_mb']:6.1f} MB, "
         f"all processes {result['tree_pss_mb']:6.1f} MB Pss  {per_record}"
     )
 
