@@ -3,7 +3,6 @@ character file, Character Record, roster card). Pure functions of (plan, number,
 
 from __future__ import annotations
 
-import json
 import random
 import re
 import unicodedata
@@ -14,7 +13,8 @@ from typing import Protocol
 from chargen.batch.groups import GroupPlan
 from chargen.batch.mix import Mix, derived_seed
 from chargen.errors import ChargenError
-from chargen.model import Character, UnarmedLine, WeaponLine, to_document
+from chargen.jsonline import json_text
+from chargen.model import Character, UnarmedLine, WeaponLine, slot_init
 from chargen.render.lookup import race_name
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
@@ -81,7 +81,8 @@ class Plan:
     group: GroupPlan | None = None  # set: the archetypes come from the group, not from `archetypes`
 
 
-@dataclass(frozen=True)
+@slot_init  # made for every NPC of a batch: the slots' own setters, not object.__setattr__ (chargen.model)
+@dataclass(frozen=True, slots=True)
 class NpcOutput:
     """One NPC in every form the run asked for (None where not asked)."""
 
@@ -197,8 +198,10 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
 
 
 def json_line(character: Character) -> str:
-    """The whole character file on one line: a JSONL line is itself a character file `chargen build` reads."""
-    return json.dumps(to_document(character), ensure_ascii=False, separators=(",", ":")) + "\n"
+    """The whole character file on one line: a JSONL line is itself a character file `chargen build` reads.
+    The text of `json.dumps(to_document(character), ensure_ascii=False, separators=(",", ":"))`, written in
+    one pass (chargen.jsonline)."""
+    return json_text(character) + "\n"
 
 
 def best_weapon(character: Character) -> WeaponLine | UnarmedLine:

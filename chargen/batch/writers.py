@@ -51,6 +51,7 @@ class _StreamOutput:
 
     def commit(self, journal: Journal) -> None:
         if self.file is not None:
+            self.stream.flush()  # the text view gathers what is written (StagedFile.text)
             self.file.commit(journal)
 
     def discard(self) -> None:

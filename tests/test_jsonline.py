@@ -1,0 +1,122 @@
+"""chargen.jsonline writes a batch's JSONL line in one pass; it must be the very text `json.dumps` makes of
+`to_document`, for every character chargen makes or reads, and for odd values a Character could hold."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from chargen import api
+from chargen.batch.npc import json_line
+from chargen.jsonline import json_text
+from chargen.model import Character, Characteristics, Gear, Ranked, to_document
+from chargen.tables import Tables, load_tables
+
+TESTS = Path(__file__).parent
+CHARACTER_FILES = sorted(
+    path
+    for path in [
+        *TESTS.glob("examples/*.yaml"),
+        *TESTS.glob("golden/*.*"),
+        *TESTS.glob("render_fixtures/*.yaml"),
+    ]
+    if not path.name.startswith("bad-")  # a file the rules refuse, for the error tests
+)
+
+
+def by_json(character: Character) -> str:
+    return json.dumps(to_document(character), ensure_ascii=False, separators=(",", ":"))
+
+
+def same_or_both_refuse(character: Character) -> None:
+    try:
+        expected: str | type[Exception] = by_json(character)
+    except (TypeError, ValueError) as error:
+        expected = type(error)
+    if isinstance(expected, str):
+        assert json_text(character) == expected
+    else:
+        with pytest.raises(expected):
+            json_text(character)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    archetype=st.sampled_from([None, "fighter", "adept", "innkeeper", "bandit", "ranger", "thief"]),
+    race=st.sampled_from([None, "human", "elf", "dwarf", "giant", "orc", "shape-changer", "halfling"]),
+    gender=st.sampled_from([None, "male", "female"]),
+)
+def test_a_rolled_character_reads_as_json_writes_it(
+    tables: Tables, seed: int, archetype: str | None, race: str | None, gender: str | None
+) -> None:
+    if archetype is not None and archetype not in tables.archetypes:
+        archetype = None
+    character = api.roll(
+        seed=seed, archetype=archetype, race=race, gender=gender, equip="give", tables=tables
+    )
+    assert json_text(character) == by_json(character)
+    assert json_line(character) == by_json(character) + "\n"
+
+
+@pytest.mark.parametrize("path", CHARACTER_FILES, ids=lambda path: path.name)
+def test_every_character_file_of_the_tests_reads_the_same(tables: Tables, path: Path) -> None:
+    character = api.build(path.read_text(encoding="utf-8"), path.name, seed=1, tables=tables)
+    assert json_text(character) == by_json(character)
+
+
+def test_house_rules_with_no_defense_and_postures_read_the_same() -> None:
+    house = load_tables(rules=["house-combat"])
+    rolf = api.build((TESTS / "examples" / "rolf.yaml").read_text(encoding="utf-8"), tables=house)
+    assert rolf.combat.defense is None and rolf.combat.defense_postures  # null and a mapping with nulls
+    for character in (rolf, *(api.roll(seed=seed, tables=house) for seed in range(20))):
+        assert character.rules
+        assert json_text(character) == by_json(character)
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"name": 'Æsa "the" \\ Red\u2028\x01'},  # quotes, backslash, controls, non-ASCII
+        {"player": None, "seed": None, "notes": []},  # left out
+        {"notes": ["a", "b"], "player": "Kim", "campaign": ""},
+        {"schema_version": True},  # a bool where an int is declared: json writes true
+        {"experience_multiplier": math.nan},
+        {"experience_multiplier": math.inf},
+        {"experience_multiplier": 1},  # an int where a float is declared
+        {"tmr": 4.5},
+        {"notes": ("a", "b")},  # a tuple where a list is declared
+        {"allocation": {"PS": 18, 7: 3, None: 1, 2.5: 0, True: 1}},  # keys json turns into text
+        {"allocation": {("a",): 1}},  # a key json refuses
+        {"rolls": {"hand": [2, True], "points": 3.0, "race": [[1], None]}},
+        {"equipment": [Gear("rope", weight=2.5, count=2), Gear("torch", weight=float("-inf"))]},
+        {"skills": [Ranked("merchant", True)]},
+        {"race_attempts": []},
+        {"armor": object()},  # json refuses, and so must the line
+    ],
+    ids=lambda changes: ",".join(changes),
+)
+def test_odd_values_read_as_json_writes_them(tables: Tables, changes: dict[str, object]) -> None:
+    character = dataclasses.replace(api.roll(seed=3, archetype="fighter", tables=tables), **changes)  # type: ignore[arg-type]
+    same_or_both_refuse(character)
+
+
+@pytest.mark.parametrize(
+    "optional",
+    [{}, {"PB": 12}, {"PB": 12, "XX": -1}, {"PS": 99}, {"PB": True}],
+    ids=str,
+)
+def test_characteristics_with_optional_ones(tables: Tables, optional: dict[str, int]) -> None:
+    character = api.roll(seed=8, tables=tables)
+    eight = {
+        code: getattr(character.characteristics, code)
+        for code in ("PS", "MD", "AG", "EN", "MA", "WP", "FT", "PC")
+    }
+    odd = dataclasses.replace(character, characteristics=Characteristics(**eight, optional=optional))
+    same_or_both_refuse(odd)
