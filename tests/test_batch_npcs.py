@@ -148,3 +148,20 @@ def test_roster_card_names_the_race_as_the_record_does(tables: Tables) -> None:
     assert card.race == sheet.race == f"Giant ({tables.races['giant'].types[character.race_type].name})"
     assert card.characteristics == dict(character.characteristics.items())
     assert (card.defense, card.tmr) == (character.combat.defense, character.tmr)
+
+
+def test_an_npc_in_every_form_comes_back_whole_from_a_worker(tables: Tables) -> None:
+    """Workers pickle each NpcOutput (NpcOutput.__reduce__): every field must come back, in its place."""
+    import dataclasses
+    import pickle
+
+    from chargen.batch.npc import make_output
+
+    mix = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
+    plan = Plan(3, mix, None, None, 5, want_jsonl=True, want_csv=True, want_file=True, want_card=True)
+    for number in range(1, 6):
+        made = make_output(plan, number, tables)
+        back = pickle.loads(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
+        assert dataclasses.astuple(back) == dataclasses.astuple(made)
+        assert back.number == number and back.card is not None and back.card.number == number
+        assert back.file_text is not None and back.jsonl is not None and back.csv_row is not None

@@ -94,6 +94,12 @@ class NpcOutput:
     record_pdf: bytes | None
     card: RosterCard | None
 
+    def __reduce__(self) -> tuple[type[NpcOutput], tuple[object, ...]]:
+        # Pickled by every worker, unpickled by the batch process for every NPC: as a call of the class
+        # with the values in order (half the time of dataclasses' per-field state, both ways).
+        values = (self.number, self.jsonl, self.csv_row, self.file_name, self.file_text, self.record_pdf)
+        return NpcOutput, (*values, self.card)
+
 
 def make_character(plan: Plan, number: int, tables: Tables) -> Character:
     """NPC `number` (1-based) of the run's seed: the same character whatever the count or the jobs. A
