@@ -75,13 +75,12 @@ def make_chunk(numbers: range) -> list[NpcOutput]:
 
 
 def chunk_size(count: int, jobs: int, *, expensive: bool) -> int:
-    """NPCs per task. A Character Record takes a third of a second, so one per task balances best; a data
-    NPC about 80 us (compiled), so tasks are bigger to keep the per-task overhead small, but at most 64 (about
-    5 ms): the last task keeps one process busy that long while the others have nothing left. Only
-    scheduling depends on it, never the output."""
+    """NPCs per task. A Character Record takes a third of a second, so one per task balances best; data
+    NPCs take a millisecond, so tasks are bigger to keep the per-task overhead small. Only scheduling
+    depends on it, never the output."""
     if expensive:
         return 1
-    return max(1, min(64, count // (jobs * WINDOW_PER_JOB) or 1))
+    return max(1, min(256, count // (jobs * WINDOW_PER_JOB) or 1))
 
 
 def _leak_stoppable() -> bool:
@@ -98,8 +97,7 @@ def outputs(
 ) -> Iterator[NpcOutput]:
     """Every NPC of the plan, in order. `jobs` <= 1 (or a single chunk) runs in this process, except
     Character Records past RECORDS_PER_WORKER where WeasyPrint's leak cannot be stopped: those are made
-    by pools that retire after that many. With more jobs, data NPCs are made by this process and `jobs` - 1
-    workers (`_shared`), Character Records by `jobs` workers while this process joins their pages."""
+    by pools that retire after that many."""
     chunks = (range(start, min(start + chunk, plan.count + 1)) for start in range(1, plan.count + 1, chunk))
     chunk_count = -(-plan.count // chunk)
     retiring = plan.want_record and plan.count > RECORDS_PER_WORKER and not _leak_stoppable()
@@ -109,43 +107,16 @@ def outputs(
             yield from make_chunk(numbers)
         return
     if not plan.want_record:
-        yield from _shared(plan, tables, min(jobs, chunk_count), chunks)
-        return
+        # The first chunk is made here, before the workers start: forked from this process, they begin
+        # with every cache it filled (kits, weapon lines, the allocation's weights: about 40 ms of CPU a
+        # process otherwise, each worker filling its own).
+        _start_worker(plan, tables)
+        yield from make_chunk(next(chunks))
+        chunk_count -= 1
     pool_size = min(max(1, jobs), chunk_count)
     per_pool = max(1, RECORDS_PER_WORKER // chunk) * pool_size if retiring else chunk_count
     for _ in range(0, chunk_count, per_pool):
         yield from _pooled(plan, tables, pool_size, itertools.islice(chunks, per_pool))
-
-
-def _shared(plan: Plan, tables: Tables, jobs: int, chunks: Iterator[range]) -> Iterator[NpcOutput]:
-    """Data NPCs (no Character Record) with `jobs` > 1: `jobs` - 1 workers and this process make them, so
-    `jobs` processes share the cores, not `jobs` workers and a writer beside them (which took a tenth of
-    the CPU from the workers of a 2-core run). Each chunk, in order, goes to the workers while fewer than
-    WINDOW_PER_JOB each are waiting or being made, else this process makes it itself: it works while they
-    are busy and writes while they work, whatever its share of the writing. Its first chunk is made before
-    the workers start: forked from this process, they begin with every cache it filled (kits, weapon
-    lines, 5.2's weights; about 40 ms a process otherwise)."""
-    _start_worker(plan, tables)
-    yield from make_chunk(next(chunks))
-    in_order: collections.deque[list[NpcOutput] | Future[list[NpcOutput]]] = collections.deque()
-    room = (jobs - 1) * WINDOW_PER_JOB
-    with worker_pool(jobs - 1, _start_worker, (plan, tables)) as pool:
-        for numbers in chunks:
-            busy = sum(1 for task in in_order if isinstance(task, Future) and not task.done())
-            in_order.append(pool.submit(make_chunk, numbers) if busy < room else make_chunk(numbers))
-            while in_order and (len(in_order) > 2 * room or _ready(in_order[0])):
-                yield from _made(in_order.popleft())
-        while in_order:
-            yield from _made(in_order.popleft())
-
-
-def _ready(task: list[NpcOutput] | Future[list[NpcOutput]]) -> bool:
-    return not isinstance(task, Future) or task.done()
-
-
-def _made(task: list[NpcOutput] | Future[list[NpcOutput]]) -> list[NpcOutput]:
-    """A chunk `_shared` made itself, or its worker's result (waited for)."""
-    return task.result() if isinstance(task, Future) else task
 
 
 def _pooled(plan: Plan, tables: Tables, jobs: int, chunks: Iterator[range]) -> Iterator[NpcOutput]:

@@ -205,7 +205,7 @@ def main() -> None:
         print(line(f"JSONL {data_count} NPCs, {jobs} job(s)", result, floor))
         if jobs > 1:
             print(
-                f"  of its CPU, the batch process (first chunk, writing): {result['batch_process_cpu']:.2f} s; "
+                f"  of its CPU, the batch process (its first chunk, then writing): {result['batch_process_cpu']:.2f} s; "
                 f"the workers: {result['cpu'] - result['batch_process_cpu']:.2f} s"
             )
         if jobs == 1:
