@@ -146,3 +146,67 @@ def test_a_small_batch_keeps_a_font_subset_per_record(tmp_path: Path, tables: Ta
     target = tmp_path / "two.pdf"
     run_batch(BatchOptions(count=2, seed=8, pdf=str(target), jobs=1), tables=tables)
     assert len(set(re.findall(rb"/FontFile2 (\d+) 0 R", target.read_bytes()))) == 4  # two fonts, two records
+
+
+def test_offsets_past_four_gib_take_eight_bytes() -> None:
+    writer = StreamingPdf(io.BytesIO())
+    assert writer.offsets.itemsize == 4
+    writer.position = 2**32 + 7
+    number = writer._reserve()
+    writer._write(number, b"null")
+    assert writer.offsets.itemsize == 8 and writer.offsets[number] == 2**32 + 7
+
+
+def kept_after_each(records: list[bytes]) -> list[int]:
+    writer = StreamingPdf(io.BytesIO())
+    kept = []
+    for record in records:
+        writer.add(record)
+        kept.append(len(writer.written_as))
+    return kept
+
+
+def test_the_writer_keeps_no_digest_per_record(tables: Tables) -> None:
+    """The same record again and again: what it shares is found, what is its own (pages, content,
+    bookmarks) is not kept, so the digests kept stop growing after the first; each copy still adds its
+    pages."""
+    record = whole(4, tables)
+    kept = kept_after_each([record] * 6)
+    assert kept[1:] == [kept[0]] * 5
+
+
+def test_no_digest_kept_is_of_a_record_own_object(tables: Tables) -> None:
+    """Pages, their content streams and bookmarks, and what names them, are never kept: only what
+    records can share (fonts, colour spaces, the layout's resources and patterns)."""
+    out = io.BytesIO()
+    writer = StreamingPdf(out)
+    for seed in (4, 5, 6):
+        writer.add(whole(seed, tables))
+    writer.finish()
+    reader = PdfReader(io.BytesIO(out.getvalue()))
+    own = {_number(page) for page in reader.pages}
+    own |= {reference.idnum for page in reader.pages for reference in _contents(page)}
+    item = reader.trailer["/Root"]["/Outlines"].get("/First")
+    while item is not None:  # the top bookmarks; their children name them and their pages
+        own.add(item.indirect_reference.idnum)
+        item = item.get_object().get("/Next")
+    kept = set(writer.written_as.values())
+    assert not kept & own
+    for number in kept:
+        named = re.findall(rb"(\d+) 0 R", _raw(out.getvalue(), writer.offsets[number]))
+        assert not {int(name) for name in named} & own, number
+
+
+def _number(page: Any) -> int:
+    return int(page.indirect_reference.idnum)
+
+
+def _contents(page: Any) -> list[Any]:
+    contents = page.raw_get("/Contents")
+    return list(contents) if isinstance(contents, list) else [contents]
+
+
+def _raw(pdf: bytes, offset: int) -> bytes:
+    """An object's bytes up to its stream data or end."""
+    end = pdf.index(b"endobj", offset)
+    return pdf[offset:end].split(b"stream\n", 1)[0]

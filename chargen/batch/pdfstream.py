@@ -3,19 +3,29 @@
 Each record arrives as a whole PDF. Its pages, their resources and its bookmarks are copied into the output
 at once, object by object, with new object numbers; an object whose bytes were already written is not
 written again but referred to. Only the page list, the top bookmarks, the offsets and one digest per
-object stay in memory until the end, when the page tree, the bookmarks' top level, the catalog and the
-cross-reference table close the file. The same records in the same order give the same bytes.
+shareable object (see Memory) stay in memory until the end, when the page tree, the bookmarks' top level,
+the catalog and the cross-reference table close the file. The same records in the same order give the
+same bytes.
 
 Fonts: the records of a big batch (chargen.batch.WHOLE_FONTS_FROM) embed each font whole
 (chargen.render.pdf, whole_fonts), so the font programs, their text maps and widths are the same bytes in
-every record and are written once per file, not once per record; a smaller batch keeps a subset per record. A record leaves those big streams uncompressed (it is only passed here); a stream
-without a filter is compressed when it is first written, so the work is done once per file too.
+every record and are written once per file, not once per record; a smaller batch keeps a subset per record. A
+record leaves those big streams uncompressed (it is only passed here); a stream without a filter is
+compressed when it is first written, so the work is done once per file too.
+
+Memory: what is kept per record is what the end of the file needs (each object's offset, 8 bytes or 4, the
+page numbers and each record's top bookmark) and the digests of the objects another record could write
+again. An object whose bytes name an object of its own record that no other record can name (its pages,
+its bookmarks, an object in a cycle, or any object not kept, in turn) cannot be written by another record,
+nor can a page's content stream, the record's own drawing: their digests are neither kept nor looked up.
+What is kept is what records share: fonts, colour spaces, the resources and patterns of the layout.
 """
 
 from __future__ import annotations
 
 import hashlib
 import zlib
+from array import array
 from io import BytesIO
 from typing import IO, Any
 
@@ -30,6 +40,8 @@ from pypdf.generic import (
 HEADER = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
 #: Keys of a copied page or bookmark that point back up its own tree: set by this writer, never copied.
 _UPWARD = ("/Parent", "/Prev", "/Next")
+#: Cross-reference lines made and written at a time at the end.
+_XREF_LINES = 4096
 
 
 class StreamingPdf:
@@ -38,9 +50,11 @@ class StreamingPdf:
     def __init__(self, stream: IO[bytes]) -> None:
         self.stream = stream
         self.position = 0
-        self.offsets: list[int | None] = [None]  # by object number; 0 is the free list's head
-        self.written_as: dict[bytes, int] = {}  # digest of an object's bytes -> its number
-        self.page_ids: list[int] = []
+        # Each object's offset by number, 0 for none (the header is at 0): 4 bytes each until the file
+        # passes 4 GiB, 8 after. Number 0 is the free list's head.
+        self.offsets = array("I", [0])
+        self.written_as: dict[bytes, int] = {}  # digest of a shareable object's bytes -> its number
+        self.page_ids = array("I")
         self.bookmarks: list[tuple[int, bytes]] = []  # each record's top bookmark: number, own entries
         self._emit(HEADER)
         self.pages_id, self.outlines_id = self._reserve(), self._reserve()
@@ -50,10 +64,12 @@ class StreamingPdf:
         self.position += len(data)
 
     def _reserve(self) -> int:
-        self.offsets.append(None)
+        self.offsets.append(0)
         return len(self.offsets) - 1
 
     def _write(self, number: int, body: bytes) -> None:
+        if self.position > 0xFFFFFFFF and self.offsets.typecode == "I":
+            self.offsets = array("Q", self.offsets)
         self.offsets[number] = self.position
         self._emit(b"%d 0 obj\n%s\nendobj\n" % (number, body))
 
@@ -63,7 +79,8 @@ class StreamingPdf:
         pages = list(copy.reader.pages)
         for page in pages:  # numbered first: bookmarks point at the pages
             assert page.indirect_reference is not None
-            copy.mapped[page.indirect_reference.idnum] = self._reserve()
+            copy.mapped[page.indirect_reference.idnum] = copy.own_number(self._reserve())
+            copy.note_drawing(page.raw_get("/Contents"))
         for page in pages:
             assert page.indirect_reference is not None
             number = copy.mapped[page.indirect_reference.idnum]
@@ -75,7 +92,7 @@ class StreamingPdf:
         top: Any = outlines.get("/First") if outlines is not None else None
         while top is not None:
             item = top.get_object()
-            number = self._reserve()
+            number = copy.own_number(self._reserve())
             copy.mapped[_idnum(item)] = number
             self.bookmarks.append((number, copy.entries(item, skip=_UPWARD)))
             top = item.get("/Next")
@@ -106,14 +123,18 @@ class StreamingPdf:
             catalog, b"<</Type/Catalog/Pages %d 0 R/Outlines %d 0 R>>" % (self.pages_id, self.outlines_id)
         )
         table = self.position
-        lines = [b"xref\n0 %d\n" % len(self.offsets), b"0000000000 65535 f \n"]
-        for offset in self.offsets[1:]:
-            lines.append(b"%010d 00000 n \n" % offset if offset is not None else b"0000000000 00000 f \n")
-        lines.append(
+        self._emit(b"xref\n0 %d\n0000000000 65535 f \n" % len(self.offsets))
+        for start in range(1, len(self.offsets), _XREF_LINES):  # a slice at a time: 20 bytes an object
+            self._emit(
+                b"".join(
+                    b"%010d 00000 n \n" % offset if offset else b"0000000000 00000 f \n"
+                    for offset in self.offsets[start : start + _XREF_LINES]
+                )
+            )
+        self._emit(
             b"trailer\n<</Size %d/Root %d 0 R>>\nstartxref\n%d\n%%%%EOF\n"
             % (len(self.offsets), catalog, table)
         )
-        self._emit(b"".join(lines))
 
 
 class _RecordCopy:
@@ -123,6 +144,19 @@ class _RecordCopy:
         self.writer, self.reader = writer, reader
         self.mapped: dict[int, int] = {}
         self.unfinished: set[int] = set()  # being copied: a reference back to one rules out sharing it
+        self.own: set[int] = set()  # output numbers no other record can name (the module's Memory)
+        self.drawings: set[int] = set()  # the record's numbers of its pages' content streams
+        self.names_own = False  # whether the object being copied names a number of `own`
+
+    def own_number(self, number: int) -> int:
+        self.own.add(number)
+        return number
+
+    def note_drawing(self, contents: Any) -> None:
+        """A page's /Contents (one stream or an array of them): the record's own drawing."""
+        for item in contents if isinstance(contents, ArrayObject) else [contents]:
+            if isinstance(item, IndirectObject):
+                self.drawings.add(item.idnum)
 
     def entries(self, dictionary: DictionaryObject, skip: tuple[str, ...] = ()) -> bytes:
         return b"".join(
@@ -132,7 +166,9 @@ class _RecordCopy:
     def value(self, value: Any) -> bytes:
         """A value as PDF bytes, its indirect objects copied (or found already written) first."""
         if isinstance(value, IndirectObject):
-            return b"%d 0 R" % self.reference(value)
+            number = self.reference(value)
+            self.names_own = self.names_own or number in self.own
+            return b"%d 0 R" % number
         if isinstance(value, StreamObject):
             raise ValueError("a stream is always an indirect object")
         if isinstance(value, DictionaryObject):
@@ -148,30 +184,42 @@ class _RecordCopy:
         if known is not None:
             if known in self.unfinished:
                 self.unfinished.discard(known)  # part of a cycle: written under its own number
+                self.own.add(known)
             return known
         number = self.mapped[reference.idnum] = self.writer._reserve()
-        self.unfinished.add(number)
         target = reference.get_object()
-        if isinstance(target, StreamObject):
-            data = target._data  # the encoded bytes, copied as they are
-            head = self.entries(target, skip=("/Length",))
-            body = b"<<%s/Length %d>>\nstream\n%s\nendstream" % (head, len(data), data)
-        else:
-            body = self.value(target)
-        shareable = number in self.unfinished
+        self.unfinished.add(number)
+        outer, self.names_own = self.names_own, False
+        body = self._body(target)
+        private = self.names_own or number not in self.unfinished or reference.idnum in self.drawings
+        self.names_own = outer
         self.unfinished.discard(number)
-        digest = hashlib.sha256(body).digest()
-        if shareable and digest in self.writer.written_as:
-            same = self.writer.written_as[digest]
-            self.mapped[reference.idnum] = same
-            return same  # the reserved number stays free in the cross-reference table
-        if shareable:
+        if private:  # no other record can write these bytes: neither looked up nor kept
+            self.own.add(number)
+        else:
+            digest = hashlib.sha256(body).digest()
+            same = self.writer.written_as.get(digest)
+            if same is not None:
+                self.mapped[reference.idnum] = same
+                return same  # the reserved number stays free in the cross-reference table
             self.writer.written_as[digest] = number
+        self._write(number, target, body)
+        return number
+
+    def _body(self, target: Any) -> bytes:
+        if not isinstance(target, StreamObject):
+            return self.value(target)
+        data = target._data  # the encoded bytes, copied as they are
+        head = self.entries(target, skip=("/Length",))
+        return b"<<%s/Length %d>>\nstream\n%s\nendstream" % (head, len(data), data)
+
+    def _write(self, number: int, target: Any, body: bytes) -> None:
         if isinstance(target, StreamObject) and "/Filter" not in target:
+            # A whole font's program or text map: compressed once per file.
             data = zlib.compress(target._data, 9)
+            head = self.entries(target, skip=("/Length",))
             body = b"<<%s/Filter/FlateDecode/Length %d>>\nstream\n%s\nendstream" % (head, len(data), data)
         self.writer._write(number, body)
-        return number
 
 
 def _idnum(item: Any) -> int:
