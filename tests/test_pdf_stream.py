@@ -16,7 +16,7 @@ from pypdf import PdfReader
 from chargen import api
 from chargen.batch import BatchOptions, run_batch, workers
 from chargen.batch.pdfstream import StreamingPdf
-from chargen.render import render_pdf
+from chargen.render import render_pdf, wholefont
 from chargen.tables import Tables
 
 
@@ -146,6 +146,64 @@ def test_a_small_batch_keeps_a_font_subset_per_record(tmp_path: Path, tables: Ta
     target = tmp_path / "two.pdf"
     run_batch(BatchOptions(count=2, seed=8, pdf=str(target), jobs=1), tables=tables)
     assert len(set(re.findall(rb"/FontFile2 (\d+) 0 R", target.read_bytes()))) == 4  # two fonts, two records
+
+
+def test_whole_fonts_are_the_bytes_weasyprints_whole_font_mode_writes(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A record is laid out with subsets and made whole after (chargen.render.wholefont): the same PDF as
+    WeasyPrint's own whole-font mode with the full text map, which costs a parse of every glyph a record."""
+    import weasyprint
+
+    from chargen.render import textmap
+
+    def full_text_map(document: Any, pdf: Any) -> None:  # the finisher of WeasyPrint's whole-font mode
+        for font in [item for item in pdf.objects if isinstance(item, dict)]:
+            if font.get("Subtype") == "/Type0":
+                cid_font = pdf.objects[int(font["DescendantFonts"][0].split()[0])]
+                descriptor = pdf.objects[int(cid_font["FontDescriptor"].split()[0])]
+                program = pdf.objects[int(descriptor["FontFile2"].split()[0])]
+                to_unicode = pdf.objects[int(font["ToUnicode"].split()[0])]
+                program.compress = to_unicode.compress = False
+                to_unicode.stream = [textmap.to_unicode_cmap(bytes(program.stream[0]))]
+
+    character = api.roll(seed=6, tables=tables)
+    ours = render_pdf(character, tables, whole_fonts=True)
+    write_pdf = weasyprint.Document.write_pdf
+
+    def whole_font_mode(document: Any, *args: Any, finisher: Any = None, **options: Any) -> Any:
+        return write_pdf(document, *args, finisher=full_text_map, full_fonts=True, **options)
+
+    monkeypatch.setattr(weasyprint.Document, "write_pdf", whole_font_mode)
+    assert render_pdf(character, tables, whole_fonts=True) == ours
+
+
+def test_a_batch_carries_each_font_once(tables: Tables) -> None:
+    """Within carrying_once (a batch's worker) a font's program and text map go in the first record that
+    uses them and a stand-in after: the records are small, the joined file the same."""
+    characters = [api.roll(seed=seed, tables=tables) for seed in (4, 5, 6)]
+    full = [render_pdf(character, tables, whole_fonts=True) for character in characters]
+    with wholefont.carrying_once():
+        carried = [render_pdf(character, tables, whole_fonts=True) for character in characters]
+    assert carried[0] == full[0]
+    assert all(len(record) < 60_000 < len(whole) for record, whole in zip(carried[1:], full[1:], strict=True))
+    assert joined(carried) == joined(full)
+    with pytest.raises(ValueError, match="no earlier record carried"):
+        joined(carried[1:])
+
+
+def test_a_batch_made_carrying_fonts_once_is_the_batch_made_without(
+    tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("chargen.batch.WHOLE_FONTS_FROM", 3)
+    made = []
+    for once in (True, False):
+        monkeypatch.setattr(workers, "_carries_fonts_once", lambda plan, once=once: once)
+        target = tmp_path / f"{once}.pdf"
+        run_batch(BatchOptions(count=3, seed=9, pdf=str(target), jobs=1), tables=tables)
+        made.append(target.read_bytes())
+        assert wholefont._carried is None  # the batch's carrying ends with it
+    assert made[0] == made[1]
 
 
 def test_offsets_past_four_gib_take_eight_bytes() -> None:

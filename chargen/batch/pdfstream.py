@@ -8,10 +8,12 @@ the catalog and the cross-reference table close the file. The same records in th
 same bytes.
 
 Fonts: the records of a big batch (chargen.batch.WHOLE_FONTS_FROM) embed each font whole
-(chargen.render.pdf, whole_fonts), so the font programs, their text maps and widths are the same bytes in
-every record and are written once per file, not once per record; a smaller batch keeps a subset per record. A
+(chargen.render.wholefont), so the font programs, their text maps and widths are the same bytes in every
+record and are written once per file, not once per record; a smaller batch keeps a subset per record. A
 record leaves those big streams uncompressed (it is only passed here); a stream without a filter is
-compressed when it is first written, so the work is done once per file too.
+compressed when it is first written, so the work is done once per file too. A batch's records carry a
+font's program and text map only the first time their process uses it, and a stand-in (/StandsFor) after:
+the records arrive in order, so the stream it stands for has been written by then.
 
 Memory: what is kept per record is what the end of the file needs (each object's offset, 8 bytes or 4, the
 page numbers and each record's top bookmark) and the digests of the objects another record could write
@@ -37,6 +39,8 @@ from pypdf.generic import (
     StreamObject,
 )
 
+from chargen.render.wholefont import STANDS_FOR
+
 HEADER = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
 #: Keys of a copied page or bookmark that point back up its own tree: set by this writer, never copied.
 _UPWARD = ("/Parent", "/Prev", "/Next")
@@ -54,6 +58,7 @@ class StreamingPdf:
         # passes 4 GiB, 8 after. Number 0 is the free list's head.
         self.offsets = array("I", [0])
         self.written_as: dict[bytes, int] = {}  # digest of a shareable object's bytes -> its number
+        self.carried: dict[str, int] = {}  # sha256 of an unfiltered stream's data -> its number
         self.page_ids = array("I")
         self.bookmarks: list[tuple[int, bytes]] = []  # each record's top bookmark: number, own entries
         self._emit(HEADER)
@@ -188,6 +193,8 @@ class _RecordCopy:
             return known
         number = self.mapped[reference.idnum] = self.writer._reserve()
         target = reference.get_object()
+        if isinstance(target, StreamObject) and "/" + STANDS_FOR in target:
+            return self._stood_for(reference.idnum, str(target["/" + STANDS_FOR])[1:])
         self.unfinished.add(number)
         outer, self.names_own = self.names_own, False
         body = self._body(target)
@@ -215,11 +222,21 @@ class _RecordCopy:
 
     def _write(self, number: int, target: Any, body: bytes) -> None:
         if isinstance(target, StreamObject) and "/Filter" not in target:
-            # A whole font's program or text map: compressed once per file.
+            # A whole font's program or text map (chargen.render.wholefont): compressed once per file,
+            # and noted for the later records that carry only a stand-in for it.
+            self.writer.carried.setdefault(hashlib.sha256(target._data).hexdigest(), number)
             data = zlib.compress(target._data, 9)
             head = self.entries(target, skip=("/Length",))
             body = b"<<%s/Filter/FlateDecode/Length %d>>\nstream\n%s\nendstream" % (head, len(data), data)
         self.writer._write(number, body)
+
+    def _stood_for(self, idnum: int, key: str) -> int:
+        """The number of the stream a stand-in names, written by an earlier record."""
+        same = self.writer.carried.get(key)
+        if same is None:
+            raise ValueError(f"a stand-in for a stream no earlier record carried ({key[:12]}...)")
+        self.mapped[idnum] = same
+        return same
 
 
 def _idnum(item: Any) -> int:

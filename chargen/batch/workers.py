@@ -39,6 +39,32 @@ def _start_worker(plan: Plan, tables: Tables) -> None:
     _plan, _tables = plan, tables
 
 
+def _start_pool_records_worker(plan: Plan, tables: Tables) -> None:
+    """A pool worker's start: its whole-font records carry each font once (chargen.render.wholefont),
+    for as long as the process lives, which is no longer than the batch."""
+    _start_worker(plan, tables)
+    if _carries_fonts_once(plan):
+        from chargen.render import wholefont
+
+        wholefont.carry_once_for_good()
+
+
+def _carries_fonts_once(plan: Plan) -> bool:
+    return plan.want_record and plan.whole_fonts
+
+
+@contextlib.contextmanager
+def _carrying_fonts_once(plan: Plan) -> Iterator[None]:
+    """While this process makes the records of a whole-font batch: each font carried once."""
+    if not _carries_fonts_once(plan):
+        yield
+        return
+    from chargen.render import wholefont
+
+    with wholefont.carrying_once():
+        yield
+
+
 def _start_pool_worker(
     parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
 ) -> None:
@@ -103,8 +129,9 @@ def outputs(
     retiring = plan.want_record and plan.count > RECORDS_PER_WORKER and not _leak_stoppable()
     if (jobs <= 1 and not retiring) or chunk_count <= 1:
         _start_worker(plan, tables)
-        for numbers in chunks:
-            yield from make_chunk(numbers)
+        with _carrying_fonts_once(plan):
+            for numbers in chunks:
+                yield from make_chunk(numbers)
         return
     if not plan.want_record:
         # The first chunk is made here, before the workers start: forked from this process, they begin
@@ -122,7 +149,7 @@ def outputs(
 def _pooled(plan: Plan, tables: Tables, jobs: int, chunks: Iterator[range]) -> Iterator[NpcOutput]:
     """The NPCs of `chunks`, in order, made by a new pool of `jobs` workers that ends with them."""
     window: collections.deque[Future[list[NpcOutput]]] = collections.deque()
-    with worker_pool(jobs, _start_worker, (plan, tables)) as pool:
+    with worker_pool(jobs, _start_pool_records_worker, (plan, tables)) as pool:
         for numbers in chunks:
             window.append(pool.submit(make_chunk, numbers))
             if len(window) >= jobs * WINDOW_PER_JOB:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from chargen.paths import templates_dir
-from chargen.render import fetcher
+from chargen.render import fetcher, wholefont
 from chargen.render.errors import RenderError
 from chargen.render.html import FONTS_CSS, LAYOUT_CSS, fonts_css, layout_css
 
@@ -129,26 +129,6 @@ def _engine() -> _Engine:
     return _Engine(weasyprint, font_config, fonts, layout)
 
 
-def _whole_fonts(document: Any, pdf: Any) -> None:
-    """A finisher for WeasyPrint's whole-font output (pydyf objects, before they are written): each
-    font program and its text map left uncompressed for the batch writer to compress once, and the text
-    map replaced by one that covers the glyphs OpenType features reach (small capitals, figures), which
-    WeasyPrint's own whole-font map leaves out."""
-    from chargen.render import textmap
-
-    def target(reference: bytes) -> Any:
-        return pdf.objects[int(reference.split()[0])]
-
-    for font in list(pdf.objects):
-        if not isinstance(font, dict) or font.get("Subtype") != "/Type0":
-            continue
-        descriptor = target(target(font["DescendantFonts"][0])["FontDescriptor"])
-        program = target(descriptor.get("FontFile2") or descriptor["FontFile3"])
-        to_unicode = target(font["ToUnicode"])
-        program.compress = to_unicode.compress = False
-        to_unicode.stream = [textmap.to_unicode_cmap(bytes(program.stream[0]))]
-
-
 def _causes(error: BaseException) -> Iterator[BaseException]:
     seen: set[int] = set()
     current: BaseException | None = error
@@ -179,7 +159,9 @@ def write_pdf(
 
     Fonts are subset to the glyphs the page uses, unless `whole_fonts` (for a batch PDF): then each
     font goes in whole and uncompressed, with a text map for every glyph, so the font objects are the
-    same bytes in every record and chargen.batch.pdfstream writes (and compresses) them once per file.
+    same bytes in every record and chargen.batch.pdfstream writes (and compresses) them once per file;
+    within chargen.render.wholefont.carrying_once (a batch), only the first record of the process
+    carries each font's program and text map, later ones a stand-in for them.
     `fill_last_page(lines)`: the page again with that many more ruled lines in its last boxes, laid out
     instead when the last page is left mostly empty and the longer page keeps the same page count."""
     engine = _engine()
@@ -199,8 +181,10 @@ def write_pdf(
             fuller = layout(fill_last_page(lines))
             if len(fuller.pages) == len(document.pages):
                 document = fuller
-        finisher = _whole_fonts if whole_fonts else None
-        pdf = document.write_pdf(pdf_identifier=True, full_fonts=whole_fonts, finisher=finisher)
+        # Whole fonts are put back into a subset record (chargen.render.wholefont): WeasyPrint's own
+        # whole-font mode would parse every glyph of every font for every record.
+        finisher = wholefont.make_whole if whole_fonts else None
+        pdf = document.write_pdf(pdf_identifier=True, finisher=finisher)
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     except BaseException as error:

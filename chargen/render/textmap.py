@@ -10,7 +10,6 @@ substitutions. Where two texts lead to one glyph, the lower-case one is kept; a 
 
 from __future__ import annotations
 
-import functools
 import unicodedata
 from io import BytesIO
 from typing import Any
@@ -83,9 +82,9 @@ def _substitutions(font: Any) -> list[tuple[tuple[str, ...], str]]:
     return found
 
 
-@functools.lru_cache(maxsize=8)
 def to_unicode_cmap(font_program: bytes) -> bytes:
-    """A complete ToUnicode CMap for the font (the body of its PDF stream, not compressed)."""
+    """A complete ToUnicode CMap for the font (the body of its PDF stream, not compressed). Not cached
+    here: chargen.render.wholefont keeps the map, and a cache here would keep the font program too."""
     entries = sorted(glyph_texts(font_program).items())
     lines = [_HEAD]
     for start in range(0, len(entries), _BLOCK):
