@@ -123,7 +123,8 @@ def outputs(
 ) -> Iterator[NpcOutput]:
     """Every NPC of the plan, in order. `jobs` <= 1 (or a single chunk) runs in this process, except
     Character Records past RECORDS_PER_WORKER where WeasyPrint's leak cannot be stopped: those are made
-    by pools that retire after that many."""
+    by pools that retire after that many. With more jobs, data NPCs but the first chunk (made here) and
+    every Character Record are made by `jobs` workers while this process writes."""
     chunks = (range(start, min(start + chunk, plan.count + 1)) for start in range(1, plan.count + 1, chunk))
     chunk_count = -(-plan.count // chunk)
     retiring = plan.want_record and plan.count > RECORDS_PER_WORKER and not _leak_stoppable()
