@@ -3,9 +3,8 @@
 The batch's JSONL line is `json.dumps(to_document(character), ensure_ascii=False, separators=(",", ":"))`.
 Made that way, a batch NPC is turned into a mapping (about 150 values) and the mapping into text: together
 about 29 us, a third of a compiled batch NPC. This module writes the same text in one pass (about 21 us,
-json.dumps alone taking about 20), with one
-straight-line function per dataclass made from its fields (as `chargen.model.to_document` makes its
-converters): the same keys in the same order, the same fields left out, each value spelled as `json`
+json.dumps alone taking about 20), with one straight-line function per dataclass made from its fields (as
+`chargen.model.to_document` makes its converters): the same keys in the same order, the same fields left out, each value spelled as `json`
 spells it. Any value whose type is not the one its field declares (a bool where an int is declared, a
 float, a dict key that is not a string, an optional characteristic named like one of the eight) goes
 through `json` itself, so the text is the very same whatever the Character holds; tests/test_jsonline.py
@@ -103,18 +102,23 @@ def _expression(hint: Any, name: str, scope: dict[str, Writer], depth: int = 0) 
         if len(kinds) == 1:
             return f"('null' if {name} is None else {_expression(kinds[0], name, scope, depth)})"
         return _dynamic(hint, name, depth, "_raw" if all(kind in _PLAIN for kind in kinds) else "_doc")
-    item = f"e{depth}"
     if origin is list:
-        each = _expression(arguments[0], item, scope, depth + 1)
-        return f"','.join([{each} for {item} in {name}]).join('[]')"
+        item = f"e{depth}"
+        return _list_text(name, item, _expression(arguments[0], item, scope, depth + 1))
     if origin is dict:
-        key, each = f"k{depth}", _expression(arguments[1], item, scope, depth + 1)
+        item, key = f"e{depth}", f"k{depth}"
+        each = _expression(arguments[1], item, scope, depth + 1)
         pairs = f"[(_str({key}) if {key}.__class__ is str else _key({key})) + ':' + {each} for {key}, {item} in {name}.items()]"
         return f"','.join({pairs}).join('{{}}')"
     if isinstance(hint, type) and is_dataclass(hint):
         scope[f"write_{hint.__name__}"] = _writer_of(hint)
         return f"write_{hint.__name__}({name})"
     return f"_doc({name})"
+
+
+def _list_text(name: str, item: str, each: str) -> str:
+    """Python text that spells the list `name` as json does, each `item` of it spelled by the text `each`."""
+    return f"','.join([{each} for {item} in {name}]).join('[]')"
 
 
 def _dynamic(hint: Any, name: str, depth: int, other: str = "_doc") -> str:
@@ -131,10 +135,8 @@ def _dynamic(hint: Any, name: str, depth: int, other: str = "_doc") -> str:
             )
         elif get_origin(kind) is list:
             item = f"e{depth}"
-            each = _dynamic(get_args(kind)[0], item, depth + 1, other)
-            choices.append(
-                (f"{name}.__class__ is list", f"','.join([{each} for {item} in {name}]).join('[]')")
-            )
+            spelling = _list_text(name, item, _dynamic(get_args(kind)[0], item, depth + 1, other))
+            choices.append((f"{name}.__class__ is list", spelling))
     text = f"{other}({name})"
     for condition, spelling in reversed(choices):
         text = f"({spelling} if {condition} else {text})"
