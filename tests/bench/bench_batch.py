@@ -32,9 +32,8 @@ def _peak_mb() -> dict[str, float]:
 
 def _cpu_seconds() -> float:
     """CPU time of this process and of its finished workers (user + system)."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
     workers = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+    return _own_cpu_seconds() + workers.ru_utime + workers.ru_stime
 
 
 def _own_cpu_seconds() -> float:
