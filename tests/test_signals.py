@@ -42,18 +42,27 @@ def everything_under(folder: Path) -> list[str]:
     return sorted(str(path.relative_to(folder)) for path in folder.rglob("*"))
 
 
+def _env(folder: Path) -> dict[str, str]:
+    """The command's environment, with its temporary folder (TMPDIR) in `folder`, where the test sees it."""
+    (folder / "temporary").mkdir()
+    return {**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(folder / "temporary")}
+
+
+def test_a_batch_with_workers_leaves_no_temporary_file(tmp_path: Path) -> None:
+    """Workers end by os._exit: WeasyPrint's font folder (`weasyprint-*`, removed by a finalizer) would stay
+    behind for each of them if they made it in the machine's temporary folder."""
+    command = [sys.executable, "-m", "chargen", "batch", "-n", "3", "-j", "2", "--pdf", "x.pdf", "-q"]
+    subprocess.run(command, cwd=tmp_path, env=_env(tmp_path), check=True, timeout=120)
+    assert everything_under(tmp_path) == ["temporary", "x.pdf"]
+    assert everything_under(tmp_path / "temporary") == []
+
+
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads worker processes from /proc")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
 def test_a_signal_mid_batch_leaves_nothing_behind(tmp_path: Path, signum: signal.Signals) -> None:
     command = [sys.executable, "-m", "chargen", "batch", "-n", "2000", "-j", "2", "--seed", "1"]
     command += ["--pdf", "x.pdf", "--jsonl", "y.jsonl", "--out", "village"]
-    process = subprocess.Popen(
-        command,
-        cwd=tmp_path,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-    )
+    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
     workers: set[int] = set()
     try:
         deadline = time.monotonic() + 60
@@ -68,7 +77,8 @@ def test_a_signal_mid_batch_leaves_nothing_behind(tmp_path: Path, signum: signal
         assert time.monotonic() - started < 5
         assert process.returncode == 128 + signum
         assert err == f"chargen: error: stopped by {signum.name}\n"
-        assert everything_under(tmp_path) == []
+        assert everything_under(tmp_path) == ["temporary"]
+        assert everything_under(tmp_path / "temporary") == []
         time.sleep(0.2)
         assert [pid for pid in workers if alive(pid)] == []
     finally:

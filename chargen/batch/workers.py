@@ -11,6 +11,8 @@ import collections
 import contextlib
 import itertools
 import os
+import shutil
+import tempfile
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
@@ -66,9 +68,13 @@ def _carrying_fonts_once(plan: Plan) -> Iterator[None]:
 
 
 def _start_pool_worker(
-    parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
+    parent: int, scratch: str, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
 ) -> None:
     stopping.in_worker(parent)
+    # A worker ends by os._exit, so nothing it made in the temporary folder is removed by its own
+    # finalizers (WeasyPrint's FontConfiguration keeps its fonts in a `weasyprint-*` folder until its
+    # __del__): it makes them in the pool's scratch folder instead, which the parent removes.
+    tempfile.tempdir = scratch
     if initializer is not None:
         initializer(*initargs)
 
@@ -79,19 +85,26 @@ def worker_pool(
 ) -> Iterator[ProcessPoolExecutor]:
     """The one way chargen starts worker processes. Workers follow chargen.stopping (they leave stopping
     to the parent and die with it); when the block fails or is stopped, they are ended at once, not left
-    to finish their queue, and waited for, so no process outlives the command."""
-    pool = ProcessPoolExecutor(
-        max_workers=jobs, initializer=_start_pool_worker, initargs=(os.getpid(), initializer, initargs)
-    )
+    to finish their queue, and waited for, so no process outlives the command. Whatever temporary files
+    the workers make lie in a scratch folder removed once they have ended."""
+    scratch = tempfile.mkdtemp(prefix="chargen-workers-")
     try:
-        yield pool
-    except BaseException:
-        # `_processes` is the executor's own table of its workers; there is no public way to end them.
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
-            process.terminate()
-        pool.shutdown(wait=True, cancel_futures=True)
-        raise
-    pool.shutdown(wait=True)
+        pool = ProcessPoolExecutor(
+            max_workers=jobs,
+            initializer=_start_pool_worker,
+            initargs=(os.getpid(), scratch, initializer, initargs),
+        )
+        try:
+            yield pool
+        except BaseException:
+            # `_processes` is the executor's own table of its workers; there is no public way to end them.
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.terminate()
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 
 def make_chunk(numbers: range) -> list[NpcOutput]:
