@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from chargen import api
 from chargen.batch.npc import json_line
 from chargen.jsonline import json_text
-from chargen.model import Character, Characteristics, Gear, Ranked, to_document
+from chargen.model import Character, Characteristics, Gear, Modifier, Ranked, to_document
 from chargen.tables import Tables, load_tables
 
 TESTS = Path(__file__).parent
@@ -120,3 +120,39 @@ def test_characteristics_with_optional_ones(tables: Tables, optional: dict[str, 
     }
     odd = dataclasses.replace(character, characteristics=Characteristics(**eight, optional=optional))
     same_or_both_refuse(odd)
+
+
+@pytest.mark.parametrize("kept", [1, 3, 4096])
+def test_batch_characters_sharing_records_read_the_same(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch, kept: int
+) -> None:
+    """A batch's characters share their Modifiers, Carried weapons, abilities and armor lines
+    (jsonline.SHARED_RECORDS), whose texts are remembered: the lines stay right, also when the memory is
+    emptied as it fills."""
+    from chargen import jsonline
+    from chargen.batch import BatchOptions, checked_plan
+    from chargen.batch.npc import make_character
+
+    monkeypatch.setattr(jsonline, "KEPT_TEXTS", kept)
+    plan = checked_plan(BatchOptions(count=60, seed=9, jsonl="-"), tables)
+    for number in range(1, 61):
+        character = make_character(plan, number, tables)
+        assert json_text(character) == by_json(character)
+
+
+def test_a_shared_record_is_written_once_by_its_identity(monkeypatch: pytest.MonkeyPatch) -> None:
+    from chargen import jsonline
+
+    monkeypatch.setattr(jsonline, "KEPT_TEXTS", 2)
+    written: list[Modifier] = []
+
+    def spelled(value: Modifier) -> str:
+        written.append(value)
+        return f"{value.race}/{value.gender}"
+
+    write = jsonline._remembering(spelled)
+    first, equal, other = Modifier(1, 2), Modifier(1, 2), Modifier(3, 4)
+    assert [write(first), write(first), write(equal), write(first)] == ["1/2"] * 4
+    assert written == [first, equal]  # `equal` is another record: written for itself
+    assert write(other) == "3/4" and write(first) == "1/2"  # the memory was full: emptied, written again
+    assert written == [first, equal, other, first]
