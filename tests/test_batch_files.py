@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from chargen.batch import BatchOptions, run_batch, workers
+from chargen.batch import BatchOptions, forked, run_batch, workers
 from chargen.batch.npc import NpcOutput, Plan, make_output
 from chargen.errors import ChargenError
 from chargen.tables import Tables
@@ -24,7 +24,7 @@ from chargen.tables import Tables
 
 def all_outputs(folder: Path, **extra: Any) -> BatchOptions:
     return BatchOptions(
-        count=30,
+        count=100,  # past chargen.batch.workers.WARM_UP: with 2 jobs, workers make NPCs 65 to 100
         seed=4,
         jsonl=str(folder / "npcs.jsonl"),
         csv=str(folder / "npcs.csv"),
@@ -63,13 +63,13 @@ def test_a_failing_npc_leaves_no_file(
 ) -> None:
     (tmp_path / "npcs.csv").write_text("the old roster\n")
     before = listing(tmp_path)
-    # Forked workers inherit the patched module, so NPC 17 fails inside a worker when jobs=2.
+    # Forked workers inherit the patched module, so NPC 87 fails inside a worker when jobs=2.
     monkeypatch.setattr(
-        workers, "make_output", failing_at(17, ChargenError("NPC 17: the dice fell off the table"))
+        workers, "make_output", failing_at(87, ChargenError("NPC 87: the dice fell off the table"))
     )
     with pytest.raises(ChargenError) as error:
         run_batch(all_outputs(tmp_path, jobs=jobs, force=True), tables=tables)
-    assert "NPC 17" in str(error.value)
+    assert "NPC 87" in str(error.value)
     assert listing(tmp_path) == before
 
 
@@ -79,7 +79,7 @@ def test_an_interrupt_in_a_worker_leaves_no_file(
     tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch, jobs: int
 ) -> None:
     (tmp_path / "village").mkdir()  # an existing, empty folder: staged inside it, so check it is left empty
-    monkeypatch.setattr(workers, "make_output", failing_at(23, KeyboardInterrupt()))
+    monkeypatch.setattr(workers, "make_output", failing_at(93, KeyboardInterrupt()))
     with pytest.raises(KeyboardInterrupt):
         run_batch(all_outputs(tmp_path, jobs=jobs), tables=tables)
     assert listing(tmp_path) == {"village/": b""}
@@ -90,13 +90,14 @@ def test_an_interrupt_while_writing_leaves_no_file(tmp_path: Path, tables: Table
 
     def interrupt_after_some(done: int) -> None:
         seen.append(done)
-        if sum(seen) >= 10:
+        if sum(seen) >= 70:  # past the NPCs made before the workers start
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
         run_batch(all_outputs(tmp_path, jobs=2), tables=tables, progress=interrupt_after_some)
-    assert sum(seen) >= 10
+    assert sum(seen) >= 70
     assert listing(tmp_path) == {}
+    assert multiprocessing.active_children() == []  # the workers were ended and waited for
 
 
 def test_a_failing_npc_on_the_command_line(
@@ -210,8 +211,8 @@ def test_ctrl_c_leaves_no_file(tmp_path: Path) -> None:
 def test_with_jobs_the_batch_process_makes_the_first_chunk_and_workers_the_rest(
     tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The first chunk is made before the workers are forked (they start with its caches filled), the
-    others by the workers; in NPC order, the bytes of one job."""
+    """The first WARM_UP NPCs are made before the workers are forked (they start with its caches filled),
+    the others by the workers in even shares; in NPC order, the bytes of one job."""
     makers = tmp_path / "makers"
     made_by = workers.make_output
 
@@ -231,6 +232,51 @@ def test_with_jobs_the_batch_process_makes_the_first_chunk_and_workers_the_rest(
     by_process: dict[str, set[int]] = {}
     for pid, number in zip(words[::2], words[1::2], strict=True):
         by_process.setdefault(pid, set()).add(int(number))
-    first = set(range(1, workers.chunk_size(300, 2, expensive=False) + 1))
+    first = set(range(1, workers.WARM_UP + 1))
     assert by_process.pop(str(os.getpid())) == first
-    assert 1 <= len(by_process) <= 2 and set().union(*by_process.values()) == set(range(1, 301)) - first
+    assert len(by_process) == 2 and set().union(*by_process.values()) == set(range(1, 301)) - first
+    shares = sorted(len(numbers) for numbers in by_process.values())
+    assert shares[1] - shares[0] <= 4  # 236 NPCs in 8 chunks of 29 or 30, dealt in turn
+
+
+@needs_fork
+def test_where_there_is_no_fork_a_process_pool_makes_the_same_bytes(
+    tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    texts = []
+    for jobs, forking in ((1, True), (2, False)):
+        monkeypatch.setattr(forked, "available", lambda forking=forking: forking)
+        target = tmp_path / f"{jobs}.jsonl"
+        run_batch(BatchOptions(count=300, seed=5, jobs=jobs, jsonl=str(target)), tables=tables)
+        texts.append(target.read_bytes())
+    assert texts[0] == texts[1] and texts[0].count(b"\n") == 300
+
+
+@needs_fork
+def test_a_worker_that_dies_is_one_chargen_error(
+    tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def dying(plan: Plan, number: int, tables: Tables) -> NpcOutput:
+        if number == 200:
+            os._exit(3)
+        return make_output(plan, number, tables)
+
+    monkeypatch.setattr(workers, "make_output", dying)
+    with pytest.raises(ChargenError, match="a worker process ended before it sent its NPCs"):
+        run_batch(BatchOptions(count=300, seed=5, jobs=2, jsonl=str(tmp_path / "x.jsonl")), tables=tables)
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    ("start", "last", "jobs", "chunk"),
+    [(65, 10_000, 2, 256), (65, 300, 2, 37), (5, 6, 3, 256), (2, 99, 3, 7)],
+)
+def test_shared_chunks_cover_every_npc_once_in_even_shares(
+    start: int, last: int, jobs: int, chunk: int
+) -> None:
+    chunks = workers.shared_chunks(start, last, jobs, chunk)
+    assert [number for numbers in chunks for number in numbers] == list(range(start, last + 1))
+    assert all(0 < len(numbers) <= chunk for numbers in chunks)
+    assert len(chunks) % jobs == 0 or len(chunks) == last - start + 1
+    sizes = [len(numbers) for numbers in chunks]
+    assert max(sizes) - min(sizes) <= 1

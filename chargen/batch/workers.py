@@ -1,25 +1,30 @@
 """Making NPCs on every core, handing them back in NPC order.
 
-Each worker process gets the plan and the tables once (its initializer), then makes NPCs a chunk at a
-time. Chunks are submitted through a bounded window and collected strictly in order, so the output is
-the same whatever the number of jobs, and memory holds a few chunks, never the whole run.
+Data NPCs (JSONL, CSV, files, roster, stat blocks) are made, on Linux, by workers forked with their share
+of the chunks (chargen.batch.forked). Character Records, and data NPCs where there is no fork, are made
+by a process pool: each worker gets the plan and the tables once (its initializer), then makes NPCs a
+chunk at a time, submitted through a bounded window and collected strictly in order. Either way the
+output is the same whatever the number of jobs, and memory holds a few chunks, never the whole run.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
+import gc
 import itertools
 import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chargen import stopping
 from chargen.batch.npc import NpcOutput, Plan, make_output
 from chargen.tables import Tables
+
+if TYPE_CHECKING:  # imported where a pool is made: a data batch on Linux needs none (chargen.batch.forked)
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 #: Chunks in flight per worker: enough to keep every worker busy while the parent writes.
 WINDOW_PER_JOB = 4
@@ -30,6 +35,13 @@ WINDOW_PER_JOB = 4
 #: 70) memory stays flat without: the records are made in the batch process with one job, and by one pool
 #: of workers for the whole run with more.
 RECORDS_PER_WORKER = 40
+
+#: Data NPCs made in the batch process before the workers are forked: they start with every cache those
+#: filled (the JSONL line writers, kits, weapon lines, the allocation's weights), not each filling its own.
+#: Measured, compiled, per NPC: the first 64 take 500 us on average, the next 64 83 us, then 72 to 77 us;
+#: past 64 a worker fills what is left in under a millisecond, where each NPC made here before the fork
+#: delays both workers.
+WARM_UP = 64
 
 # Set once per worker process by `_start_worker` (and in the parent when the run uses one job).
 _plan: Plan | None = None
@@ -87,6 +99,8 @@ def worker_pool(
     to the parent and die with it); when the block fails or is stopped, they are ended at once, not left
     to finish their queue, and waited for, so no process outlives the command. Whatever temporary files
     the workers make lie in a scratch folder removed once they have ended."""
+    from concurrent.futures import ProcessPoolExecutor
+
     scratch = tempfile.mkdtemp(prefix="chargen-workers-")
     try:
         pool = ProcessPoolExecutor(
@@ -110,7 +124,27 @@ def worker_pool(
 def make_chunk(numbers: range) -> list[NpcOutput]:
     if _plan is None or _tables is None:
         raise RuntimeError("make_chunk called before the worker was started")
-    return [make_output(_plan, number, _tables) for number in numbers]
+    made = [make_output(_plan, number, _tables) for number in numbers]
+    if not _plan.want_record:
+        gc.collect(0)  # the collection the collector skips while data NPCs are made (_collector_by_chunk)
+    return made
+
+
+@contextlib.contextmanager
+def _collector_by_chunk() -> Iterator[None]:
+    """While data NPCs are made and written, Python's cyclic garbage collector does not run by itself:
+    make_chunk collects the youngest generation after each chunk. An NPC leaves almost no cycles (about two
+    objects), but the thousands of short-lived objects it makes set off a young collection every few NPCs
+    and, every few thousand, a full one over the tables; together about 3% of a data NPC's time (10,000
+    NPCs, compiled: 0.79-0.81 s of CPU, 0.77 collecting by chunk). Workers forked meanwhile inherit the
+    setting. A Character Record's layout leaves many cycles: records are made with the collector on."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def chunk_size(count: int, jobs: int, *, expensive: bool) -> int:
@@ -122,38 +156,71 @@ def chunk_size(count: int, jobs: int, *, expensive: bool) -> int:
     return max(1, min(256, count // (jobs * WINDOW_PER_JOB) or 1))
 
 
+def shared_chunks(start: int, last: int, jobs: int, chunk: int) -> list[range]:
+    """NPCs `start` to `last` in chunks of at most `chunk`, as many chunks for each of `jobs` workers
+    (chargen.batch.forked deals them in turn) and as even as they can be, so the workers end together."""
+    count = last - start + 1
+    rounds = -(-count // (chunk * jobs))
+    parts = min(count, rounds * jobs)
+    bounds = [start + count * part // parts for part in range(parts + 1)]
+    return [range(low, high) for low, high in itertools.pairwise(bounds) if high > low]
+
+
 def _leak_stoppable() -> bool:
     from chargen.render import pango_leak
 
     return pango_leak.stoppable()
 
 
-def outputs(
-    plan: Plan,
-    tables: Tables,
-    jobs: int,
-    chunk: int,
-) -> Iterator[NpcOutput]:
-    """Every NPC of the plan, in order. `jobs` <= 1 (or a single chunk) runs in this process, except
-    Character Records past RECORDS_PER_WORKER where WeasyPrint's leak cannot be stopped: those are made
-    by pools that retire after that many. With more jobs, data NPCs but the first chunk (made here) and
-    every Character Record are made by `jobs` workers while this process writes."""
-    chunks = (range(start, min(start + chunk, plan.count + 1)) for start in range(1, plan.count + 1, chunk))
+def outputs(plan: Plan, tables: Tables, jobs: int, chunk: int) -> Iterator[NpcOutput]:
+    """Every NPC of the plan, in order, in chunks of `chunk`. `jobs` <= 1 (or a single chunk) runs in this
+    process, except Character Records past RECORDS_PER_WORKER where WeasyPrint's leak cannot be stopped:
+    those are made by pools that retire after that many. With more jobs, data NPCs but the first few (made
+    here) and every Character Record are made by `jobs` workers while this process writes."""
+    if plan.want_record:
+        yield from _records(plan, tables, jobs, chunk)
+        return
+    with _collector_by_chunk():
+        yield from _data_npcs(plan, tables, jobs, chunk)
+
+
+def _chunks(first: int, last: int, chunk: int) -> Iterator[range]:
+    return (range(start, min(start + chunk, last + 1)) for start in range(first, last + 1, chunk))
+
+
+def _data_npcs(plan: Plan, tables: Tables, jobs: int, chunk: int) -> Iterator[NpcOutput]:
+    """With more jobs, the first WARM_UP are made here, then the workers start (forked, or a pool where
+    there is no fork) and make the rest in `jobs` even shares while this process writes."""
+    _start_worker(plan, tables)
+    if jobs <= 1 or plan.count <= chunk:
+        for numbers in _chunks(1, plan.count, chunk):
+            yield from make_chunk(numbers)
+        return
+    warm = range(1, min(WARM_UP, plan.count) + 1)
+    yield from make_chunk(warm)
+    if warm.stop > plan.count:
+        return
+    shares = shared_chunks(warm.stop, plan.count, jobs, chunk)
+    from chargen.batch import forked  # multiprocessing: about 7 ms to import, which one job does without
+
+    if forked.available():
+        for npcs in forked.in_order(make_chunk, shares, jobs):
+            yield from npcs
+            gc.collect(0)  # as make_chunk does where NPCs are made (_collector_by_chunk)
+    else:
+        yield from _pooled(plan, tables, min(jobs, len(shares)), iter(shares))
+
+
+def _records(plan: Plan, tables: Tables, jobs: int, chunk: int) -> Iterator[NpcOutput]:
     chunk_count = -(-plan.count // chunk)
-    retiring = plan.want_record and plan.count > RECORDS_PER_WORKER and not _leak_stoppable()
+    retiring = plan.count > RECORDS_PER_WORKER and not _leak_stoppable()
     if (jobs <= 1 and not retiring) or chunk_count <= 1:
         _start_worker(plan, tables)
         with _carrying_fonts_once(plan):
-            for numbers in chunks:
+            for numbers in _chunks(1, plan.count, chunk):
                 yield from make_chunk(numbers)
         return
-    if not plan.want_record:
-        # The first chunk is made here, before the workers start: forked from this process, they begin
-        # with every cache it filled (kits, weapon lines, the allocation's weights: about 40 ms of CPU a
-        # process otherwise, each worker filling its own).
-        _start_worker(plan, tables)
-        yield from make_chunk(next(chunks))
-        chunk_count -= 1
+    chunks = _chunks(1, plan.count, chunk)
     pool_size = min(max(1, jobs), chunk_count)
     per_pool = max(1, RECORDS_PER_WORKER // chunk) * pool_size if retiring else chunk_count
     for _ in range(0, chunk_count, per_pool):
