@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import itertools
+from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
+from typing import TypeVar
 
 from chargen import api
 from chargen.character_file import Item
@@ -11,6 +14,8 @@ from chargen.generation import derived
 from chargen.rules.allocation import point_row_for_roll, within_limits
 from chargen.rules.characteristics import read_band
 from chargen.tables import Tables, row_for
+
+Line = TypeVar("Line")
 
 
 def test_each_die_result_reads_the_row_a_scan_finds(tables: Tables) -> None:
@@ -63,10 +68,26 @@ def test_the_place_table_answers_as_the_5_2_check(tables: Tables) -> None:
                 assert raisable[counts][below - 1] == within_limits(raised, maximum, limits)
 
 
+#: What weapon_line and unarmed_line keep per Tables: lines, their terms, Initiatives.
+KEPT = ("weapon_lines", "weapon_terms", "unarmed_lines", "unarmed_terms", "initiatives")
+
+
+def afresh(tables: Tables, work: Callable[[], Line]) -> Line:
+    """`work()` with nothing kept: every line, term and Initiative worked out anew."""
+    saved = {name: getattr(tables.index, name) for name in KEPT}
+    for name in KEPT:
+        setattr(tables.index, name, {})
+    try:
+        return work()
+    finally:
+        for name, kept in saved.items():
+            setattr(tables.index, name, kept)
+
+
 def test_the_record_lines_kept_per_tables_are_the_lines_worked_out_afresh(tables: Tables) -> None:
-    """weapon_line and unarmed_line keep each line for what it reads: for every weapon and Rank, over values
-    of each characteristic they read, the kept line is the one a fresh working gives (a value left out of the
-    key would hand one character another's line)."""
+    """weapon_line and unarmed_line keep each line, and the terms and Initiatives lines share, for what they
+    read: for every weapon and Rank, over values of each characteristic they read, the kept line is the one a
+    fresh working gives (a value left out of a key would hand one character another's line)."""
     hero = api.roll(seed=1, tables=tables).characteristics
     for strength, dexterity, shield_loss, agility, perception in itertools.product(
         (8, 16, 24), (12, 15), (0, 3), (5, 15), (5, 12)
@@ -76,7 +97,7 @@ def test_the_record_lines_kept_per_tables_are_the_lines_worked_out_afresh(tables
         for rank in (None, 0, 2):
             for name in tables.weapons:
                 item = Item(name=name, rank=rank)
-                fresh = derived._weapon_line(item, stats, held, agility, tables)
+                fresh = afresh(tables, partial(derived.weapon_line, item, stats, held, agility, tables))
                 assert derived.weapon_line(item, stats, held, agility, tables) == fresh
-            fresh_unarmed = derived._unarmed_line(rank, stats, held, agility, tables)
+            fresh_unarmed = afresh(tables, partial(derived.unarmed_line, rank, stats, held, agility, tables))
             assert derived.unarmed_line(rank, stats, held, agility, tables) == fresh_unarmed

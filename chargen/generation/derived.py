@@ -24,7 +24,8 @@ from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, perception, tmr_from_agility
 from chargen.rules.damage_increase import optional_rules, with_damage_increase
 from chargen.tables import Tables
-from chargen.tables.schema import Armor, Shield
+from chargen.tables.index import UnarmedTerms, WeaponTerms
+from chargen.tables.schema import Armor, Shield, Weapon
 from chargen.vocabulary import PRIMARIES, SCHEMA_VERSION
 
 Key = TypeVar("Key")
@@ -93,38 +94,67 @@ def weapon_line(
     """One weapon's Strike Chance, damage and Initiative (17.1, 20.2, 12.3, 18.2), worked out once per Tables
     for each weapon, Rank and the five values it reads (a WeaponLine is never changed once made; most
     characters of a batch share their lines with earlier ones)."""
-    key = (item.name, item.rank, dexterity, agility, stats.MD, stats.PS, stats.PC)
+    name, rank = item.name, item.rank
+    key = (name, rank, dexterity, agility, stats.MD, stats.PS, stats.PC)
     known = tables.index.weapon_lines.get(key)
     if known is None:
-        known = _kept(tables.index.weapon_lines, key, _weapon_line(item, stats, dexterity, agility, tables))
+        known = _kept(
+            tables.index.weapon_lines, key, _weapon_line(name, rank, stats, dexterity, agility, tables)
+        )
     return known
 
 
 def _weapon_line(
-    item: Item, stats: Characteristics, dexterity: int, agility: int, tables: Tables
+    name: str, rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> WeaponLine:
-    weapon = tables.weapons[item.name]
+    weapon = tables.weapons[name]
     # 20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without its MD loss.
     weapon_dexterity = stats.MD if weapon.hands == "2" else dexterity
-    chance = rules.strike_chance(weapon, weapon_dexterity, item.rank, tables.combat, stats.MD, stats.PS)
-    modifier = rules.weapon_damage_modifier(weapon, stats.PS, tables.combat)
-    two_handed = None
-    if weapon.hands == "1-2":
-        two_handed = rules.damage_text(rules.weapon_damage_modifier(weapon, stats.PS, tables.combat, True))
-    endurance, grievous = _special(chance, tables)
+    key = (name, rank, weapon_dexterity, stats.MD, stats.PS)
+    terms = tables.index.weapon_terms.get(key)
+    if terms is None:
+        terms = _kept(
+            tables.index.weapon_terms, key, _weapon_terms(weapon, rank, weapon_dexterity, stats, tables)
+        )
+    chance, damage, modifier, two_handed, endurance, grievous = terms
     line: WeaponLine = _NEW_WEAPON_LINE(
-        item.name,  # name
-        item.rank,  # rank
+        name,  # name
+        rank,  # rank
         chance,  # strike_chance
-        rules.damage_text(modifier, weapon.damage_note),  # damage
+        damage,  # damage
         modifier,  # damage_modifier
         two_handed,  # two_handed_damage
-        rules.initiative_value(agility, stats.PC, tables.combat, item.rank),  # initiative
+        _initiative(agility, stats.PC, rank, tables),  # initiative
         endurance,  # endurance_damage
         grievous,  # grievous_injury
         None,  # increase (18.5's, added by with_damage_increase when the file chose it)
     )
     return line
+
+
+def _weapon_terms(
+    weapon: Weapon, rank: int | None, weapon_dexterity: int, stats: Characteristics, tables: Tables
+) -> WeaponTerms:
+    chance = rules.strike_chance(weapon, weapon_dexterity, rank, tables.combat, stats.MD, stats.PS)
+    modifier = rules.weapon_damage_modifier(weapon, stats.PS, tables.combat)
+    two_handed = None
+    if weapon.hands == "1-2":
+        two_handed = rules.damage_text(rules.weapon_damage_modifier(weapon, stats.PS, tables.combat, True))
+    endurance, grievous = _special(chance, tables)
+    return chance, rules.damage_text(modifier, weapon.damage_note), modifier, two_handed, endurance, grievous
+
+
+def _initiative(agility: int, perception_value: int, rank: int | None, tables: Tables) -> int:
+    """12.3's Initiative, worked out once per Tables for each modified Agility, Perception and Rank."""
+    key = (agility, perception_value, rank)
+    known = tables.index.initiatives.get(key)
+    if known is None:
+        known = _kept(
+            tables.index.initiatives,
+            key,
+            rules.initiative_value(agility, perception_value, tables.combat, rank),
+        )
+    return known
 
 
 def unarmed_line(
@@ -142,17 +172,35 @@ def unarmed_line(
 def _unarmed_line(
     rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> UnarmedLine:
-    chance = rules.unarmed_strike_chance(agility, stats.PS, dexterity, rank, tables.combat, stats.MD)
-    endurance, grievous = _special(chance, tables)
+    key = (rank, dexterity, agility, stats.MD, stats.PS)
+    terms = tables.index.unarmed_terms.get(key)
+    if terms is None:
+        terms = _kept(
+            tables.index.unarmed_terms, key, _unarmed_terms(rank, stats, dexterity, agility, tables)
+        )
+    chance, damage, endurance, grievous = terms
     line: UnarmedLine = _NEW_UNARMED_LINE(
         rank,  # rank
         chance,  # strike_chance
-        rules.damage_text(rules.unarmed_damage_modifier(stats.PS, tables.combat)),  # damage
-        rules.initiative_value(agility, stats.PC, tables.combat, rank),  # initiative
+        damage,  # damage
+        _initiative(agility, stats.PC, rank, tables),  # initiative
         endurance,  # endurance_damage
         grievous,  # grievous_injury
     )
     return line
+
+
+def _unarmed_terms(
+    rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
+) -> UnarmedTerms:
+    chance = rules.unarmed_strike_chance(agility, stats.PS, dexterity, rank, tables.combat, stats.MD)
+    endurance, grievous = _special(chance, tables)
+    return (
+        chance,
+        rules.damage_text(rules.unarmed_damage_modifier(stats.PS, tables.combat)),
+        endurance,
+        grievous,
+    )
 
 
 def armor_line(decided: Decisions, armor: Armor | None, tables: Tables) -> ArmorLine | None:
