@@ -246,8 +246,8 @@ def _spend_one_at_a_time(
     if at_max + one_below + two_below and not _lawful(at_max, one_below, two_below, maximum, tables):
         return None
     raisable = tables.index.raisable(maximum, len(values))
+    allowed = NONE_RAISABLE if over else raisable[at_max, one_below, two_below]
     for _ in range(row.points - sum(values)):
-        allowed = NONE_RAISABLE if over else raisable[at_max, one_below, two_below]
         best, best_gap, best_weight = -1, -inf, 0.0
         for index, value in enumerate(values):
             below = maximum - value
@@ -260,13 +260,16 @@ def _spend_one_at_a_time(
         if best < 0:
             return None
         below = maximum - values[best]
+        values[best] += 1
+        if below > 3:
+            continue  # the counts, and so what may be raised, stay as they were: most points go this way
         if below == 1:
             at_max, one_below = at_max + 1, one_below - 1
         elif below == 2:
             one_below, two_below = one_below + 1, two_below - 1
-        elif below == 3:
+        else:
             two_below += 1
-        values[best] += 1
+        allowed = NONE_RAISABLE if over else raisable[at_max, one_below, two_below]
     return values if sum(values) == row.points else None
 
 
