@@ -87,9 +87,14 @@ def test_a_signal_mid_batch_leaves_nothing_behind(tmp_path: Path, signum: signal
 
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads worker processes from /proc")
-def test_workers_die_with_a_parent_killed_outright(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "work",
+    [["-n", "2000", "--pdf", "x.pdf"], ["-n", "1000000", "--jsonl", "x.jsonl"]],
+    ids=["records (pool workers)", "data NPCs (forked workers)"],
+)
+def test_workers_die_with_a_parent_killed_outright(tmp_path: Path, work: list[str]) -> None:
     """SIGKILL cannot be handled: the workers still go (PR_SET_PDEATHSIG), though temporaries may stay."""
-    command = [sys.executable, "-m", "chargen", "batch", "-n", "2000", "-j", "2", "--pdf", "x.pdf", "-q"]
+    command = [sys.executable, "-m", "chargen", "batch", "-j", "2", "-q", *work]
     process = subprocess.Popen(command, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
     workers: set[int] = set()
     try:
