@@ -95,10 +95,11 @@ def _start_pool_worker(
 def worker_pool(
     jobs: int, initializer: Callable[..., None] | None = None, initargs: tuple[Any, ...] = ()
 ) -> Iterator[ProcessPoolExecutor]:
-    """The one way chargen starts worker processes. Workers follow chargen.stopping (they leave stopping
-    to the parent and die with it); when the block fails or is stopped, they are ended at once, not left
-    to finish their queue, and waited for, so no process outlives the command. Whatever temporary files
-    the workers make lie in a scratch folder removed once they have ended."""
+    """chargen's process pool (the other way it starts workers is chargen.batch.forked, for data NPCs on
+    Linux). Workers follow chargen.stopping (they leave stopping to the parent and die with it); when the
+    block fails or is stopped, they are ended at once, not left to finish their queue, and waited for, so
+    no process outlives the command. Whatever temporary files the workers make lie in a scratch folder
+    removed once they have ended."""
     from concurrent.futures import ProcessPoolExecutor
 
     scratch = tempfile.mkdtemp(prefix="chargen-workers-")
