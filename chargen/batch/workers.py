@@ -43,6 +43,11 @@ RECORDS_PER_WORKER = 40
 #: delays both workers.
 WARM_UP = 64
 
+#: Data NPCs a process claims at a time beside forked workers (chargen.batch.forked): about 5 ms of work,
+#: so the processes end within 5 ms of each other; a claim's own cost (a lock, a pipe message, the
+#: NPCs' pickles) stays near 1% of it.
+CLAIMED_CHUNK = 64
+
 # Set once per worker process by `_start_worker` (and in the parent when the run uses one job).
 _plan: Plan | None = None
 _tables: Tables | None = None
@@ -157,16 +162,6 @@ def chunk_size(count: int, jobs: int, *, expensive: bool) -> int:
     return max(1, min(256, count // (jobs * WINDOW_PER_JOB) or 1))
 
 
-def shared_chunks(start: int, last: int, jobs: int, chunk: int) -> list[range]:
-    """NPCs `start` to `last` in chunks of at most `chunk`, as many chunks for each of `jobs` workers
-    (chargen.batch.forked deals them in turn) and as even as they can be, so the workers end together."""
-    count = last - start + 1
-    rounds = -(-count // (chunk * jobs))
-    parts = min(count, rounds * jobs)
-    bounds = [start + count * part // parts for part in range(parts + 1)]
-    return [range(low, high) for low, high in itertools.pairwise(bounds) if high > low]
-
-
 def _leak_stoppable() -> bool:
     from chargen.render import pango_leak
 
@@ -190,8 +185,9 @@ def _chunks(first: int, last: int, chunk: int) -> Iterator[range]:
 
 
 def _data_npcs(plan: Plan, tables: Tables, jobs: int, chunk: int) -> Iterator[NpcOutput]:
-    """With more jobs, the first WARM_UP are made here, then the workers start (forked, or a pool where
-    there is no fork) and make the rest in `jobs` even shares while this process writes."""
+    """With more jobs, the first WARM_UP are made here, then the workers start and the rest are made in
+    chunks of at most CLAIMED_CHUNK by this process beside `jobs - 1` forked workers (or, where there is no
+    fork, by a pool of `jobs` workers while this process writes)."""
     _start_worker(plan, tables)
     if jobs <= 1 or plan.count <= chunk:
         for numbers in _chunks(1, plan.count, chunk):
@@ -201,15 +197,14 @@ def _data_npcs(plan: Plan, tables: Tables, jobs: int, chunk: int) -> Iterator[Np
     yield from make_chunk(warm)
     if warm.stop > plan.count:
         return
-    shares = shared_chunks(warm.stop, plan.count, jobs, chunk)
     from chargen.batch import forked  # multiprocessing: about 7 ms to import, which one job does without
 
     if forked.available():
-        for npcs in forked.in_order(make_chunk, shares, jobs):
+        rest = list(_chunks(warm.stop, plan.count, min(chunk, CLAIMED_CHUNK)))
+        for npcs in forked.in_order(make_chunk, rest, jobs):
             yield from npcs
-            gc.collect(0)  # as make_chunk does where NPCs are made (_collector_by_chunk)
     else:
-        yield from _pooled(plan, tables, min(jobs, len(shares)), iter(shares))
+        yield from _pooled(plan, tables, jobs, _chunks(warm.stop, plan.count, chunk))
 
 
 def _records(plan: Plan, tables: Tables, jobs: int, chunk: int) -> Iterator[NpcOutput]:

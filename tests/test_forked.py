@@ -1,0 +1,60 @@
+"""chargen.batch.forked: tasks shared by the batch process and forked workers, in task order."""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import time
+from collections.abc import Callable
+
+import pytest
+
+from chargen.batch import forked
+
+needs_fork = pytest.mark.skipif(not forked.available(), reason="forked workers are Linux's")
+
+
+def noted(task: int) -> list[tuple[int, int]]:
+    time.sleep(0.0005)  # long enough that every process gets tasks to claim
+    return [(task, os.getpid())]
+
+
+@needs_fork
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_every_task_comes_back_once_in_order_made_by_every_process(jobs: int) -> None:
+    results = [item for items in forked.in_order(noted, range(300), jobs) for item in items]
+    assert [task for task, _ in results] == list(range(300))
+    makers = {pid for _, pid in results}
+    assert os.getpid() in makers and len(makers) == jobs
+    assert multiprocessing.active_children() == []
+
+
+def failing_in(place: str) -> Callable[[int], list[int]]:
+    """A make that fails in the batch process, or in a worker, on the first task it makes there."""
+    here = os.getpid()
+
+    def make(task: int) -> list[int]:
+        time.sleep(0.0005)
+        if (os.getpid() == here) == (place == "here"):
+            raise ValueError(f"task {task} failed {place}")
+        return [task]
+
+    return make
+
+
+@needs_fork
+@pytest.mark.parametrize("place", ["here", "in a worker"])
+def test_a_failure_is_raised_here_wherever_the_task_was_made(place: str) -> None:
+    with pytest.raises(ValueError, match=f"failed {place}$"):
+        list(forked.in_order(failing_in(place), range(300), 2))
+    assert multiprocessing.active_children() == []
+
+
+@needs_fork
+def test_closing_early_ends_the_workers() -> None:
+    results = forked.in_order(noted, range(1_000_000), 3)  # minutes of work
+    assert next(results)[0][0] == 0
+    started = time.monotonic()
+    results.close()
+    assert time.monotonic() - started < 5  # ended, not waited for until they finish
+    assert multiprocessing.active_children() == []
