@@ -49,7 +49,9 @@ class BatchOptions:
     statblock: str | None = None  # stat blocks: text, Markdown when it ends in .md, or "-"
     group: str | None = None  # a group of tables/groups.yaml, or "bandit=5,bandit-chief=1"
     force: bool = False  # overwrite existing outputs
-    jobs: int | None = None  # worker processes; None: every core
+    # Processes making NPCs (data NPCs: this one and jobs-1 workers; Character Records: jobs workers while
+    # this one writes). None: every core.
+    jobs: int | None = None
     paper: str = "letter"
     template: str | None = None  # a GM's Character Record template, for --pdf
     tables_dir: str | None = None  # used when run_batch is given no tables

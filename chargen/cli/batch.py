@@ -122,7 +122,7 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
     "--jobs",
     "-j",
     type=click.IntRange(min=1),
-    help="Worker processes (default: every core). The output is the same for any number.",
+    help="Processes making NPCs (default: every core). The output is the same for any number.",
 )
 @click.option("--force", is_flag=True, help="Overwrite existing outputs.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar and no summary.")
