@@ -43,9 +43,12 @@ class Located:
 KEY_WIDTH = 40
 
 
-def _shown_key(key: str) -> str:
+def _shown_key(key: object) -> str:
     """A key as a path shows it: as typed when it is printable text, else quoted with its escapes, so a
-    key holding a newline cannot break the one-line message; long keys are cut."""
+    key holding a newline cannot break the one-line message; long keys are cut. A key YAML read as
+    something else than text (a file's `null:` or `true:` key) is shown as YAML writes it."""
+    if not isinstance(key, str):
+        return "null" if key is None else "true" if key is True else "false" if key is False else repr(key)
     text = key if key.isprintable() and key.strip() == key and key else repr(key[: KEY_WIDTH + 1])
     return text if len(text) <= KEY_WIDTH else text[: KEY_WIDTH - 3] + "..."
 
@@ -54,7 +57,7 @@ def format_path(path: Iterable[str | int]) -> str:
     """`weapons[2].rank` style key path."""
     text = ""
     for part in path:
-        if isinstance(part, int):
+        if isinstance(part, int) and not isinstance(part, bool):  # a list's index
             text += f"[{part}]"
         else:
             text += f".{_shown_key(part)}" if text else _shown_key(part)

@@ -268,3 +268,20 @@ def test_fuzz_bytes_on_standard_input(data: bytes) -> None:
             api.build(text, source, seed=1)
         except ChargenError as error:
             assert "\n" not in str(error)
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("{null: 1, null: 2}", "key null appears twice"),
+        ("? \n: 1\n? \n: 2\n", "key null appears twice"),
+        ("{true: 1, true: 2}", "key true appears twice"),
+        ("{1.5: 1, 1.5: 2}", "key 1.5 appears twice"),
+        ("name: x\nname: y\n", "key name appears twice"),
+    ],
+)
+def test_a_key_given_twice_is_named_whatever_yaml_reads_it_as(text: str, shown: str) -> None:
+    """Found by test_fuzz_yaml_structure_gives_chargen_errors_only: a null key given twice raised an
+    AttributeError while its key path was written."""
+    with pytest.raises(ChargenError, match=shown):
+        api.build(text, "twice.yaml", seed=1)
