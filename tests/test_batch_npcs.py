@@ -165,3 +165,39 @@ def test_an_npc_in_every_form_comes_back_whole_from_a_worker(tables: Tables) -> 
         assert dataclasses.astuple(back) == dataclasses.astuple(made)
         assert back.number == number and back.card is not None and back.card.number == number
         assert back.file_text is not None and back.jsonl is not None and back.csv_row is not None
+
+
+def test_a_record_maker_drops_the_roll_memos_after_each_record(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The roll's memos (weapon and unarmed lines, 5.2's aims) grow with every distinct character; a
+    Character Record takes 300 ms to lay out, so a PDF batch drops them after each record rather than keep
+    about 1 kB a record. Data NPCs keep them: they save microseconds of an 80-us NPC."""
+    from chargen.batch.npc import make_output
+    from chargen.generation import characteristics
+
+    monkeypatch.setattr("chargen.render.render_pdf", lambda *arguments, **options: b"%PDF-1.7")
+    mix = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
+
+    def memos() -> int:
+        index = tables.index
+        return len(index.weapon_lines) + len(index.unarmed_lines) + len(characteristics._AIMS)
+
+    for number in range(1, 6):
+        made = make_output(Plan(3, mix, None, None, 5, want_record=True), number, tables)
+        assert made.record_pdf == b"%PDF-1.7" and memos() == 0
+    make_output(Plan(3, mix, None, None, 5, want_jsonl=True), 1, tables)
+    assert memos() > 0
+
+
+def test_dropping_the_roll_memos_changes_no_character(tables: Tables) -> None:
+    from chargen.generation.pipeline import forget_memos
+
+    mix = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
+    plan = Plan(11, mix, None, None, 40)
+    kept = [to_document(make_character(plan, number, tables)) for number in range(1, 41)]
+    dropped = []
+    for number in range(1, 41):
+        forget_memos(tables)
+        dropped.append(to_document(make_character(plan, number, tables)))
+    assert dropped == kept

@@ -186,12 +186,16 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
     if plan.want_record:
         from pathlib import Path
 
+        from chargen.generation.pipeline import forget_memos
         from chargen.render import render_pdf
 
         template = Path(plan.template) if plan.template else None
         record = render_pdf(
             character, tables, paper=plan.paper, template=template, whole_fonts=plan.whole_fonts
         )
+        # A record takes 300 ms to lay out, against microseconds the roll's memos save: kept, they would
+        # grow with every record of a long batch (about 1 kB each, chargen.generation.pipeline).
+        forget_memos(tables)
     return NpcOutput(
         number=number,
         jsonl=json_line(character) if plan.want_jsonl else None,

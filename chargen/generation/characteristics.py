@@ -171,6 +171,11 @@ def aims(archetype: Archetype, modifiers: Mapping[str, int], maximum: int, table
 _AIMS: dict[tuple[int, int, int, int], tuple[Archetype, list[list[int]]]] = {}
 
 
+def forget_aims() -> None:
+    """Empty the aims worked out so far (chargen.generation.pipeline.forget_memos)."""
+    _AIMS.clear()
+
+
 def _aims(
     archetype: Archetype, modifiers: Mapping[str, int], maximum: int, tables: Tables
 ) -> Iterator[list[int]]:
