@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,9 +24,12 @@ from chargen.tables import Tables
 def joined(records: list[bytes]) -> bytes:
     out = io.BytesIO()
     writer = StreamingPdf(out)
-    for record in records:
-        writer.add(record)
-    writer.finish()
+    try:
+        for record in records:
+            writer.add(record)
+        writer.finish()
+    finally:
+        writer.close()
     return out.getvalue()
 
 
@@ -206,13 +210,85 @@ def test_a_batch_made_carrying_fonts_once_is_the_batch_made_without(
     assert made[0] == made[1]
 
 
-def test_offsets_past_four_gib_take_eight_bytes() -> None:
-    writer = StreamingPdf(io.BytesIO())
-    assert writer.offsets.itemsize == 4
+def test_offsets_past_four_gib_are_kept_whole() -> None:
+    out = io.BytesIO()
+    writer = StreamingPdf(out)
     writer.position = 2**32 + 7
     number = writer._reserve()
     writer._write(number, b"null")
-    assert writer.offsets.itemsize == 8 and writer.offsets[number] == 2**32 + 7
+    assert writer.offsets[number] == 2**32 + 7
+    writer.finish()
+    writer.close()
+    assert b"\n4294967303 00000 n \n" in out.getvalue()
+
+
+def test_the_writer_memory_does_not_grow_with_the_records(tables: Tables) -> None:
+    """The offsets and the top bookmarks, which the end of the file needs, wait on disk
+    (chargen.batch.spool): in memory they were about 0.6 kB a record. The same record again and again
+    adds no digest either (see below), so what is left is a page number, 4 bytes a page."""
+    import gc
+    import tracemalloc
+
+    record = render_pdf(api.roll(seed=4, tables=tables), tables)
+    writer = StreamingPdf(_Nowhere())
+    for _ in range(10):  # past what the first records leave for good (pypdf's and re's caches)
+        writer.add(record)
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        for _ in range(40):
+            writer.add(record)
+        gc.collect()
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+        writer.close()
+    assert grown < 40 * 100, f"{grown / 40:.0f} bytes a record"
+
+
+class _Nowhere(io.RawIOBase):
+    """An output that keeps nothing: what the writer holds is all that grows."""
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data: Any) -> int:
+        return len(data)
+
+
+def test_the_writer_files_are_unnamed_beside_the_output_and_closed_at_the_end(
+    tmp_path: Path, tables: Tables
+) -> None:
+    """The writer's own files never have a name (nothing to leave behind, however the run ends), live on
+    the output's disk, and are closed when the output is finished or discarded."""
+    from chargen.batch.npc import NpcOutput
+    from chargen.batch.writers import RecordsPdfOutput
+
+    record = render_pdf(api.roll(seed=4, tables=tables), tables)
+    for ending in ("finish", "discard"):
+        before = _open_files()
+        output = RecordsPdfOutput(str(tmp_path / f"{ending}.pdf"))
+        output.add(NpcOutput(1, None, None, None, None, record, None))
+        spooled = [name for name in _open_files() - before if not name.endswith(".part")]
+        assert len(spooled) == 2 and all(
+            name.startswith(str(tmp_path)) and name.endswith("(deleted)") for name in spooled
+        ), spooled
+        getattr(output, ending)()
+        assert not set(spooled) & _open_files()
+        output.discard()
+        assert sorted(path.name for path in tmp_path.iterdir()) == []
+
+
+def _open_files() -> set[str]:
+    folder = Path("/proc/self/fd")
+    if not folder.is_dir():
+        pytest.skip("needs /proc/self/fd")
+    names = set()
+    for descriptor in folder.iterdir():
+        with contextlib.suppress(OSError):
+            names.add(os.readlink(descriptor))
+    return names
 
 
 def kept_after_each(records: list[bytes]) -> list[int]:
@@ -221,6 +297,7 @@ def kept_after_each(records: list[bytes]) -> list[int]:
     for record in records:
         writer.add(record)
         kept.append(len(writer.written_as))
+    writer.close()
     return kept
 
 
@@ -253,6 +330,7 @@ def test_no_digest_kept_is_of_a_record_own_object(tables: Tables) -> None:
     for number in kept:
         named = re.findall(rb"(\d+) 0 R", _raw(out.getvalue(), writer.offsets[number]))
         assert not {int(name) for name in named} & own, number
+    writer.close()
 
 
 def _number(page: Any) -> int:

@@ -2,10 +2,10 @@
 
 Each record arrives as a whole PDF. Its pages, their resources and its bookmarks are copied into the output
 at once, object by object, with new object numbers; an object whose bytes were already written is not
-written again but referred to. Only the page list, the top bookmarks, the offsets and one digest per
-shareable object (see Memory) stay in memory until the end, when the page tree, the bookmarks' top level,
-the catalog and the cross-reference table close the file. The same records in the same order give the
-same bytes.
+written again but referred to. The page list and one digest per shareable object (see Memory) stay in
+memory until the end, and the offsets and the top bookmarks in unnamed files (chargen.batch.spool), when
+the page tree, the bookmarks' top level, the catalog and the cross-reference table close the file. The
+same records in the same order give the same bytes.
 
 Fonts: the records of a big batch (chargen.batch.WHOLE_FONTS_FROM) embed each font whole
 (chargen.render.wholefont), so the font programs, their text maps and widths are the same bytes in every
@@ -15,12 +15,14 @@ compressed when it is first written, so the work is done once per file too. A ba
 font's program and text map only the first time their process uses it, and a stand-in (/StandsFor) after:
 the records arrive in order, so the stream it stands for has been written by then.
 
-Memory: what is kept per record is what the end of the file needs (each object's offset, 8 bytes or 4, the
-page numbers and each record's top bookmark) and the digests of the objects another record could write
-again. An object whose bytes name an object of its own record that no other record can name (its pages,
-its bookmarks, an object in a cycle, or any object not kept, in turn) cannot be written by another record,
-nor can a page's content stream, the record's own drawing: their digests are neither kept nor looked up.
-What is kept is what records share: fonts, colour spaces, the resources and patterns of the layout.
+Memory: what is kept per record is what the end of the file needs (each object's offset and each
+record's top bookmark, on disk; each page's number, 4 bytes in memory) and the digests of the objects
+another record could write again. An object whose bytes name an object of its own record that no other
+record can name (its pages, its bookmarks, an object in a cycle, or any object not kept, in turn) cannot
+be written by another record, nor can a page's content stream, the record's own drawing: their digests
+are neither kept nor looked up. What is kept is what records share: fonts, colour spaces, the resources
+and patterns of the layout (the patterns that rule the pencil boxes name where they are drawn, so a new
+place adds one: about 1,050 digests over 2,000 records, 0.14 MB).
 """
 
 from __future__ import annotations
@@ -39,6 +41,7 @@ from pypdf.generic import (
     StreamObject,
 )
 
+from chargen.batch.spool import Bookmarks, Offsets
 from chargen.render.wholefont import STANDS_FOR
 
 HEADER = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
@@ -49,32 +52,39 @@ _XREF_LINES = 4096
 
 
 class StreamingPdf:
-    """Records appended one at a time to `stream` (binary, written only forward)."""
+    """Records appended one at a time to `stream` (binary, written only forward); `folder` holds the
+    writer's own unnamed files (None: the system's temporary folder). `close` them when done."""
 
-    def __init__(self, stream: IO[bytes]) -> None:
+    def __init__(self, stream: IO[bytes], folder: str | None = None) -> None:
         self.stream = stream
         self.position = 0
-        # Each object's offset by number, 0 for none (the header is at 0): 4 bytes each until the file
-        # passes 4 GiB, 8 after. Number 0 is the free list's head.
-        self.offsets = array("I", [0])
+        # Each object's offset by number, 0 for none (the header is at 0). Number 0 is the free list's head.
+        self.offsets = Offsets(folder)
+        self.offsets.reserve()
+        try:
+            self.bookmarks = Bookmarks(folder)  # each record's top bookmark: number, own entries
+        except BaseException:
+            self.offsets.close()
+            raise
         self.written_as: dict[bytes, int] = {}  # digest of a shareable object's bytes -> its number
         self.carried: dict[str, int] = {}  # sha256 of an unfiltered stream's data -> its number
         self.page_ids = array("I")
-        self.bookmarks: list[tuple[int, bytes]] = []  # each record's top bookmark: number, own entries
         self._emit(HEADER)
         self.pages_id, self.outlines_id = self._reserve(), self._reserve()
+
+    def close(self) -> None:
+        """Free the writer's files (finished or not)."""
+        self.offsets.close()
+        self.bookmarks.close()
 
     def _emit(self, data: bytes) -> None:
         self.stream.write(data)
         self.position += len(data)
 
     def _reserve(self) -> int:
-        self.offsets.append(0)
-        return len(self.offsets) - 1
+        return self.offsets.reserve()
 
     def _write(self, number: int, body: bytes) -> None:
-        if self.position > 0xFFFFFFFF and self.offsets.typecode == "I":
-            self.offsets = array("Q", self.offsets)
         self.offsets[number] = self.position
         self._emit(b"%d 0 obj\n%s\nendobj\n" % (number, body))
 
@@ -99,26 +109,20 @@ class StreamingPdf:
             item = top.get_object()
             number = copy.own_number(self._reserve())
             copy.mapped[_idnum(item)] = number
-            self.bookmarks.append((number, copy.entries(item, skip=_UPWARD)))
+            self.bookmarks.append(number, copy.entries(item, skip=_UPWARD))
             top = item.get("/Next")
 
     def finish(self) -> None:
         """The page tree, the bookmarks' top level, the catalog, the cross-reference table."""
         kids = b" ".join(b"%d 0 R" % number for number in self.page_ids)
         self._write(self.pages_id, b"<</Type/Pages/Count %d/Kids[%s]>>" % (len(self.page_ids), kids))
-        for index, (number, entries) in enumerate(self.bookmarks):
-            links = b"/Parent %d 0 R" % self.outlines_id
-            if index > 0:
-                links += b"/Prev %d 0 R" % self.bookmarks[index - 1][0]
-            if index + 1 < len(self.bookmarks):
-                links += b"/Next %d 0 R" % self.bookmarks[index + 1][0]
-            self._write(number, b"<<%s%s>>" % (entries, links))
-        if self.bookmarks:
-            first, last = self.bookmarks[0][0], self.bookmarks[-1][0]
+        self._write_bookmarks()
+        marks = self.bookmarks
+        if marks.count:
             body = b"<</Type/Outlines/Count %d/First %d 0 R/Last %d 0 R>>" % (
-                len(self.bookmarks),
-                first,
-                last,
+                marks.count,
+                marks.first,
+                marks.last,
             )
         else:
             body = b"<</Type/Outlines/Count 0>>"
@@ -133,13 +137,29 @@ class StreamingPdf:
             self._emit(
                 b"".join(
                     b"%010d 00000 n \n" % offset if offset else b"0000000000 00000 f \n"
-                    for offset in self.offsets[start : start + _XREF_LINES]
+                    for offset in self.offsets.read(start, min(start + _XREF_LINES, len(self.offsets)))
                 )
             )
         self._emit(
             b"trailer\n<</Size %d/Root %d 0 R>>\nstartxref\n%d\n%%%%EOF\n"
             % (len(self.offsets), catalog, table)
         )
+
+    def _write_bookmarks(self) -> None:
+        """Each record's top bookmark, linked to its neighbours: read back in order, one ahead."""
+        previous = None
+        following = iter(self.bookmarks)
+        current = next(following, None)
+        while current is not None:
+            after = next(following, None)
+            number, entries = current
+            links = b"/Parent %d 0 R" % self.outlines_id
+            if previous is not None:
+                links += b"/Prev %d 0 R" % previous
+            if after is not None:
+                links += b"/Next %d 0 R" % after[0]
+            self._write(number, b"<<%s%s>>" % (entries, links))
+            previous, current = number, after
 
 
 class _RecordCopy:

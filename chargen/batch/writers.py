@@ -192,7 +192,15 @@ class RecordsPdfOutput:
 
         self.file = StagedFile(target)
         self.in_place = self.file.in_place
-        self.writer = StreamingPdf(self.file.stream)
+        # The writer's own files go beside the staged one (on a device's behalf, with the system's).
+        folder = None if self.in_place else str(self.file.target.parent)
+        try:
+            self.writer = StreamingPdf(self.file.stream, folder)
+        except BaseException as error:
+            self.file.discard()
+            if isinstance(error, OSError):
+                raise cannot(self.file.shown, error) from None
+            raise
 
     def add(self, npc: NpcOutput) -> None:
         assert npc.record_pdf is not None
@@ -206,11 +214,14 @@ class RecordsPdfOutput:
             self.writer.finish()
         except OSError as error:
             raise cannot(self.file.shown, error) from None
+        finally:
+            self.writer.close()
 
     def commit(self, journal: Journal) -> None:
         self.file.commit(journal)
 
     def discard(self) -> None:
+        self.writer.close()
         self.file.discard()
 
 
