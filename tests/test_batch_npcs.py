@@ -170,7 +170,7 @@ def test_an_npc_in_every_form_comes_back_whole_from_a_worker(tables: Tables) -> 
 def test_a_record_maker_drops_the_roll_memos_after_each_record(
     tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The roll's memos (weapon and unarmed lines, 5.2's aims) grow with every distinct character; a
+    """The roll's memos (weapon and unarmed lines and their terms, 5.2's aims) grow with every distinct character; a
     Character Record takes 300 ms to lay out, so a PDF batch drops them after each record rather than keep
     about 1 kB a record. Data NPCs keep them: they save microseconds of an 80-us NPC."""
     from chargen.batch.npc import make_output
@@ -181,7 +181,8 @@ def test_a_record_maker_drops_the_roll_memos_after_each_record(
 
     def memos() -> int:
         index = tables.index
-        return len(index.weapon_lines) + len(index.unarmed_lines) + len(characteristics._AIMS)
+        kept = (index.weapon_lines, index.unarmed_lines, index.weapon_terms, index.unarmed_terms)
+        return sum(map(len, kept)) + len(index.initiatives) + len(characteristics._AIMS)
 
     for number in range(1, 6):
         made = make_output(Plan(3, mix, None, None, 5, want_record=True), number, tables)

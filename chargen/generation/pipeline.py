@@ -57,12 +57,15 @@ class Options:
 
 def forget_memos(tables: Tables) -> None:
     """Empty the memos the steps fill with every new kind of character: the weapon and unarmed lines kept
-    per Tables (chargen.generation.derived) and 5.2's aims (characteristics). They save a data NPC a few
-    microseconds of its 80 but grow with the distinct characters met (about 1 kB a character); a maker of
-    Character Records, 300 ms each to lay out, drops them after each (chargen.batch.npc). What is made
-    stays the same: the next character works its values out again."""
-    tables.index.weapon_lines.clear()
-    tables.index.unarmed_lines.clear()
+    per Tables, with the terms and Initiatives they share (chargen.generation.derived), and 5.2's aims
+    (characteristics). They save a data NPC a few microseconds of its 80 but grow with the distinct
+    characters met (about 1 kB a character); a maker of Character Records, 300 ms each to lay out, drops
+    them after each (chargen.batch.npc). What is made stays the same: the next character works its values
+    out again."""
+    index = tables.index
+    for memo in (index.weapon_lines, index.unarmed_lines, index.weapon_terms, index.unarmed_terms):
+        memo.clear()
+    index.initiatives.clear()
     characteristics.forget_aims()
 
 
