@@ -171,8 +171,9 @@ def _leak_stoppable() -> bool:
 def outputs(plan: Plan, tables: Tables, jobs: int, chunk: int) -> Iterator[NpcOutput]:
     """Every NPC of the plan, in order, in chunks of `chunk`. `jobs` <= 1 (or a single chunk) runs in this
     process, except Character Records past RECORDS_PER_WORKER where WeasyPrint's leak cannot be stopped:
-    those are made by pools that retire after that many. With more jobs, data NPCs but the first few (made
-    here) and every Character Record are made by `jobs` workers while this process writes."""
+    those are made by pools that retire after that many. With more jobs, data NPCs are shared by this
+    process and `jobs - 1` workers (_data_npcs), and Character Records are made by `jobs` workers while
+    this process writes."""
     if plan.want_record:
         yield from _records(plan, tables, jobs, chunk)
         return
