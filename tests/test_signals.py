@@ -93,9 +93,10 @@ def test_a_signal_mid_batch_leaves_nothing_behind(tmp_path: Path, signum: signal
     ids=["records (pool workers)", "data NPCs (forked workers)"],
 )
 def test_workers_die_with_a_parent_killed_outright(tmp_path: Path, work: list[str]) -> None:
-    """SIGKILL cannot be handled: the workers still go (PR_SET_PDEATHSIG), though temporaries may stay."""
+    """SIGKILL cannot be handled: the workers still go (PR_SET_PDEATHSIG), though temporaries may stay (in
+    the test's own temporary folder, not the machine's)."""
     command = [sys.executable, "-m", "chargen", "batch", "-j", "2", "-q", *work]
-    process = subprocess.Popen(command, cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    process = subprocess.Popen(command, cwd=tmp_path, env=_env(tmp_path))
     workers: set[int] = set()
     try:
         deadline = time.monotonic() + 60
