@@ -1,8 +1,8 @@
 """Making NPCs on every core, handing them back in NPC order.
 
-Data NPCs (JSONL, CSV, files, roster, stat blocks) are made, on Linux, by workers forked with their share
-of the chunks (chargen.batch.forked). Character Records, and data NPCs where there is no fork, are made
-by a process pool: each worker gets the plan and the tables once (its initializer), then makes NPCs a
+Data NPCs (JSONL, CSV, files, roster, stat blocks) are made, on Linux, by the batch process and forked
+workers claiming chunks in turn (chargen.batch.forked). Character Records, and data NPCs where there is no
+fork, are made by a process pool: each worker gets the plan and the tables once (its initializer), then makes NPCs a
 chunk at a time, submitted through a bounded window and collected strictly in order. Either way the
 output is the same whatever the number of jobs, and memory holds a few chunks, never the whole run.
 """
