@@ -62,10 +62,7 @@ def forget_memos(tables: Tables) -> None:
     characters met (about 1 kB a character); a maker of Character Records, 300 ms each to lay out, drops
     them after each (chargen.batch.npc). What is made stays the same: the next character works its values
     out again."""
-    index = tables.index
-    for memo in (index.weapon_lines, index.unarmed_lines, index.weapon_terms, index.unarmed_terms):
-        memo.clear()
-    index.initiatives.clear()
+    tables.index.forget_lines()
     characteristics.forget_aims()
 
 

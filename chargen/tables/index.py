@@ -127,6 +127,15 @@ class TableIndex:
         self._limits = characteristics.allocation_limits
         self._raisable: dict[tuple[int, int], Raisable] = {}
 
+    def forget_lines(self) -> None:
+        """Empty the weapon and unarmed lines kept so far, with the terms and Initiatives they share
+        (chargen.generation.pipeline.forget_memos)."""
+        self.weapon_lines.clear()
+        self.unarmed_lines.clear()
+        self.weapon_terms.clear()
+        self.unarmed_terms.clear()
+        self.initiatives.clear()
+
     def raisable(self, maximum: int, places: int) -> Raisable:
         """5.2's place limits for a Point Generation row's maximum, as a table: for how many values sit at
         the maximum, maximum-1 and maximum-2, whether one more point may go to a value now at maximum-1,
