@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 import re
+from _random import Random as _CRandom
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -20,6 +21,21 @@ T = TypeVar("T")
 SMALL_POPULATION, SMALL_SAMPLE = 21, 5
 #: A given roll as a character file holds it: one number, or several dice kept apart.
 GivenRoll = int | list[int]
+
+
+#: The C seeding random.Random's own seed() ends in (via super().seed) for an int seed.
+_SEED_IN_C = _CRandom.seed
+
+
+def seeded_random(seed: int) -> random.Random:
+    """The very generator `random.Random(seed)` makes, for an int seed, made without its two Python-level
+    calls: `__init__` hands the seed to `seed()`, which for an int only hands it to the C seeding and
+    clears `gauss_next`; this does those two things (a sixth less time: a batch NPC seeds three).
+    tests/test_dice.py compares the states for any int seed."""
+    made = random.Random.__new__(random.Random)
+    _SEED_IN_C(made, seed)
+    setattr(made, "gauss_next", None)  # noqa: B010 - typeshed does not declare Random.gauss_next
+    return made
 
 
 @dataclass(frozen=True, slots=True)

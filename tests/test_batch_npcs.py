@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import json
 import random
+import sys
+import threading
 from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chargen import api
 from chargen.batch import BatchOptions, run_batch
 from chargen.batch.mix import Mix, derived_seed, parse_mix
 from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, roster_card, slug
 from chargen.character_file import dump_document
+from chargen.dice import seeded_random
 from chargen.errors import InputError
 from chargen.model import WeaponLine, to_document
 from chargen.render.sheet import build_sheet
@@ -202,3 +207,45 @@ def test_dropping_the_roll_memos_changes_no_character(tables: Tables) -> None:
         forget_memos(tables)
         dropped.append(to_document(make_character(plan, number, tables)))
     assert dropped == kept
+
+
+@given(seed=st.integers(min_value=-(2**70), max_value=2**70))
+def test_a_seeded_random_is_the_generator_random_random_makes(seed: int) -> None:
+    made, expected = seeded_random(seed), random.Random(seed)
+    assert type(made) is random.Random
+    assert made.getstate() == expected.getstate()
+    assert made.gauss_next is None
+    assert [made.random(), made.getrandbits(40), made.gauss(0, 1)] == [
+        expected.random(),
+        expected.getrandbits(40),
+        expected.gauss(0, 1),
+    ]
+
+
+def test_npcs_made_in_threads_at_once_are_the_npcs_made_one_by_one(tables: Tables) -> None:
+    # Each NPC's name and mix draws come from generators of its own: with one generator shared by the
+    # process and reseeded for each NPC, a thread switch between the seeding and the draws gave another
+    # NPC's name (the switch interval is made tiny so that switches fall everywhere).
+    def names(plan: Plan) -> list[tuple[str, str]]:
+        return [
+            (npc.name, npc.archetype or "")
+            for npc in map(lambda n: make_character(plan, n, tables), range(1, 121))
+        ]
+
+    every = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
+    plans = [Plan(seed, every, None, None, 120) for seed in (11, 12, 13)]
+    alone = [names(plan) for plan in plans]
+    results: dict[int, list[tuple[str, str]]] = {}
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        threads = [
+            threading.Thread(target=lambda k=k: results.__setitem__(k, names(plans[k]))) for k in range(3)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert [results[k] for k in range(3)] == alone

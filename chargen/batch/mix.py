@@ -12,7 +12,7 @@ import itertools
 import random
 import struct
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from chargen.errors import InputError
@@ -25,6 +25,11 @@ class Mix:
 
     choices: tuple[str, ...]
     weights: tuple[float, ...]
+    #: The running totals of the weights, summed once (a batch draws from the mix for every NPC).
+    cumulative: tuple[float, ...] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "cumulative", tuple(itertools.accumulate(self.weights)))
 
     @property
     def fixed(self) -> str | None:
@@ -33,7 +38,7 @@ class Mix:
 
     def draw(self, rng: random.Random) -> str:
         """One weighted draw. Always consumes exactly one random number, so draws stay aligned."""
-        cumulative = list(itertools.accumulate(self.weights))
+        cumulative = self.cumulative
         point = rng.random() * cumulative[-1]
         return self.choices[min(bisect.bisect_right(cumulative, point), len(self.choices) - 1)]
 

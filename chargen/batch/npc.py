@@ -12,6 +12,7 @@ from typing import Protocol
 
 from chargen.batch.groups import GroupPlan
 from chargen.batch.mix import Mix, derived_seed
+from chargen.dice import seeded_random
 from chargen.errors import ChargenError
 from chargen.jsonline import json_text
 from chargen.model import Character, UnarmedLine, WeaponLine, slot_init
@@ -123,7 +124,7 @@ def _rolled(plan: Plan, number: int, tables: Tables, purpose: str) -> Character:
         names = tables.names.get(race) or tables.names.get("human")
         if names is None:
             return None
-        return npc_name(names, gender, _seeded(derived_seed(plan.run_seed, number, "name")))
+        return npc_name(names, gender, seeded_random(derived_seed(plan.run_seed, number, "name")))
 
     try:
         return api.roll(
@@ -139,16 +140,6 @@ def _rolled(plan: Plan, number: int, tables: Tables, purpose: str) -> Character:
         raise ChargenError(f"NPC {number} (seed {seed}, {archetype}): {error}") from None
 
 
-#: One RNG per process, seeded afresh for each use: the same numbers as a new random.Random(seed), without
-#: making (and freeing) a 2.5 kB generator for every NPC.
-_RESEEDED = random.Random()
-
-
-def _seeded(seed: int) -> random.Random:
-    _RESEEDED.seed(seed)
-    return _RESEEDED
-
-
 def _mixed(plan: Plan, number: int) -> tuple[str, str | None]:
     """NPC `number`'s archetype (its place in a group's, or the run's mix) and race. A mix of one choice
     draws nothing that matters (its draw is its only choice), so the mix RNG is seeded only when something
@@ -157,7 +148,7 @@ def _mixed(plan: Plan, number: int) -> tuple[str, str | None]:
     fixed_race = plan.races.fixed if plan.races is not None else None
     if fixed_archetype is not None and (plan.races is None or fixed_race is not None):
         return fixed_archetype, fixed_race
-    draws = _seeded(derived_seed(plan.run_seed, number, "mix"))
+    draws = seeded_random(derived_seed(plan.run_seed, number, "mix"))
     drawn = plan.archetypes.draw(draws)  # drawn even in a group: the race's draw stays where it was
     return fixed_archetype or drawn, plan.races.draw(draws) if plan.races is not None else None
 

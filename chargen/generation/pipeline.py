@@ -6,12 +6,11 @@ one step alone."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Final, Literal
 
 from chargen.character_file import CharacterInput
-from chargen.dice import Dice
+from chargen.dice import Dice, seeded_random
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
 from chargen.generation.abilities import given_abilities, with_abilities
@@ -77,7 +76,7 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
         if rolls.__pydantic_fields_set__ or rolls.__pydantic_extra__
         else {}
     )
-    dice = Dice(random.Random(seed), given=given)
+    dice = Dice(seeded_random(seed), given=given)
     rolled = points_step(spec, dice, tables)
     optional = characteristics.optional_characteristics(spec.optional, dice, tables)
     born = birthrights_step(spec, dice, tables)
