@@ -24,7 +24,7 @@ from chargen.tables import Tables
 
 def all_outputs(folder: Path, **extra: Any) -> BatchOptions:
     return BatchOptions(
-        count=100,  # past chargen.batch.workers.WARM_UP: with 2 jobs, workers make NPCs 65 to 100
+        count=100,  # past chargen.batch.workers.WARM_UP: with 2 jobs, a worker makes NPCs past 8
         seed=4,
         jsonl=str(folder / "npcs.jsonl"),
         csv=str(folder / "npcs.csv"),

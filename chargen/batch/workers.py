@@ -36,12 +36,13 @@ WINDOW_PER_JOB = 4
 #: of workers for the whole run with more.
 RECORDS_PER_WORKER = 40
 
-#: Data NPCs made in the batch process before the workers are forked: they start with every cache those
-#: filled (the JSONL line writers, kits, weapon lines, the allocation's weights), not each filling its own.
-#: Measured, compiled, per NPC: the first 64 take 500 us on average, the next 64 83 us, then 72 to 77 us;
-#: past 64 a worker fills what is left in under a millisecond, where each NPC made here before the fork
-#: delays both workers.
-WARM_UP = 64
+#: Data NPCs made in the batch process before the workers are forked: they start with what those filled,
+#: above all the modules a roll imports and the JSONL line writers (the first NPC takes about 19 ms, the
+#: next ones 100 to 200 us), not each making its own. The caches that fill more slowly (kits, weapon
+#: lines) fill in each process at once: every NPC made here before the fork delays the workers. 10,000
+#: NPCs with 2 jobs, compiled, medians of 5-7 alternating runs in three sittings: 0.448, 0.426, 0.424 s
+#: with 8 against 0.454, 0.436, 0.425 with 64 (128: 0.465).
+WARM_UP = 8
 
 #: Data NPCs a process claims at a time beside forked workers (chargen.batch.forked): about 5 ms of work,
 #: so the processes end within 5 ms of each other; a claim's own cost (a lock, a pipe message, the
