@@ -89,13 +89,14 @@ def test_a_signal_mid_batch_leaves_nothing_behind(tmp_path: Path, signum: signal
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads worker processes from /proc")
 @pytest.mark.parametrize(
     "work",
-    [["-n", "2000", "--pdf", "x.pdf"], ["-n", "1000000", "--jsonl", "x.jsonl"]],
+    # Two workers each: a pool of 2 for records; for data NPCs, 3 jobs are the batch process and 2 forked.
+    [["-j", "2", "-n", "2000", "--pdf", "x.pdf"], ["-j", "3", "-n", "1000000", "--jsonl", "x.jsonl"]],
     ids=["records (pool workers)", "data NPCs (forked workers)"],
 )
 def test_workers_die_with_a_parent_killed_outright(tmp_path: Path, work: list[str]) -> None:
     """SIGKILL cannot be handled: the workers still go (PR_SET_PDEATHSIG), though temporaries may stay (in
     the test's own temporary folder, not the machine's)."""
-    command = [sys.executable, "-m", "chargen", "batch", "-j", "2", "-q", *work]
+    command = [sys.executable, "-m", "chargen", "batch", "-q", *work]
     process = subprocess.Popen(command, cwd=tmp_path, env=_env(tmp_path))
     workers: set[int] = set()
     try:
@@ -103,6 +104,7 @@ def test_workers_die_with_a_parent_killed_outright(tmp_path: Path, work: list[st
         while time.monotonic() < deadline and len(workers) < 2:
             time.sleep(0.05)
             workers |= children(process.pid)
+        assert len(workers) >= 2, "the batch never started its two workers"
         process.kill()
         process.wait(timeout=10)
         deadline = time.monotonic() + 5
