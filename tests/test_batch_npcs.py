@@ -227,10 +227,8 @@ def test_npcs_made_in_threads_at_once_are_the_npcs_made_one_by_one(tables: Table
     # process and reseeded for each NPC, a thread switch between the seeding and the draws gave another
     # NPC's name (the switch interval is made tiny so that switches fall everywhere).
     def names(plan: Plan) -> list[tuple[str, str]]:
-        return [
-            (npc.name, npc.archetype or "")
-            for npc in map(lambda n: make_character(plan, n, tables), range(1, 121))
-        ]
+        made = [make_character(plan, number, tables) for number in range(1, 121)]
+        return [(npc.name, npc.archetype or "") for npc in made]
 
     every = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
     plans = [Plan(seed, every, None, None, 120) for seed in (11, 12, 13)]
