@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import random
 import sys
@@ -247,3 +248,22 @@ def test_npcs_made_in_threads_at_once_are_the_npcs_made_one_by_one(tables: Table
     finally:
         sys.setswitchinterval(interval)
     assert [results[k] for k in range(3)] == alone
+
+
+def test_a_random_random_replaced_on_the_module_is_what_seeded_random_calls(
+    monkeypatch: pytest.MonkeyPatch, tables: Tables
+) -> None:
+    # tests/bench/bench_core.py counts the draws of each seed's roll by replacing random.Random: the roll's
+    # generator must come from it, as it did when the pipeline called random.Random(seed) itself.
+    bench = importlib.util.spec_from_file_location(
+        "bench_core", Path(__file__).parent / "bench" / "bench_core.py"
+    )
+    assert bench is not None and bench.loader is not None
+    module = importlib.util.module_from_spec(bench)
+    bench.loader.exec_module(module)
+    draws = module.roll_draws(3, tables)
+    assert len(draws) == 3 and all(len(made) > 10 for made in draws)
+    seeds: list[int] = []
+    standard = random.Random
+    monkeypatch.setattr(random, "Random", lambda seed: seeds.append(seed) or standard(seed))
+    assert seeded_random(7).getstate() == standard(7).getstate() and seeds == [7]
