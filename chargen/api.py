@@ -6,10 +6,12 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import fields, is_dataclass
 from pathlib import Path
+from typing import Any
 
 from chargen.character_file import (
     DERIVED_KEYS,
     CharacterInput,
+    Rolls,
     character_input,
     locate_problems,
     parse_located,
@@ -60,9 +62,33 @@ def roll(
     )
 
 
-#: Checked, name-resolved inputs of `roll` by its choices (and the tables' identity): a batch rolls
-#: thousands of characters from a handful of choices, and a spec is never changed once made.
-_ROLLED_SPECS: dict[tuple[int, Choices], tuple[Tables, CharacterInput]] = {}
+def roll_checked(
+    *,
+    seed: int,
+    gender: str | None,
+    race: str | None,
+    archetype: str,
+    tables: Tables,
+    equip: Equip = "give",
+    namer: Callable[[str, str], str | None] | None = None,
+) -> Character:
+    """`roll` for choices chargen has itself checked against `tables` (a batch's plan, through
+    chargen.batch.checked_plan): ids of the tables and a gender of 6.1. The same character as `roll`
+    makes of them; its input is made without pydantic's validation, so a batch that reads no character
+    file never builds pydantic's model of one (about 5 ms of its start)."""
+    chosen = (None, gender, race, None, archetype, ())
+    return generate(
+        _rolled_spec(chosen, tables, checked=True),
+        tables,
+        seed=seed,
+        options=Options(equip=equip, namer=namer),
+    )
+
+
+#: Checked, name-resolved inputs of `roll` by its choices (and the tables' identity, and whether chargen
+#: checked them itself): a batch rolls thousands of characters from a handful of choices, and a spec is
+#: never changed once made.
+_ROLLED_SPECS: dict[tuple[int, Choices, bool], tuple[Tables, CharacterInput]] = {}
 Choices = tuple[str | None, str | None, str | None, tuple[str, ...] | None, str | None, tuple[str, ...]]
 
 
@@ -76,29 +102,34 @@ def _names_only(chosen: Choices) -> bool:
     return True
 
 
-def _rolled_spec(chosen: Choices, tables: Tables) -> CharacterInput:
+def _rolled_spec(chosen: Choices, tables: Tables, *, checked: bool = False) -> CharacterInput:
     # Only names are remembered: other values (1 == True == 1.0) could stand for each other in the cache.
-    key = (id(tables), chosen) if _names_only(chosen) else None
+    key = (id(tables), chosen, checked) if _names_only(chosen) else None
     known = _ROLLED_SPECS.get(key) if key is not None else None
     if known is not None and known[0] is tables:
         return known[1]
     name, gender, race, race_attempts, archetype, optional = chosen
-    spec = character_input(
-        {
-            "name": name,
-            "gender": gender,
-            "race": race,
-            "race_attempts": list(race_attempts) if race_attempts else None,
-            "archetype": archetype,
-            "optional": list(optional),
-        }
-    )
+    values: dict[str, Any] = {
+        "name": name,
+        "gender": gender,
+        "race": race,
+        "race_attempts": list(race_attempts) if race_attempts else None,
+        "archetype": archetype,
+        "optional": list(optional),
+    }
+    spec = _unvalidated(values) if checked else character_input(values)
     resolved = resolve_names(spec, tables)
     if key is not None:
         if len(_ROLLED_SPECS) >= 1024:
             _ROLLED_SPECS.clear()
         _ROLLED_SPECS[key] = (tables, resolved)
     return resolved
+
+
+def _unvalidated(values: dict[str, Any]) -> CharacterInput:
+    """What `character_input` makes of choices chargen checked (no validator of CharacterInput changes them
+    or refuses them), made without validating them: tests/test_batch_npcs.py compares the two."""
+    return CharacterInput.model_construct(set(values), rolls=Rolls.model_construct(), **values)
 
 
 def build(

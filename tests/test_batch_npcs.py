@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import random
+import subprocess
 import sys
 import threading
 from collections import Counter
@@ -16,8 +17,9 @@ from hypothesis import strategies as st
 
 from chargen import api
 from chargen.batch import BatchOptions, run_batch
+from chargen.batch.cards import roster_card
 from chargen.batch.mix import Mix, derived_seed, parse_mix
-from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, roster_card, slug
+from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, slug
 from chargen.character_file import dump_document
 from chargen.dice import seeded_random
 from chargen.errors import InputError
@@ -25,6 +27,7 @@ from chargen.model import WeaponLine, to_document
 from chargen.render.sheet import build_sheet
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
+from chargen.vocabulary import GENDERS
 
 
 def test_derived_seeds_are_pinned() -> None:
@@ -103,6 +106,26 @@ def test_every_archetype_makes_a_valid_npc_of_every_race(tables: Tables) -> None
             )
             text = json.dumps(to_document(character))
             assert api.validate(text, f"{archetype}/{race}", tables=tables) == []
+
+
+def test_a_batch_rolls_the_input_roll_validates(tables: Tables) -> None:
+    # A batch rolls through api.roll_checked, which makes the input of its own (checked) choices without
+    # pydantic's validation: for every choice a batch can make it is the input api.roll validates, fields
+    # given included, and so the same character.
+    from chargen.api import _rolled_spec
+
+    for archetype in sorted(tables.archetypes):
+        for race in (None, *sorted(tables.races)):
+            for gender in (None, *GENDERS):
+                chosen = (None, gender, race, None, archetype, ())
+                made, validated = _rolled_spec(chosen, tables, checked=True), _rolled_spec(chosen, tables)
+                assert made == validated, chosen
+                assert made.model_fields_set == validated.model_fields_set, chosen
+                assert made.rolls.model_fields_set == validated.rolls.model_fields_set == set()
+                assert made.rolls.model_extra == validated.rolls.model_extra == {}
+        for seed in (1, 2):
+            checked = api.roll_checked(seed=seed, gender=None, race=None, archetype=archetype, tables=tables)
+            assert checked == api.roll(seed=seed, archetype=archetype, equip="give", tables=tables)
 
 
 def test_the_village_archetypes_exist(tables: Tables) -> None:
@@ -267,3 +290,21 @@ def test_a_random_random_replaced_on_the_module_is_what_seeded_random_calls(
     standard = random.Random
     monkeypatch.setattr(random, "Random", lambda seed: seeds.append(seed) or standard(seed))
     assert seeded_random(7).getstate() == standard(7).getstate() and seeds == [7]
+
+
+def test_a_data_batch_starts_without_what_it_does_not_use(tmp_path: Path) -> None:
+    # A JSONL batch's start-up is a part of its speed (issue 13): it neither builds pydantic's model of
+    # a character file (it reads none: api.roll_checked) nor imports the roster cards and the record's
+    # modules. A stat-block batch does make the cards.
+    probe = (
+        "import sys\n"
+        "from chargen.batch import BatchOptions, run_batch\n"
+        "from chargen.character_file import CharacterInput\n"
+        f"run_batch(BatchOptions(count=3, seed=1, jobs=1, jsonl={str(tmp_path / 'n.jsonl')!r}))\n"
+        "print(CharacterInput.__pydantic_complete__, sorted(m for m in sys.modules if m.startswith("
+        "('chargen.batch.cards', 'chargen.render'))))\n"
+        f"run_batch(BatchOptions(count=3, seed=1, jobs=1, statblock={str(tmp_path / 'n.txt')!r}))\n"
+        "print('chargen.batch.cards' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["False []", "True"]

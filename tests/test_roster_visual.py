@@ -15,7 +15,7 @@ import pytest
 
 from chargen import api
 from chargen.batch import roster
-from chargen.batch.npc import CardTrack, RosterCard, roster_card
+from chargen.batch.cards import CardTrack, RosterCard, roster_card
 from chargen.model import Character
 from chargen.tables import Tables
 from tests.render_fixtures.fields import parse_html

@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from chargen import api
 from chargen.batch import BatchOptions, checked_plan
-from chargen.batch.npc import make_character, roster_card
+from chargen.batch.cards import roster_card
+from chargen.batch.npc import make_character
 from chargen.batch.statblock import character_block, markdown_block, text_block
 from chargen.cli import main
 from chargen.errors import TableError

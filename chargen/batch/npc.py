@@ -6,9 +6,8 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING
 
 from chargen.batch.groups import GroupPlan
 from chargen.batch.mix import Mix, derived_seed
@@ -16,15 +15,12 @@ from chargen.dice import seeded_random
 from chargen.errors import ChargenError
 from chargen.jsonline import json_text
 from chargen.model import Character, UnarmedLine, WeaponLine, slot_init
-from chargen.render.lookup import race_name
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 from chargen.vocabulary import EIGHT
 
-
-class Named(Protocol):
-    @property
-    def name(self) -> str: ...
+if TYPE_CHECKING:  # made only for a roster or stat blocks (chargen.batch.cards)
+    from chargen.batch.cards import RosterCard
 
 
 #: The CSV header: what a spreadsheet or a VTT import needs to run the NPC, one column per value.
@@ -55,8 +51,6 @@ CSV_COLUMNS = (
     "shield",
     "seed",
 )
-#: A track's boxes stand in strips of this many, to count damage by at a glance (layout, not a rule).
-BOXES_PER_STRIP = 5
 #: About one NPC in this many gets a byname, when the race has epithets.
 EPITHET_ODDS = 4
 
@@ -127,14 +121,8 @@ def _rolled(plan: Plan, number: int, tables: Tables, purpose: str) -> Character:
         return npc_name(names, gender, seeded_random(derived_seed(plan.run_seed, number, "name")))
 
     try:
-        return api.roll(
-            seed=seed,
-            gender=plan.gender,
-            race=race,
-            archetype=archetype,
-            equip="give",
-            tables=tables,
-            namer=name,
+        return api.roll_checked(
+            seed=seed, gender=plan.gender, race=race, archetype=archetype, tables=tables, namer=name
         )
     except ChargenError as error:
         raise ChargenError(f"NPC {number} (seed {seed}, {archetype}): {error}") from None
@@ -187,6 +175,11 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         # A record takes 300 ms to lay out, against microseconds the roll's memos save: kept, they would
         # grow with every record of a long batch (about 1 kB each, chargen.generation.pipeline).
         forget_memos(tables)
+    card = None
+    if plan.want_card or plan.want_statblock:
+        from chargen.batch.cards import roster_card
+
+        card = roster_card(number, character, tables)
     return NpcOutput(
         number=number,
         jsonl=json_line(character) if plan.want_jsonl else None,
@@ -194,7 +187,7 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         file_name=file_name,
         file_text=text,
         record_pdf=record,
-        card=roster_card(number, character, tables) if plan.want_card or plan.want_statblock else None,
+        card=card,
     )
 
 
@@ -238,137 +231,6 @@ def csv_row(number: int, character: Character) -> tuple[str, ...]:
         "seed": character.seed,
     }
     return tuple("" if values[column] is None else str(values[column]) for column in CSV_COLUMNS)
-
-
-@dataclass(frozen=True, slots=True)
-class CardWeapon:
-    name: str
-    rank: int | None
-    strike_chance: int
-    damage: str
-    initiative: int
-
-
-@dataclass(frozen=True, slots=True)
-class CardItem:
-    name: str
-    protection: int | None = None
-    rank: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class CardAbility:
-    """A skill, talent, spell or ritual as the card and the stat block show it: "Healer", Rank "3"."""
-
-    name: str
-    rank: str  # "racial" for a talent the race grants (6.4-6.9)
-
-
-@dataclass(frozen=True, slots=True)
-class CardTrack:
-    """Endurance or Fatigue to tick in play: one box per point, numbered from the value down to 1."""
-
-    label: str
-    code: str  # the card's short label, as its stats row names the characteristic
-    value: int
-    marked: int | None  # the box that is marked (Endurance: unconscious there, 19), or None
-
-    @property
-    def boxes(self) -> list[str]:
-        """A box for each point from the value down to 1 (ticked from the left), as the card's classes:
-        "marked" for the marked box, "end" for the last of each strip of five (to count by at a glance)."""
-        return [
-            " ".join(
-                name
-                for name, wanted in (("marked", point == self.marked), ("end", place % BOXES_PER_STRIP == 0))
-                if wanted
-            )
-            for place, point in enumerate(range(self.value, 0, -1), 1)
-        ]
-
-
-@dataclass(frozen=True, slots=True)
-class RosterCard:
-    """What a GM reads behind the screen, already in display names: small, so a roster of thousands fits.
-    The roster card and the stat block (chargen.batch.statblock) are both made from it."""
-
-    number: int
-    name: str
-    archetype: str
-    race: str
-    gender: str
-    characteristics: dict[str, int]
-    tmr: int
-    defense: int | str  # "—" when a house rule's Defense has no value
-    initiative: int
-    weapons: list[CardWeapon]
-    unarmed: CardWeapon
-    armor: CardItem | None
-    shield: CardItem | None
-    seed: int | None
-    unconscious: int  # the Endurance at which 19 knocks the character out (tables/record.yaml)
-    college: str = ""  # display name; "" without one
-    magic: tuple[CardAbility, ...] = ()  # racial talents, then talents, spells and rituals
-    skills: tuple[CardAbility, ...] = ()
-
-    @property
-    def tracks(self) -> tuple[CardTrack, CardTrack]:
-        """Endurance and Fatigue, as the record's page 1 tracks them (chargen.render.tracks)."""
-        return (
-            CardTrack("Endurance", "EN", self.characteristics["EN"], self.unconscious),
-            CardTrack("Fatigue", "FT", self.characteristics["FT"], None),
-        )
-
-
-def _card_weapon(name: str, line: WeaponLine | UnarmedLine) -> CardWeapon:
-    return CardWeapon(name, line.rank, line.strike_chance, line.damage, line.initiative)
-
-
-def roster_card(number: int, character: Character, tables: Tables) -> RosterCard:
-    combat = character.combat
-    archetype = tables.archetypes.get(character.archetype or "")
-    armor, shield = combat.armor, combat.shield
-    college, magic, skills = _abilities(character, tables)
-    return RosterCard(
-        number=number,
-        name=character.name,
-        archetype=archetype.name if archetype else (character.archetype or ""),
-        # The record's own words for the race and its type: "Giant (Frost (Water))".
-        race=race_name(tables, character.race, character.race_type),
-        gender=character.gender,
-        characteristics={code: value for code, value in character.characteristics.items() if code in EIGHT},
-        tmr=character.tmr,
-        defense="\u2014" if combat.defense is None else combat.defense,
-        initiative=combat.initiative,
-        weapons=[_card_weapon(_display(tables.weapons, line.name), line) for line in combat.weapons],
-        unarmed=_card_weapon("Unarmed", combat.unarmed),
-        armor=CardItem(_display(tables.armor, armor.name), protection=armor.protection) if armor else None,
-        shield=CardItem(_display(tables.shields, shield.name), rank=shield.rank) if shield else None,
-        seed=character.seed,
-        unconscious=tables.record.endurance.unconscious,
-        college=college,
-        magic=magic,
-        skills=skills,
-    )
-
-
-def _abilities(
-    character: Character, tables: Tables
-) -> tuple[str, tuple[CardAbility, ...], tuple[CardAbility, ...]]:
-    """College, magic and skills in the record's own display names (chargen.render.skill_boxes)."""
-    from chargen.render import skill_boxes
-
-    magic = skill_boxes.magic(character, tables)
-    return (
-        magic.college,
-        tuple(CardAbility(row.name, row.rank) for row in magic.rows),
-        tuple(CardAbility(row.name, row.rank) for row in skill_boxes.skills(character, tables)),
-    )
-
-
-def _display(table: Mapping[str, Named], key: str) -> str:
-    entry = table.get(key)
-    return entry.name if entry is not None else key
 
 
 def slug(name: str) -> str:

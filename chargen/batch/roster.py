@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from chargen.batch.npc import RosterCard
+    from chargen.batch.cards import RosterCard
 
 TEMPLATE = "roster.html.j2"
 STYLESHEET = "roster.css"

@@ -18,11 +18,12 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Protocol, TextIO
 
 from chargen.batch.groups import GroupPlan
-from chargen.batch.npc import CSV_COLUMNS, NpcOutput, RosterCard
+from chargen.batch.npc import CSV_COLUMNS, NpcOutput
 from chargen.errors import ChargenError
 from chargen.output import STDOUT, Journal, StagedFile, cannot, current_umask
 
 if TYPE_CHECKING:
+    from chargen.batch.cards import RosterCard
     from chargen.tables import Tables
 
 #: The CSV's columns after CSV_COLUMNS in a run of groups: which group (1, 2, ...) and "yes" for its leader.

@@ -126,7 +126,7 @@ def _replace_numbers(node: Any, value: int) -> Any:
 
 def roster_html(characters: list[Any], **options: Any) -> str:
     """The batch roster (NPC cards) of built characters, as `chargen batch --roster` prints it."""
-    from chargen.batch.npc import roster_card
+    from chargen.batch.cards import roster_card
     from chargen.batch.roster import roster_html as render_roster
     from chargen.render.sheet import as_character
 
