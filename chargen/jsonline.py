@@ -9,16 +9,21 @@ out, each value spelled as `json` spells it; the records characters share (SHARE
 once each. Any value whose type is not the one its field declares (a bool where an int is declared, a
 float, a dict key that is not a string, an optional characteristic named like one of the eight) goes
 through `json` itself, so the text is the very same whatever the Character holds; tests/test_jsonline.py
-compares the two on rolled characters, house rules and every golden character file.
+compares the two on rolled characters, house rules and every golden character file. The functions are
+written out once as a module (chargen/jsonline_writers.py, WRITTEN), which a run imports instead of making
+them.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import fields, is_dataclass
+from functools import cache
 from json.encoder import encode_basestring  # json's own C string writer
+from pathlib import Path
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
@@ -51,6 +56,11 @@ _WRITERS: dict[type, Writer] = {}
 SHARED_RECORDS = (Modifier, Carried, Ranked, ArmorLine, MagicRanked)
 #: The most texts remembered for each of those: far more than a run meets.
 KEPT_TEXTS = 4096
+#: The writers of every record a Character holds, written out as a module (`module_text`; write it again
+#: with `python -m chargen.jsonline` after changing chargen.model or this module): the first line of a
+#: run imports them rather than making them (3.5 ms of a batch's start). Written from other dataclasses or
+#: another text of this module (FINGERPRINT), the module is not used and the writers are made here.
+WRITTEN = Path(__file__).with_name("jsonline_writers.py")
 _PLAIN = (int, str, float, bool, type(None))
 
 
@@ -87,10 +97,37 @@ def _key(key: object) -> str:
 
 def _writer_of(kind: type) -> Writer:
     writer = _WRITERS.get(kind)
+    if writer is None and not _WRITERS:
+        _WRITERS.update(_written_writers())
+        writer = _WRITERS.get(kind)
     if writer is None:
         writer = _dataclass_writer(kind)
         writer = _WRITERS[kind] = _remembering(writer) if kind in SHARED_RECORDS else writer
     return writer
+
+
+@cache
+def _written_writers() -> dict[type, Writer]:
+    """The writers of the WRITTEN module, when it was written from today's records and this module's
+    text (else none: they are made here)."""
+    try:
+        from chargen import jsonline_writers as written
+    except ImportError:  # not there, or naming a record chargen.model no longer has
+        return {}
+    return dict(written.WRITERS) if fingerprint(written.KINDS) == written.FINGERPRINT else {}
+
+
+def fingerprint(kinds: Iterable[type]) -> str:
+    """What writers are made from: this module's text and each record's fields (name, declared type,
+    whether left out when empty)."""
+    try:
+        digest = hashlib.sha256(Path(__file__).read_bytes())
+    except OSError:  # pragma: no cover - an installation without this module's source
+        return ""
+    for kind in kinds:
+        described = [(item.name, item.type, bool(item.metadata.get(OMIT))) for item in fields(kind)]
+        digest.update(repr((kind.__qualname__, described)).encode())
+    return digest.hexdigest()[:16]
 
 
 def _remembering(writer: Writer) -> Writer:
@@ -131,7 +168,7 @@ _CHECKED: dict[object, str] = {
 }
 
 
-def _expression(hint: Any, name: str, scope: dict[str, Writer], depth: int = 0) -> str:
+def _expression(hint: Any, name: str, refs: list[type], depth: int = 0) -> str:
     """Python text that spells `name`, a field or item declared as `hint`, as json spells what
     `to_document` makes of it (chargen.model._field_converter, case for case)."""
     origin, arguments = get_origin(hint), get_args(hint)
@@ -140,18 +177,19 @@ def _expression(hint: Any, name: str, scope: dict[str, Writer], depth: int = 0) 
     if origin is Union or origin is UnionType:
         kinds = [argument for argument in arguments if argument is not type(None)]
         if len(kinds) == 1:
-            return f"('null' if {name} is None else {_expression(kinds[0], name, scope, depth)})"
+            return f"('null' if {name} is None else {_expression(kinds[0], name, refs, depth)})"
         return _dynamic(hint, name, depth, "_raw" if all(kind in _PLAIN for kind in kinds) else "_doc")
     if origin is list:
         item = f"e{depth}"
-        return _list_text(name, item, _expression(arguments[0], item, scope, depth + 1))
+        return _list_text(name, item, _expression(arguments[0], item, refs, depth + 1))
     if origin is dict:
         item, key = f"e{depth}", f"k{depth}"
-        each = _expression(arguments[1], item, scope, depth + 1)
+        each = _expression(arguments[1], item, refs, depth + 1)
         pairs = f"[(_str({key}) if {key}.__class__ is str else _key({key})) + ':' + {each} for {key}, {item} in {name}.items()]"
         return f"','.join({pairs}).join('{{}}')"
     if isinstance(hint, type) and is_dataclass(hint):
-        scope[f"write_{hint.__name__}"] = _writer_of(hint)
+        if hint not in refs:
+            refs.append(hint)
         return f"write_{hint.__name__}({name})"
     return f"_doc({name})"
 
@@ -184,21 +222,27 @@ def _dynamic(hint: Any, name: str, depth: int, other: str = "_doc") -> str:
 
 
 def _dataclass_writer(kind: type) -> Writer:
-    """One function for `kind`: each field read once, then every `"key":value` joined in one go (a field
-    marked OMITTED only when it is neither None nor [], as `to_document` leaves it out). One join, not a
-    text grown field by field: that would copy the line again at every field. When the first field may be
-    left out, every field starts with its comma and the first comma is dropped at the end."""
+    lines, refs = _writer_lines(kind)
+    return _compiled(kind.__name__, lines, {f"write_{ref.__name__}": _writer_of(ref) for ref in refs})
+
+
+def _writer_lines(kind: type) -> tuple[list[str], list[type]]:
+    """The body of the function that writes `kind`, and the dataclasses it calls the writers of: each field
+    read once, then every `"key":value` joined in one go (a field marked OMITTED only when it is neither
+    None nor [], as `to_document` leaves it out). One join, not a text grown field by field: that would
+    copy the line again at every field. When the first field may be left out, every field starts with its
+    comma and the first comma is dropped at the end."""
     if kind is Characteristics:
-        return _characteristics_writer()
+        return _characteristics_lines(), []
     hints = get_type_hints(kind)
-    scope: dict[str, Writer] = {}
+    refs: list[type] = []
     first_may_go = bool(fields(kind)[0].metadata.get(OMIT))
     lines, parts = [], []
     for number, item in enumerate(fields(kind)):
         name = f"v{number}"
         lines.append(f"    {name} = value.{item.name}")
         key = json.dumps("," * (number > 0 or first_may_go) + json.dumps(item.name) + ":")
-        spelling = _expression(hints[item.name], name, scope)
+        spelling = _expression(hints[item.name], name, refs)
         if item.metadata.get(OMIT):
             parts.append(f"({key} + {spelling} if {name} is not None and {name} != [] else '')")
         else:
@@ -207,25 +251,24 @@ def _dataclass_writer(kind: type) -> Writer:
     lines.append(
         f"    return '{{' + {joined}[1:] + '}}'" if first_may_go else f"    return {joined}.join('{{}}')"
     )
-    return _compiled(kind.__name__, lines, scope)
+    return lines, refs
 
 
-def _characteristics_writer() -> Writer:
+def _characteristics_lines() -> list[str]:
     """One flat mapping, as `to_document` writes it: the eight in the book's order, then the optional ones.
     An optional one named like one of the eight would take that one's place: `_doc` writes that."""
     eight = ", ".join(
-        f"{json.dumps(',' * (number > 0) + json.dumps(code) + ':')}, {_expression(int, f'value.{code}', {})}"
+        f"{json.dumps(',' * (number > 0) + json.dumps(code) + ':')}, {_expression(int, f'value.{code}', [])}"
         for number, code in enumerate(EIGHT)
     )
-    optional = _expression(dict[str, int], "optional", {})
-    lines = [
+    optional = _expression(dict[str, int], "optional", [])
+    return [
         "    optional = value.optional",
         "    if optional.__class__ is not dict or any([code in optional for code in _EIGHT]):",
         "        return _doc(value)",
         f"    text = ''.join(['{{', {eight}])",
         f"    return text + (',' + {optional}[1:] if optional else '}}')",
     ]
-    return _compiled("Characteristics", lines, {"_EIGHT": EIGHT})  # type: ignore[dict-item]
 
 
 def _compiled(name: str, body: list[str], scope: dict[str, Writer]) -> Writer:
@@ -241,7 +284,64 @@ def _compiled(name: str, body: list[str], scope: dict[str, Writer]) -> Writer:
         "_raw": _raw,
         "_doc": _doc,
         "_key": _key,
+        "_EIGHT": EIGHT,
     }
     exec(compile(source, f"<json_text {name}>", "exec"), namespace)
     writer: Writer = namespace["write"]
     return writer
+
+
+def record_kinds(root: type = Character) -> list[type]:
+    """`root` and every record its writer calls the writer of, each after those it calls."""
+    kinds: list[type] = []
+    seen: set[type] = set()
+
+    def visit(kind: type) -> None:
+        seen.add(kind)
+        for ref in _writer_lines(kind)[1]:
+            if ref not in seen:
+                visit(ref)
+        kinds.append(kind)
+
+    visit(root)
+    return kinds
+
+
+def module_text() -> str:
+    """The text of the WRITTEN module: each record's writer as `_writer_lines` makes it (a shared record's
+    remembering its texts), by name, with the fingerprint of what it was made from."""
+    kinds = record_kinds()
+    text = [
+        '"""The JSONL line writers of chargen.jsonline, written out by `python -m chargen.jsonline`: do not',
+        'edit (tests/test_jsonline.py checks this is what chargen.jsonline writes today)."""',
+        "",
+        "from json.encoder import encode_basestring as _str",
+        "from math import isfinite as _finite",
+        "from typing import Any",
+        "",
+        "from chargen.jsonline import _INT_TEXT as _int",
+        "from chargen.jsonline import _doc, _key, _raw, _remembering",
+        f"from chargen.model import {', '.join(sorted(kind.__name__ for kind in kinds))}",
+        "from chargen.vocabulary import EIGHT as _EIGHT",
+        "",
+        "_float = float.__repr__",
+    ]
+    for kind in kinds:
+        name = kind.__name__
+        made = f"_made_{name}" if kind in SHARED_RECORDS else f"write_{name}"
+        text += ["", "", f"def {made}(value: Any) -> str:", *_writer_lines(kind)[0]]
+        if kind in SHARED_RECORDS:
+            text += ["", "", f"write_{name} = _remembering({made})"]
+    names = [kind.__name__ for kind in kinds]
+    text += [
+        "",
+        "",
+        f"KINDS = ({', '.join(names)})",
+        f"WRITERS = {{{', '.join(f'{name}: write_{name}' for name in names)}}}",
+        f'FINGERPRINT = "{fingerprint(kinds)}"',
+    ]
+    return "\n".join(text) + "\n"
+
+
+if __name__ == "__main__":
+    WRITTEN.write_text(module_text(), encoding="utf-8")

@@ -156,3 +156,44 @@ def test_a_shared_record_is_written_once_by_its_identity(monkeypatch: pytest.Mon
     assert written == [first, equal]  # `equal` is another record: written for itself
     assert write(other) == "3/4" and write(first) == "1/2"  # the memory was full: emptied, written again
     assert written == [first, equal, other, first]
+
+
+def test_the_written_writers_are_what_jsonline_writes_today() -> None:
+    # chargen/jsonline_writers.py is written by `python -m chargen.jsonline`: run it again after changing
+    # chargen.model or chargen.jsonline (its fingerprint would no longer match, and the writers would be
+    # made at each start instead).
+    from chargen import jsonline
+
+    assert jsonline.WRITTEN.read_text(encoding="utf-8") == jsonline.module_text()
+
+
+def test_a_line_is_written_by_the_written_writers(tables: Tables) -> None:
+    from chargen import jsonline, jsonline_writers
+
+    json_text(api.roll(seed=1, tables=tables))
+    assert jsonline._WRITERS[Character] is jsonline_writers.write_Character
+    assert set(jsonline._WRITERS) == set(jsonline.record_kinds())
+
+
+def test_writers_made_here_read_the_same(tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Written from other records or another jsonline (a fingerprint that differs), the written module
+    is not used: the writers are made here, and write the same lines."""
+    from chargen import jsonline, jsonline_writers
+    from chargen.batch import BatchOptions, checked_plan
+    from chargen.batch.npc import make_character
+
+    monkeypatch.setattr(jsonline_writers, "FINGERPRINT", "another")
+    monkeypatch.setattr(jsonline, "_WRITERS", {})
+    jsonline._written_writers.cache_clear()
+    try:
+        characters = [
+            api.build(path.read_text(encoding="utf-8"), path.name, seed=1, tables=tables)
+            for path in CHARACTER_FILES
+        ]
+        plan = checked_plan(BatchOptions(count=40, seed=9, jsonl="-"), tables)
+        characters += [make_character(plan, number, tables) for number in range(1, 41)]
+        for character in characters:
+            assert json_text(character) == by_json(character)
+        assert jsonline._WRITERS[Character] is not jsonline_writers.write_Character
+    finally:
+        jsonline._written_writers.cache_clear()
