@@ -11,10 +11,10 @@ from typing import Any
 from chargen.character_file import (
     DERIVED_KEYS,
     CharacterInput,
-    Rolls,
     character_input,
     locate_problems,
     parse_located,
+    unvalidated_input,
 )
 from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
@@ -117,19 +117,14 @@ def _rolled_spec(chosen: Choices, tables: Tables, *, checked: bool = False) -> C
         "archetype": archetype,
         "optional": list(optional),
     }
-    spec = _unvalidated(values) if checked else character_input(values)
+    # tests/test_batch_npcs.py compares the two for every choice a batch makes
+    spec = unvalidated_input(values) if checked else character_input(values)
     resolved = resolve_names(spec, tables)
     if key is not None:
         if len(_ROLLED_SPECS) >= 1024:
             _ROLLED_SPECS.clear()
         _ROLLED_SPECS[key] = (tables, resolved)
     return resolved
-
-
-def _unvalidated(values: dict[str, Any]) -> CharacterInput:
-    """What `character_input` makes of choices chargen checked (no validator of CharacterInput changes them
-    or refuses them), made without validating them: tests/test_batch_npcs.py compares the two."""
-    return CharacterInput.model_construct(set(values), rolls=Rolls.model_construct(), **values)
 
 
 def build(
