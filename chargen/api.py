@@ -104,7 +104,8 @@ def _names_only(chosen: Choices) -> bool:
 
 def _rolled_spec(chosen: Choices, tables: Tables, *, checked: bool = False) -> CharacterInput:
     # Only names are remembered: other values (1 == True == 1.0) could stand for each other in the cache.
-    key = (id(tables), chosen, checked) if _names_only(chosen) else None
+    # Checked choices are names (roll_checked's contract): not looked at again for every batch NPC.
+    key = (id(tables), chosen, checked) if checked or _names_only(chosen) else None
     known = _ROLLED_SPECS.get(key) if key is not None else None
     if known is not None and known[0] is tables:
         return known[1]

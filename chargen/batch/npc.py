@@ -9,6 +9,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from chargen import api
 from chargen.batch.groups import GroupPlan
 from chargen.batch.mix import Mix, derived_seed
 from chargen.dice import seeded_random
@@ -107,8 +108,6 @@ def make_character(plan: Plan, number: int, tables: Tables) -> Character:
 
 
 def _rolled(plan: Plan, number: int, tables: Tables, purpose: str) -> Character:
-    from chargen import api
-
     seed = derived_seed(plan.run_seed, number, purpose)
     archetype, race = _mixed(plan, number)
 
