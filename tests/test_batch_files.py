@@ -270,3 +270,22 @@ def test_a_worker_that_dies_is_one_chargen_error(
         run_batch(BatchOptions(count=3000, seed=5, jobs=2, jsonl=str(tmp_path / "x.jsonl")), tables=tables)
     assert list(tmp_path.iterdir()) == []
     assert multiprocessing.active_children() == []
+
+
+def test_a_jsonl_file_is_written_a_quarter_megabyte_at_a_time(tmp_path: Path, tables: Tables) -> None:
+    # A JSONL line is about 2 kB: written through io's 8 kB buffer, a batch made a system call every few
+    # lines. Lines short of writers.STREAM_BUFFER wait in the buffer; nothing reaches the file before.
+    from chargen.batch import checked_plan, writers
+
+    target = tmp_path / "npcs.jsonl"
+    plan = checked_plan(BatchOptions(count=40, seed=2, jsonl=str(target)), tables)
+    output = writers.JsonlOutput(str(target), sys.stdout)
+    npcs = [make_output(plan, number, tables) for number in range(1, 41)]
+    assert sum(len(npc.jsonl or "") for npc in npcs) < writers.STREAM_BUFFER
+    for npc in npcs:
+        output.add(npc)
+    assert output.file is not None and output.file.temporary is not None
+    assert output.file.temporary.stat().st_size == 0
+    output.finish()
+    assert output.file.temporary.read_text(encoding="utf-8") == "".join(npc.jsonl or "" for npc in npcs)
+    output.discard()

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from chargen.batch.cards import RosterCard
     from chargen.tables import Tables
 
+#: The bytes a row-by-row output gathers before each write to the system. A JSONL line is about 2 kB: with
+#: io's 8 kB a batch made a system call every four lines (3,026 for 10,000 NPCs), 1.7 us a line written
+#: against 0.5 us with this (measured alone, 10,000 lines to a file).
+STREAM_BUFFER = 256 * 1024
 #: The CSV's columns after CSV_COLUMNS in a run of groups: which group (1, 2, ...) and "yes" for its leader.
 GROUP_COLUMNS = ("group", "leader")
 
@@ -43,7 +47,7 @@ class _StreamOutput:
     """An output written row by row into one staged file (or straight to standard output for `-`)."""
 
     def __init__(self, target: str, stdout: TextIO) -> None:
-        self.file = StagedFile(target) if target != STDOUT else None
+        self.file = StagedFile(target, buffer_size=STREAM_BUFFER) if target != STDOUT else None
         self.in_place = self.file.in_place if self.file is not None else False
         self.stream: IO[str] = self.file.text() if self.file is not None else stdout
 
