@@ -118,10 +118,11 @@ def _written_writers() -> dict[type, Writer]:
 
 
 def fingerprint(kinds: Iterable[type]) -> str:
-    """What writers are made from: this module's text and each record's fields (name, declared type,
-    whether left out when empty)."""
+    """What writers are made from: this module's text (its lines, whatever their endings) and each record's
+    fields (name, declared type, whether left out when empty). Where a declared type is spelled otherwise
+    (another Python), the written module is not used: the writers are made here, the same."""
     try:
-        digest = hashlib.sha256(Path(__file__).read_bytes())
+        digest = hashlib.sha256(Path(__file__).read_text(encoding="utf-8").encode())
     except OSError:  # pragma: no cover - an installation without this module's source
         return ""
     for kind in kinds:

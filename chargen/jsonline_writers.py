@@ -196,4 +196,4 @@ def write_Character(value: Any) -> str:
 
 KINDS = (Points, Carried, Gear, Ranked, MagicRanked, Characteristics, Modifier, Heritage, UnarmedLine, DamageIncrease, WeaponLine, ArmorLine, ShieldLine, Combat, Character)
 WRITERS = {Points: write_Points, Carried: write_Carried, Gear: write_Gear, Ranked: write_Ranked, MagicRanked: write_MagicRanked, Characteristics: write_Characteristics, Modifier: write_Modifier, Heritage: write_Heritage, UnarmedLine: write_UnarmedLine, DamageIncrease: write_DamageIncrease, WeaponLine: write_WeaponLine, ArmorLine: write_ArmorLine, ShieldLine: write_ShieldLine, Combat: write_Combat, Character: write_Character}
-FINGERPRINT = "8de6ddbb1de2609a"
+FINGERPRINT = "3d969d6f252b3bda"
