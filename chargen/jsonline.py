@@ -95,6 +95,17 @@ def _key(key: object) -> str:
     return _ENCODER.encode({key: 0})[1:-3]
 
 
+_str = encode_basestring
+_int = _INT_TEXT
+_float = float.__repr__
+_finite = math.isfinite
+_EIGHT = EIGHT
+#: The names a writer's text reads besides its records' writers: the globals of the writers made here
+#: (`_compiled`) and what the written module imports from here (`module_text`), so both read the same.
+_HELPER_NAMES = ("_EIGHT", "_doc", "_finite", "_float", "_int", "_key", "_raw", "_str")
+_HELPERS: dict[str, Any] = {name: globals()[name] for name in _HELPER_NAMES}
+
+
 def _writer_of(kind: type) -> Writer:
     writer = _WRITERS.get(kind)
     if writer is None and not _WRITERS:
@@ -276,17 +287,7 @@ def _compiled(name: str, body: list[str], scope: dict[str, Writer]) -> Writer:
     """`def write(value): <body>`, with `scope` and the spellings above as its globals; the text is made
     here from field names and types only, never from data."""
     source = "def write(value):\n" + "\n".join(body) + "\n"
-    namespace: dict[str, Any] = {
-        **scope,
-        "_str": encode_basestring,
-        "_int": _INT_TEXT,
-        "_float": float.__repr__,
-        "_finite": math.isfinite,
-        "_raw": _raw,
-        "_doc": _doc,
-        "_key": _key,
-        "_EIGHT": EIGHT,
-    }
+    namespace: dict[str, Any] = {**scope, **_HELPERS}
     exec(compile(source, f"<json_text {name}>", "exec"), namespace)
     writer: Writer = namespace["write"]
     return writer
@@ -316,16 +317,10 @@ def module_text() -> str:
         '"""The JSONL line writers of chargen.jsonline, written out by `python -m chargen.jsonline`: do not',
         'edit (tests/test_jsonline.py checks this is what chargen.jsonline writes today)."""',
         "",
-        "from json.encoder import encode_basestring as _str",
-        "from math import isfinite as _finite",
         "from typing import Any",
         "",
-        "from chargen.jsonline import _INT_TEXT as _int",
-        "from chargen.jsonline import _doc, _key, _raw, _remembering",
+        f"from chargen.jsonline import {', '.join(_HELPER_NAMES)}, _remembering",
         f"from chargen.model import {', '.join(sorted(kind.__name__ for kind in kinds))}",
-        "from chargen.vocabulary import EIGHT as _EIGHT",
-        "",
-        "_float = float.__repr__",
     ]
     for kind in kinds:
         name = kind.__name__

@@ -1,16 +1,10 @@
 """The JSONL line writers of chargen.jsonline, written out by `python -m chargen.jsonline`: do not
 edit (tests/test_jsonline.py checks this is what chargen.jsonline writes today)."""
 
-from json.encoder import encode_basestring as _str
-from math import isfinite as _finite
 from typing import Any
 
-from chargen.jsonline import _INT_TEXT as _int
-from chargen.jsonline import _doc, _key, _raw, _remembering
+from chargen.jsonline import _EIGHT, _doc, _finite, _float, _int, _key, _raw, _str, _remembering
 from chargen.model import ArmorLine, Carried, Character, Characteristics, Combat, DamageIncrease, Gear, Heritage, MagicRanked, Modifier, Points, Ranked, ShieldLine, UnarmedLine, WeaponLine
-from chargen.vocabulary import EIGHT as _EIGHT
-
-_float = float.__repr__
 
 
 def write_Points(value: Any) -> str:
@@ -196,4 +190,4 @@ def write_Character(value: Any) -> str:
 
 KINDS = (Points, Carried, Gear, Ranked, MagicRanked, Characteristics, Modifier, Heritage, UnarmedLine, DamageIncrease, WeaponLine, ArmorLine, ShieldLine, Combat, Character)
 WRITERS = {Points: write_Points, Carried: write_Carried, Gear: write_Gear, Ranked: write_Ranked, MagicRanked: write_MagicRanked, Characteristics: write_Characteristics, Modifier: write_Modifier, Heritage: write_Heritage, UnarmedLine: write_UnarmedLine, DamageIncrease: write_DamageIncrease, WeaponLine: write_WeaponLine, ArmorLine: write_ArmorLine, ShieldLine: write_ShieldLine, Combat: write_Combat, Character: write_Character}
-FINGERPRINT = "3d969d6f252b3bda"
+FINGERPRINT = "6dc79210c29f8587"
