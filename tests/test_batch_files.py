@@ -20,6 +20,7 @@ from chargen.batch import BatchOptions, forked, run_batch, workers
 from chargen.batch.npc import NpcOutput, Plan, make_output
 from chargen.errors import ChargenError
 from chargen.tables import Tables
+from tests.processes import own_children
 
 
 def all_outputs(folder: Path, **extra: Any) -> BatchOptions:
@@ -93,11 +94,12 @@ def test_an_interrupt_while_writing_leaves_no_file(tmp_path: Path, tables: Table
         if sum(seen) >= 70:  # past the NPCs made before the workers start
             raise KeyboardInterrupt
 
+    before = own_children()
     with pytest.raises(KeyboardInterrupt):
         run_batch(all_outputs(tmp_path, jobs=2), tables=tables, progress=interrupt_after_some)
     assert sum(seen) >= 70
     assert listing(tmp_path) == {}
-    assert multiprocessing.active_children() == []  # the workers were ended and waited for
+    assert own_children() == before  # the workers were ended and waited for
 
 
 def test_a_failing_npc_on_the_command_line(
@@ -264,12 +266,13 @@ def test_a_worker_that_dies_is_one_chargen_error(
         return make_output(plan, number, tables)
 
     monkeypatch.setattr(workers, "make_output", dying)
+    before = own_children()
     with pytest.raises(
         ChargenError, match=r"a worker process ended before it sent its NPCs \(exit status 3\)"
     ):
         run_batch(BatchOptions(count=3000, seed=5, jobs=2, jsonl=str(tmp_path / "x.jsonl")), tables=tables)
     assert list(tmp_path.iterdir()) == []
-    assert multiprocessing.active_children() == []
+    assert own_children() == before
 
 
 def test_a_jsonl_file_is_written_a_quarter_megabyte_at_a_time(tmp_path: Path, tables: Tables) -> None:

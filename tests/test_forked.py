@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import time
 from collections.abc import Callable
@@ -10,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from chargen.batch import forked
+from tests.processes import own_children
 
 needs_fork = pytest.mark.skipif(not forked.available(), reason="forked workers are Linux's")
 
@@ -22,11 +22,12 @@ def noted(task: int) -> list[tuple[int, int]]:
 @needs_fork
 @pytest.mark.parametrize("jobs", [1, 2, 3])
 def test_every_task_comes_back_once_in_order_made_by_every_process(jobs: int) -> None:
+    before = own_children()
     results = [item for items in forked.in_order(noted, range(300), jobs) for item in items]
     assert [task for task, _ in results] == list(range(300))
     makers = {pid for _, pid in results}
     assert os.getpid() in makers and len(makers) == jobs
-    assert multiprocessing.active_children() == []
+    assert own_children() == before  # every worker ended and waited for
 
 
 def failing_in(place: str) -> Callable[[int], list[int]]:
@@ -45,16 +46,19 @@ def failing_in(place: str) -> Callable[[int], list[int]]:
 @needs_fork
 @pytest.mark.parametrize("place", ["here", "in a worker"])
 def test_a_failure_is_raised_here_wherever_the_task_was_made(place: str) -> None:
+    before = own_children()
     with pytest.raises(ValueError, match=f"failed {place}$"):
         list(forked.in_order(failing_in(place), range(300), 2))
-    assert multiprocessing.active_children() == []
+    assert own_children() == before
 
 
 @needs_fork
 def test_closing_early_ends_the_workers() -> None:
+    before = own_children()
     results = forked.in_order(noted, range(1_000_000), 3)  # minutes of work
     assert next(results)[0][0] == 0
+    assert len(own_children() - before) == 2
     started = time.monotonic()
     results.close()
     assert time.monotonic() - started < 5  # ended, not waited for until they finish
-    assert multiprocessing.active_children() == []
+    assert own_children() == before

@@ -12,30 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import alive, children, end
+
 ROOT = Path(__file__).parents[1]
-
-
-def children(pid: int) -> set[int]:
-    """The worker processes of `pid`, read from /proc (Linux)."""
-    found: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found.update(int(child) for child in (task / "children").read_text().split())
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return False
-    return state != "Z"
-
-
-def end(pids: set[int]) -> None:
-    """Kill what a failed test left running, so a failure does not load the machine for the rest."""
-    for pid in pids:
-        if alive(pid):
-            os.kill(pid, signal.SIGKILL)
 
 
 def everything_under(folder: Path) -> list[str]:

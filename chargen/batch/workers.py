@@ -199,7 +199,7 @@ def _data_npcs(plan: Plan, tables: Tables, jobs: int, chunk: int) -> Iterator[Np
     yield from make_chunk(warm)
     if warm.stop > plan.count:
         return
-    from chargen.batch import forked  # multiprocessing: about 7 ms to import, which one job does without
+    from chargen.batch import forked
 
     if forked.available():
         rest = list(_chunks(warm.stop, plan.count, min(chunk, CLAIMED_CHUNK)))
