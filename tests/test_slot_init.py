@@ -1,9 +1,11 @@
-"""model.slot_init: the faster __init__ of the frozen records behaves as the one dataclasses writes."""
+"""model.slot_init: the faster __init__ of the frozen records behaves as the one dataclasses writes; and
+model.frozen_record, which gives a frozen, slotted dataclass that __init__ without dataclasses making one."""
 
 from __future__ import annotations
 
 import dataclasses
 import inspect
+import pickle
 from dataclasses import dataclass, field
 
 import pytest
@@ -18,6 +20,7 @@ from chargen.model import (
     Heritage,
     UnarmedLine,
     WeaponLine,
+    frozen_record,
     positional_builder,
     slot_init,
     to_document,
@@ -43,6 +46,21 @@ class Plain:
     count: int = field(kw_only=True)
 
 
+@frozen_record()
+class Recorded:
+    name: str
+    rank: int | None = None
+    notes: list[str] = field(default_factory=list)
+    weight: float = field(default=1.5, kw_only=True)
+    count: int = field(kw_only=True)
+
+
+@frozen_record(kw_only=True)
+class KeywordsOnly:
+    name: str
+    rank: int = 0
+
+
 def as_tuple(record: object) -> tuple[object, ...]:
     return tuple(getattr(record, item.name) for item in dataclasses.fields(record))  # type: ignore[arg-type]
 
@@ -56,16 +74,43 @@ def as_tuple(record: object) -> tuple[object, ...]:
         ((), {"name": "axe", "rank": 0, "notes": [], "count": 5}),
     ],
 )
-def test_same_fields_as_dataclasses_init(args: tuple[object, ...], kwargs: dict[str, object]) -> None:
-    assert as_tuple(Fast(*args, **kwargs)) == as_tuple(Plain(*args, **kwargs))
+@pytest.mark.parametrize("kind", [Fast, Recorded])
+def test_same_fields_as_dataclasses_init(
+    kind: type, args: tuple[object, ...], kwargs: dict[str, object]
+) -> None:
+    assert as_tuple(kind(*args, **kwargs)) == as_tuple(Plain(*args, **kwargs))
 
 
-def test_same_signature_as_dataclasses_init() -> None:
-    fast, plain = inspect.signature(Fast), inspect.signature(Plain)
+@pytest.mark.parametrize("kind", [Fast, Recorded])
+def test_same_signature_as_dataclasses_init(kind: type) -> None:
+    fast, plain = inspect.signature(kind), inspect.signature(Plain)
     assert [(p.name, p.kind) for p in fast.parameters.values()] == [
         (p.name, p.kind) for p in plain.parameters.values()
     ]
-    assert Fast.__init__.__qualname__ == "Fast.__init__"
+    assert kind.__init__.__qualname__ == f"{kind.__name__}.__init__"
+
+
+def test_a_frozen_record_is_the_dataclass_it_stands_for() -> None:
+    """Everything but the __init__ is dataclasses' own: repr, comparison, frozen, slots, pickling, replace;
+    and dataclasses wrote no __init__ of its own, which is what frozen_record saves."""
+    record, plain = Recorded("sword", 2, ["kept"], count=1), Plain("sword", 2, ["kept"], count=1)
+    assert repr(record) == repr(plain).replace("Plain", "Recorded")
+    assert record == Recorded("sword", 2, ["kept"], count=1) and record != Recorded("axe", count=1)
+    assert record.__eq__(plain) is NotImplemented
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.rank = 3  # type: ignore[misc]
+    assert not hasattr(record, "__dict__") and Recorded.__slots__ == Plain.__slots__
+    assert pickle.loads(pickle.dumps(record)) == record
+    assert dataclasses.replace(record, rank=4) == Recorded("sword", 4, ["kept"], count=1)
+    assert hash(KeywordsOnly(name="a")) == hash(KeywordsOnly(name="a", rank=0))
+    assert Recorded.__dataclass_params__.init is False  # type: ignore[attr-defined]
+    assert "_set_name" in Recorded.__init__.__code__.co_freevars  # slot_init's
+
+
+def test_keyword_only_records_refuse_positions() -> None:
+    with pytest.raises(TypeError):
+        KeywordsOnly("a")  # type: ignore[misc]
+    assert KeywordsOnly(name="a").rank == 0
 
 
 def test_default_factory_gives_a_fresh_value_each_time() -> None:

@@ -9,16 +9,15 @@ leader's number, keeping the one with the most Characteristic Points (the genera
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from chargen.errors import InputError
+from chargen.model import frozen_record
 from chargen.names import resolve, unknown_name
 from chargen.tables import Tables
 
 OPTION = "--group"
 
 
-@dataclass(frozen=True)
+@frozen_record()
 class GroupPlan:
     """One group as every worker sees it: who stands where in it, and how the leader is chosen."""
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from chargen import api
@@ -15,7 +14,7 @@ from chargen.batch.mix import Mix, derived_seed
 from chargen.dice import seeded_random
 from chargen.errors import ChargenError
 from chargen.jsonline import json_text
-from chargen.model import Character, UnarmedLine, WeaponLine, slot_init
+from chargen.model import Character, UnarmedLine, WeaponLine, frozen_record
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 from chargen.vocabulary import EIGHT
@@ -56,7 +55,7 @@ CSV_COLUMNS = (
 EPITHET_ODDS = 4
 
 
-@dataclass(frozen=True)
+@frozen_record()
 class Plan:
     """What every NPC of a run shares; sent to each worker once."""
 
@@ -77,8 +76,7 @@ class Plan:
     group: GroupPlan | None = None  # set: the archetypes come from the group, not from `archetypes`
 
 
-@slot_init  # made for every NPC of a batch: the slots' own setters, not object.__setattr__ (chargen.model)
-@dataclass(frozen=True, slots=True)
+@frozen_record()  # made for every NPC of a batch: the slots' own setters, not object.__setattr__ (chargen.model)
 class NpcOutput:
     """One NPC in every form the run asked for (None where not asked)."""
 
