@@ -2,9 +2,12 @@
 
     python tests/bench/bench_batch.py              # 10,000 NPCs to JSONL, 200 to PDF, with 1 and 2 jobs
     python tests/bench/bench_batch.py --quick      # 2,000 and 20, for a smoke run
+    python tests/bench/bench_batch.py --data-only --repeat 15   # the JSONL cases, 15 runs of each job count
 
 Each case runs in a fresh Python process so its peak memory (ru_maxrss of the process and of its largest
-worker) is its own. Floors: for JSONL, json.dumps of the same documents, made beforehand, written to a
+worker) is its own. The 1- and 2-job JSONL batches run `--repeat` times each, alternating, and the
+run with the median wall time of each is printed, with the 2-job speed-up as the median of the pairs' ratios
+and their range: a single run of each moves by a few percent from one try to the next. Floors: for JSONL, json.dumps of the same documents, made beforehand, written to a
 file; for PDF, WeasyPrint turning the very same record HTML into PDFs, one after another in one process.
 Not collected by pytest (the name does not start with test_).
 """
@@ -14,6 +17,7 @@ from __future__ import annotations
 import argparse
 import json
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -161,6 +165,31 @@ def line(label: str, result: dict[str, Any], floor: dict[str, Any] | None = None
     )
 
 
+def _alternating(count: int, repeat: int) -> dict[int, list[dict[str, Any]]]:
+    """`repeat` runs of the 1-job and the 2-job batch, taken in turn, so a drift of the machine's speed
+    reaches both alike."""
+    runs: dict[int, list[dict[str, Any]]] = {1: [], 2: []}
+    for _ in range(repeat):
+        for jobs in (1, 2):
+            runs[jobs].append(run_case(["jsonl", str(count), str(jobs)]))
+    return runs
+
+
+def _median_run(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """The run with the median wall time (the lower middle of an even count): a whole run, so its CPU and
+    memory figures are its own."""
+    return sorted(runs, key=lambda run: run["seconds"])[(len(runs) - 1) // 2]
+
+
+def _speed_up(runs: dict[int, list[dict[str, Any]]]) -> str:
+    ratios = sorted(one["seconds"] / two["seconds"] for one, two in zip(runs[1], runs[2], strict=True))
+    middle = statistics.median(ratios)
+    return (
+        f"2 jobs: {middle:.2f}x one job's wall time (median of {len(ratios)} alternating pairs, "
+        f"{ratios[0]:.2f}-{ratios[-1]:.2f}; an idle machine only)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -170,6 +199,9 @@ def main() -> None:
         "--pdf-count", type=int, help="records in the big PDF batch (default 200; 2000 for the memory check)"
     )
     parser.add_argument("--data-only", action="store_true", help="the JSONL cases only, no PDF")
+    parser.add_argument(
+        "--repeat", type=int, default=5, help="runs of the 1- and 2-job JSONL batch, alternating (default 5)"
+    )
     parser.add_argument("--case", nargs="+", help=argparse.SUPPRESS)
     arguments = parser.parse_args()
     if arguments.case:
@@ -200,8 +232,9 @@ def main() -> None:
     work = run_case(["jsonl-work", str(data_count)])
     print(line(f"NPCs made + json_line, no batch x{data_count}", work, floor))
     startup = run_case(["jsonl", "1", "1"])
+    runs = _alternating(data_count, max(1, arguments.repeat))
     for jobs in (1, 2):
-        result = run_case(["jsonl", str(data_count), str(jobs)])
+        result = _median_run(runs[jobs])
         print(line(f"JSONL {data_count} NPCs, {jobs} job(s)", result, floor))
         if jobs > 1:
             print(
@@ -215,6 +248,7 @@ def main() -> None:
                 f"of which its start-up (the modules it imports, its first NPC; a batch of one NPC): "
                 f"{startup['cpu'] * 1e3:.0f} ms of CPU, {startup['cpu'] / data_count * 1e6:.1f} us an NPC"
             )
+    print(_speed_up(runs))
     if arguments.data_only:
         return
     pdf_floor = run_case(["pdf-floor", str(pdf_count)])
