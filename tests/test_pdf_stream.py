@@ -346,3 +346,70 @@ def _raw(pdf: bytes, offset: int) -> bytes:
     """An object's bytes up to its stream data or end."""
     end = pdf.index(b"endobj", offset)
     return pdf[offset:end].split(b"stream\n", 1)[0]
+
+
+def test_a_record_batch_collects_each_record_s_garbage_and_leaves_the_collector_as_it_was(
+    tmp_path: Path, tables: Tables
+) -> None:
+    """A layout's cycles are collected after each record, over what the process held after its first one,
+    frozen (chargen.batch.workers._collect_record_garbage); the batch unfreezes it when it ends."""
+    import gc
+
+    seen: list[tuple[int, int]] = []
+
+    def noted(done: int) -> None:
+        seen.append((gc.get_freeze_count(), len(gc.garbage)))
+
+    assert gc.get_freeze_count() == 0
+    run_batch(
+        BatchOptions(count=3, seed=2, jobs=1, pdf=str(tmp_path / "r.pdf")), tables=tables, progress=noted
+    )
+    assert len(seen) == 3 and all(frozen > 0 for frozen, _ in seen)  # frozen from the first record on
+    assert gc.get_freeze_count() == 0  # and given back
+
+
+def test_a_caller_s_own_freeze_is_left_alone(tmp_path: Path, tables: Tables) -> None:
+    import gc
+
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        run_batch(BatchOptions(count=2, seed=2, jobs=1, pdf=str(tmp_path / "r.pdf")), tables=tables)
+        # Neither given back nor frozen more (a frozen object that dies leaves the count).
+        assert 0 < gc.get_freeze_count() <= frozen
+    finally:
+        gc.unfreeze()
+
+
+def test_each_record_s_cycles_are_collected_when_it_is_made(
+    tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cycle a record leaves is gone by the time the batch writes the record, whatever the collector's
+    own thresholds (turned off here)."""
+    import gc
+    import weakref
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+    left: list[weakref.ref[Cycle]] = []
+    made = workers.make_output
+
+    def leaving_a_cycle(*arguments: Any) -> Any:
+        cycle = Cycle()
+        left.append(weakref.ref(cycle))
+        return made(*arguments)
+
+    alive: list[bool] = []
+    monkeypatch.setattr(workers, "make_output", leaving_a_cycle)
+    gc.disable()
+    try:
+        run_batch(
+            BatchOptions(count=3, seed=2, jobs=1, pdf=str(tmp_path / "r.pdf")),
+            tables=tables,
+            progress=lambda done: alive.append(left[-1]() is not None),
+        )
+    finally:
+        gc.enable()
+    assert alive == [False, False, False]
