@@ -196,6 +196,21 @@ def test_a_batch_carries_each_font_once(tables: Tables) -> None:
         joined(carried[1:])
 
 
+def test_a_batch_process_holding_the_fonts_writes_them_from_what_it_holds(tables: Tables) -> None:
+    """With `hold` (the batch process makes and writes its records) even the first record carries only
+    stand-ins, and the writer writes each font from the data held for it: the same file."""
+    characters = [api.roll(seed=seed, tables=tables) for seed in (4, 5, 6)]
+    full = [render_pdf(character, tables, whole_fonts=True) for character in characters]
+    with wholefont.carrying_once(hold=True):
+        held = [render_pdf(character, tables, whole_fonts=True) for character in characters]
+        assert all(len(record) < 60_000 for record in held)  # no font program in any of them
+        assert joined(held) == joined(full)
+        assert wholefont._held == {}  # each taken once, by the writer
+        with pytest.raises(ValueError, match="no earlier record carried"):
+            joined(held)  # taken: a second file cannot be written from them
+    assert wholefont._held is None
+
+
 def test_a_batch_made_carrying_fonts_once_is_the_batch_made_without(
     tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:

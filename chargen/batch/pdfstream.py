@@ -13,7 +13,9 @@ record and are written once per file, not once per record; a smaller batch keeps
 record leaves those big streams uncompressed (it is only passed here); a stream without a filter is
 compressed when it is first written, so the work is done once per file too. A batch's records carry a
 font's program and text map only the first time their process uses it, and a stand-in (/StandsFor) after:
-the records arrive in order, so the stream it stands for has been written by then.
+the records arrive in order, so the stream it stands for has been written by then. Records the batch
+process makes itself carry only stand-ins: the first stand-in for a stream is written as that stream,
+from the data chargen.render.wholefont holds for it in this process.
 
 Memory: what is kept per record is what the end of the file needs (each object's offset and each
 record's top bookmark, on disk; each page's number, 4 bytes in memory) and the digests of the objects
@@ -42,7 +44,7 @@ from pypdf.generic import (
 )
 
 from chargen.batch.spool import Bookmarks, Offsets
-from chargen.render.wholefont import STANDS_FOR
+from chargen.render.wholefont import STANDS_FOR, take_held
 
 HEADER = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
 #: Keys of a copied page or bookmark that point back up its own tree: set by this writer, never copied.
@@ -214,7 +216,7 @@ class _RecordCopy:
         number = self.mapped[reference.idnum] = self.writer._reserve()
         target = reference.get_object()
         if isinstance(target, StreamObject) and "/" + STANDS_FOR in target:
-            return self._stood_for(reference.idnum, str(target["/" + STANDS_FOR])[1:])
+            return self._stood_for(reference.idnum, number, target)
         self.unfinished.add(number)
         outer, self.names_own = self.names_own, False
         body = self._body(target)
@@ -245,18 +247,29 @@ class _RecordCopy:
             # A whole font's program or text map (chargen.render.wholefont): compressed once per file,
             # and noted for the later records that carry only a stand-in for it.
             self.writer.carried.setdefault(hashlib.sha256(target._data).hexdigest(), number)
-            data = zlib.compress(target._data, 9)
-            head = self.entries(target, skip=("/Length",))
-            body = b"<<%s/Filter/FlateDecode/Length %d>>\nstream\n%s\nendstream" % (head, len(data), data)
+            body = self._compressed(target, target._data, skip=("/Length",))
         self.writer._write(number, body)
 
-    def _stood_for(self, idnum: int, key: str) -> int:
-        """The number of the stream a stand-in names, written by an earlier record."""
+    def _compressed(self, stream: StreamObject, data: bytes, skip: tuple[str, ...]) -> bytes:
+        packed = zlib.compress(data, 9)
+        head = self.entries(stream, skip=skip)
+        return b"<<%s/Filter/FlateDecode/Length %d>>\nstream\n%s\nendstream" % (head, len(packed), packed)
+
+    def _stood_for(self, idnum: int, number: int, stand_in: StreamObject) -> int:
+        """The number of the stream a stand-in names: written by an earlier record, or now, under the number
+        reserved for the stand-in, from its entries and the data this process holds for it (where the
+        record carrying it would have had it written)."""
+        key = str(stand_in["/" + STANDS_FOR])[1:]
         same = self.writer.carried.get(key)
-        if same is None:
+        if same is not None:
+            self.mapped[idnum] = same
+            return same
+        held = take_held(key)
+        if held is None:
             raise ValueError(f"a stand-in for a stream no earlier record carried ({key[:12]}...)")
-        self.mapped[idnum] = same
-        return same
+        self.writer.carried[key] = number
+        self.writer._write(number, self._compressed(stand_in, held, skip=("/Length", "/" + STANDS_FOR)))
+        return number
 
 
 def _idnum(item: Any) -> int:

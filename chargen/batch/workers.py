@@ -83,7 +83,7 @@ def _carrying_fonts_once(plan: Plan) -> Iterator[None]:
         return
     from chargen.render import wholefont
 
-    with wholefont.carrying_once():
+    with wholefont.carrying_once(hold=True):  # the records' writer is this process
         yield
 
 

@@ -13,16 +13,20 @@ process: the same bytes as WeasyPrint's whole-font mode writes.
 `carrying_once()`: within it (a batch's worker), a font's program and text map are carried by the first
 record of the process that uses the font, and later records carry only a stand-in naming them (a stream
 with /StandsFor and no data): chargen.batch.pdfstream, which writes the records in order, has then already
-written the real stream. A record with stand-ins is not a PDF to use alone; outside `carrying_once` every
-record carries its fonts.
+written the real stream. `carrying_once(hold=True)`: the batch process makes the records itself, so even
+the first record carries a stand-in, and the stream's data is held here until the writer, in the same
+process, takes it (`take_held`): the first record is laid out and written without a megabyte of font
+programs in it, which made its peak memory about 3.5 MB above every later record's. A record with
+stand-ins is not a PDF to use alone; outside `carrying_once` every record carries its fonts.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any
@@ -30,8 +34,10 @@ from typing import Any
 #: The key of a stand-in stream: the sha256 (hex, as a PDF name) of the data of the stream it stands for.
 STANDS_FOR = "StandsFor"
 
-# Within `carrying_once`: the keys of the streams a record of this process has carried.
+# Within `carrying_once`: the keys of the streams a record of this process has carried or stood in for.
 _carried: set[str] | None = None
+# Within `carrying_once(hold=True)`: the data of the streams stood in for that the writer has not taken yet.
+_held: dict[str, bytes] | None = None
 
 
 @dataclass(frozen=True)
@@ -55,14 +61,22 @@ _fonts: dict[bytes, WholeFont] = {}  # by font file (`_identity`): a few fonts, 
 
 
 @contextlib.contextmanager
-def carrying_once() -> Iterator[None]:
-    """Whole-font records made inside carry each font's big streams once (see the module's text)."""
-    global _carried
-    saved, _carried = _carried, set()
+def carrying_once(*, hold: bool = False) -> Iterator[None]:
+    """Whole-font records made inside carry each font's big streams once, or with `hold` (the records'
+    writer is in this process) never, their data held for the writer (see the module's text)."""
+    global _carried, _held
+    saved = _carried, _held
+    _carried, _held = set(), ({} if hold else None)
     try:
         yield
     finally:
-        _carried = saved
+        _carried, _held = saved
+
+
+def take_held(key: str) -> bytes | None:
+    """The data of the stream `key` names, held since a record of this process stood in for it; None
+    when none is held (it was carried by a record, or taken already)."""
+    return _held.pop(key, None) if _held is not None else None
 
 
 def carry_once_for_good() -> None:
@@ -93,11 +107,9 @@ def make_whole(document: Any, pdf: Any) -> None:
         program = target(descriptor.get("FontFile2") or descriptor["FontFile3"])
         if "Length1" in program.extra:
             program.extra["Length1"] = whole.program_length
-        if _carries(program, whole.program_key):
-            program.stream = [_program(font)]
+        _fill(program, whole.program_key, functools.partial(_program, font))  # read only when carried
         to_unicode = target(font_dictionary["ToUnicode"])
-        if _carries(to_unicode, whole.to_unicode_key):
-            to_unicode.stream = [whole.to_unicode]
+        _fill(to_unicode, whole.to_unicode_key, functools.partial(bytes, whole.to_unicode))
 
 
 def _wholly_kept(font: Any) -> bool:
@@ -106,18 +118,23 @@ def _wholly_kept(font: Any) -> bool:
     return not ("fvar" in font.tables or font.png or font.svg or getattr(font, "colr", False))
 
 
-def _carries(stream: Any, key: str) -> bool:
-    """Whether a pydyf stream is to carry its whole data (the caller gives it), uncompressed: the batch
-    writer compresses it once per file. Within `carrying_once`, once this process has carried it, the
-    stream is made a stand-in instead."""
+def _fill(stream: Any, key: str, data: Callable[[], bytes]) -> None:
+    """A pydyf stream given its whole data, uncompressed (the batch writer compresses it once per file),
+    or made a stand-in for it: within `carrying_once`, once this process has carried it, and always when
+    the data is held for the writer. A stand-in keeps the stream's own entries, so the writer can write
+    the real stream from it and the held data."""
     stream.compress = False
-    if _carried is not None and key in _carried:
-        stream.stream = []
-        stream.extra = {STANDS_FOR: "/" + key}
-        return False
-    if _carried is not None:
+    if _carried is None:  # a record on its own: it carries everything
+        stream.stream = [data()]
+        return
+    if key not in _carried:
         _carried.add(key)
-    return True
+        if _held is None:  # a worker's first record with the font: it carries the stream to the writer
+            stream.stream = [data()]
+            return
+        _held[key] = data()
+    stream.stream = []
+    stream.extra = {**stream.extra, STANDS_FOR: "/" + key}
 
 
 def whole_font(font: Any) -> WholeFont:
