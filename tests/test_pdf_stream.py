@@ -428,3 +428,27 @@ def test_each_record_s_cycles_are_collected_when_it_is_made(
     finally:
         gc.enable()
     assert alive == [False, False, False]
+
+
+def test_the_record_fonts_are_worked_out_before_any_layout(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """prepare_whole_fonts works out fonts.css's fonts from their files, known again by their identity when
+    a record uses them; the writer then reads each program from its file (nothing held) and writes the
+    same file as records that carry their fonts."""
+    from chargen.render import pdf
+
+    monkeypatch.setattr(wholefont, "_fonts", {})
+    monkeypatch.setattr(wholefont, "_sources", {})
+    characters = [api.roll(seed=seed, tables=tables) for seed in (4, 5)]
+    full = [render_pdf(character, tables, whole_fonts=True) for character in characters]
+    monkeypatch.setattr(wholefont, "_fonts", {})
+    with wholefont.carrying_once(hold=True):
+        pdf.prepare_whole_fonts()
+        assert len(wholefont._sources) == 2  # the regular and the italic
+        monkeypatch.setattr(wholefont, "_work_out", lambda font: pytest.fail("worked out in a layout"))
+        held = [render_pdf(character, tables, whole_fonts=True) for character in characters]
+        assert wholefont._held is not None
+        held_readers = wholefont._held
+        assert all(held_readers.get(key) is read for key, read in wholefont._sources.items())  # not held
+        assert joined(held) == joined(full)

@@ -82,8 +82,10 @@ def _carrying_fonts_once(plan: Plan) -> Iterator[None]:
         yield
         return
     from chargen.render import wholefont
+    from chargen.render.pdf import prepare_whole_fonts
 
     with wholefont.carrying_once(hold=True):  # the records' writer is this process
+        prepare_whole_fonts()
         yield
 
 

@@ -174,6 +174,13 @@ def fonts_css() -> str:
     return read_asset(FONTS_CSS)
 
 
+def font_urls() -> list[str]:
+    """The absolute URL of each font fonts.css names, in its order."""
+    base = templates_dir().resolve().as_uri() + "/"
+    urls = (match.group(2) for match in _URL.finditer(fonts_css()))
+    return [url if ":" in url.split("/")[0] else base + url for url in urls]
+
+
 @lru_cache(maxsize=1)
 def inline_fonts_css() -> str:
     """fonts.css with every url(...) replaced by a data: URI, fetched under the same rules as the PDF."""

@@ -18,7 +18,7 @@ from typing import Any
 from chargen.paths import templates_dir
 from chargen.render import fetcher, wholefont
 from chargen.render.errors import RenderError
-from chargen.render.html import FONTS_CSS, LAYOUT_CSS, fonts_css, layout_css
+from chargen.render.html import FONTS_CSS, LAYOUT_CSS, font_urls, fonts_css, layout_css
 
 #: chargen's fontconfig configuration: the shipped fallback fonts only.
 FONTCONFIG_FILE = "fonts/fonts.conf"
@@ -69,6 +69,22 @@ def _make_fetcher(weasyprint: Any, refused: list[str]) -> Any:
             return response_class(url, body=resource.data, headers={"Content-Type": resource.mime_type})
 
     return SafeFetcher(fail_on_errors=True)
+
+
+def prepare_whole_fonts() -> None:
+    """The whole-font objects of the record's own fonts (fonts.css) worked out before any record is laid
+    out, each read again from its file when a batch's writer takes it (chargen.render.wholefont.prepare).
+    A font that cannot be fetched is left to the layout, which reports it."""
+    for url in font_urls():
+        try:
+            wholefont.prepare(functools.partial(_font_program, url))
+        except RenderError:
+            continue
+
+
+def _font_program(url: str) -> bytes:
+    """A font as WeasyPrint is handed it (`_resolve`), so as it embeds it whole."""
+    return _resolve(url, []).data
 
 
 def _unwoff(data: bytes) -> bytes:

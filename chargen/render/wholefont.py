@@ -36,8 +36,10 @@ STANDS_FOR = "StandsFor"
 
 # Within `carrying_once`: the keys of the streams a record of this process has carried or stood in for.
 _carried: set[str] | None = None
-# Within `carrying_once(hold=True)`: the data of the streams stood in for that the writer has not taken yet.
-_held: dict[str, bytes] | None = None
+# Within `carrying_once(hold=True)`: how to read each stream stood in for that the writer has not taken yet.
+_held: dict[str, Callable[[], bytes]] | None = None
+# The programs `prepare` worked out, by key: how to read each again (its font file), so none is held.
+_sources: dict[str, Callable[[], bytes]] = {}
 
 
 @dataclass(frozen=True)
@@ -74,9 +76,25 @@ def carrying_once(*, hold: bool = False) -> Iterator[None]:
 
 
 def take_held(key: str) -> bytes | None:
-    """The data of the stream `key` names, held since a record of this process stood in for it; None
-    when none is held (it was carried by a record, or taken already)."""
-    return _held.pop(key, None) if _held is not None else None
+    """The data of the stream `key` names, held since a record of this process stood in for it (or read
+    again from its font file now, for a font `prepare` worked out); None when none is held (it was carried
+    by a record, or taken already)."""
+    reader = _held.pop(key, None) if _held is not None else None
+    return reader() if reader is not None else None
+
+
+def prepare(read: Callable[[], bytes]) -> None:
+    """Work out now the whole-font objects of a font file the records may use (`read` gives its program,
+    as WeasyPrint embeds it), rather than while the first record's layout fills memory; and, for records
+    that hold their fonts for the writer, read the program again only when the writer takes it. A font
+    whose file WeasyPrint loads otherwise is told apart by `_identity`, and worked out when first met."""
+    program = read()
+    identity = _identity_of(program, 0)
+    upem = _units_per_em(program)
+    if identity is None or identity in _fonts or not 16 <= upem <= 16384:  # HarfBuzz's own upem otherwise
+        return
+    whole = _fonts[identity] = _worked_out(program, 0, upem)
+    _sources[whole.program_key] = read
 
 
 def carry_once_for_good() -> None:
@@ -132,7 +150,7 @@ def _fill(stream: Any, key: str, data: Callable[[], bytes]) -> None:
         if _held is None:  # a worker's first record with the font: it carries the stream to the writer
             stream.stream = [data()]
             return
-        _held[key] = data()
+        _held[key] = _sources.get(key) or functools.partial(bytes, data())
     stream.stream = []
     stream.extra = {**stream.extra, STANDS_FOR: "/" + key}
 
@@ -164,13 +182,16 @@ def _identity(font: Any) -> bytes:
 
 
 def _work_out(font: Any) -> WholeFont:
+    return _worked_out(_program(font), font.index, font.upem)
+
+
+def _worked_out(program: bytes, index: int, upem: int) -> WholeFont:
     """As WeasyPrint's whole-font mode: a width for every glyph, in glyph order, in thousandths of the em."""
     import pydyf  # type: ignore[import-untyped]
 
     from chargen.render import textmap
 
-    program = _program(font)
-    widths = [advance * 1000 / font.upem for advance in _advances(program, font.index)]
+    widths = [advance * 1000 / upem for advance in _advances(program, index)]
     array = pydyf.Array([0, pydyf.Array(widths)]) if widths else pydyf.Array()
     to_unicode = textmap.to_unicode_cmap(program)
     return WholeFont(
@@ -181,6 +202,25 @@ def _work_out(font: Any) -> WholeFont:
         widths=array.data,
         widest=max(widths, default=0),
     )
+
+
+def _identity_of(program: bytes, index: int) -> bytes | None:
+    """`_identity` of a font file read whole (not a collection): None where its head cannot be read."""
+    head = _table(program, b"head")
+    return b"%d %d " % (len(program), index) + head if head is not None else None
+
+
+def _table(program: bytes, tag: bytes) -> bytes | None:
+    """A table of a font file (not a collection), found through its table directory."""
+    try:
+        (tables,) = struct.unpack_from(">H", program, 4)
+        for record in range(tables):
+            found, _, offset, length = struct.unpack_from(">4sIII", program, 12 + 16 * record)
+            if found == tag:
+                return program[offset : offset + length]
+    except struct.error:
+        return None
+    return None
 
 
 def _program(font: Any) -> bytes:
@@ -202,3 +242,8 @@ def _advances(program: bytes, index: int) -> list[int]:
     table: bytes = parsed.reader["hmtx"]
     advances = [int(advance) for advance, _ in struct.iter_unpack(">Hh", table[: 4 * metrics])]
     return advances + advances[-1:] * (glyphs - metrics)
+
+
+def _units_per_em(program: bytes) -> int:
+    head = _table(program, b"head")
+    return int(struct.unpack_from(">H", head, 18)[0]) if head is not None and len(head) >= 20 else 0
