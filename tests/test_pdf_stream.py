@@ -452,3 +452,28 @@ def test_the_record_fonts_are_worked_out_before_any_layout(
         held_readers = wholefont._held
         assert all(held_readers.get(key) is read for key, read in wholefont._sources.items())  # not held
         assert joined(held) == joined(full)
+
+
+def test_a_font_file_that_changes_during_the_batch_is_refused(
+    tables: Tables, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The writer reads a prepared font's program again: if the file changed since, the records laid out
+    with the old one would not fit it, and the batch stops with one error instead of a wrong file."""
+    from chargen.errors import ChargenError
+    from chargen.render import pdf
+
+    monkeypatch.setattr(wholefont, "_fonts", {})
+    monkeypatch.setattr(wholefont, "_sources", {})
+    reads: list[str] = []
+    real = pdf._font_program
+
+    def changing(url: str) -> bytes:
+        reads.append(url)
+        return real(url) + (b"\0" if len(reads) > 2 else b"")  # the same for prepare, then changed
+
+    monkeypatch.setattr(pdf, "_font_program", changing)
+    with wholefont.carrying_once(hold=True):
+        pdf.prepare_whole_fonts()
+        record = render_pdf(api.roll(seed=4, tables=tables), tables, whole_fonts=True)
+        with pytest.raises(ChargenError, match="changed on disk"):
+            joined([record])

@@ -15,7 +15,8 @@ record of the process that uses the font, and later records carry only a stand-i
 with /StandsFor and no data): chargen.batch.pdfstream, which writes the records in order, has then already
 written the real stream. `carrying_once(hold=True)`: the batch process makes the records itself, so even
 the first record carries a stand-in, and the stream's data is held here until the writer, in the same
-process, takes it (`take_held`): the first record is laid out and written without a megabyte of font
+process, takes it (`take_held`); for a font `prepare` worked out before the first layout, only how to read
+it again from its file is held. The first record is then laid out and written without a megabyte of font
 programs in it, which made its peak memory about 3.5 MB above every later record's. A record with
 stand-ins is not a PDF to use alone; outside `carrying_once` every record carries its fonts.
 """
@@ -30,6 +31,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from io import BytesIO
 from typing import Any
+
+from chargen.render.errors import RenderError
 
 #: The key of a stand-in stream: the sha256 (hex, as a PDF name) of the data of the stream it stands for.
 STANDS_FOR = "StandsFor"
@@ -80,7 +83,12 @@ def take_held(key: str) -> bytes | None:
     again from its font file now, for a font `prepare` worked out); None when none is held (it was carried
     by a record, or taken already)."""
     reader = _held.pop(key, None) if _held is not None else None
-    return reader() if reader is not None else None
+    if reader is None:
+        return None
+    data = reader()
+    if _key(data) != key:  # a font file that changed since `prepare` read it: its records do not fit
+        raise RenderError(f"a font changed on disk while the batch used it ({key[:12]}...)")
+    return data
 
 
 def prepare(read: Callable[[], bytes]) -> None:
