@@ -175,10 +175,14 @@ def fonts_css() -> str:
 
 
 def font_urls() -> list[str]:
-    """The absolute URL of each font fonts.css names, in its order."""
+    """The absolute URL of each font fonts.css names, in its order, as the PDF's fetcher sees it."""
     base = templates_dir().resolve().as_uri() + "/"
-    urls = (match.group(2) for match in _URL.finditer(fonts_css()))
-    return [url if ":" in url.split("/")[0] else base + url for url in urls]
+    return [_absolute(match.group(2), base) for match in _URL.finditer(fonts_css())]
+
+
+def _absolute(url: str, base: str) -> str:
+    """A url(...) of fonts.css against the templates folder's `base`; one with a scheme as it is."""
+    return url if ":" in url.split("/")[0] else base + url
 
 
 @lru_cache(maxsize=1)
@@ -188,9 +192,7 @@ def inline_fonts_css() -> str:
     base = root.as_uri() + "/"
 
     def embed(match: re.Match[str]) -> str:
-        url = match.group(2)
-        absolute = url if ":" in url.split("/")[0] else base + url
-        resource = fetcher.fetch(absolute, root)
+        resource = fetcher.fetch(_absolute(match.group(2), base), root)
         encoded = base64.b64encode(resource.data).decode("ascii")
         return f'url("data:{resource.mime_type};base64,{encoded}")'
 
