@@ -62,3 +62,25 @@ def test_closing_early_ends_the_workers() -> None:
     results.close()
     assert time.monotonic() - started < 5  # ended, not waited for until they finish
     assert own_children() == before
+
+
+@needs_fork
+def test_a_worker_that_dies_inside_a_result_is_one_chargen_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker killed while it writes a result leaves a message cut short in its pipe: one ChargenError,
+    not the pipe's own end-of-file error."""
+    from chargen.errors import ChargenError
+
+    here, send = os.getpid(), forked._send
+
+    def cut_short(results: int, number: int, outcome: bytes, payload: bytes) -> None:
+        if os.getpid() == here:
+            send(results, number, outcome, payload)
+            return
+        os.write(results, forked._HEADER.pack(number, outcome, len(payload)) + payload[:1])
+        os._exit(5)
+
+    monkeypatch.setattr(forked, "_send", cut_short)
+    before = own_children()
+    with pytest.raises(ChargenError, match=r"ended before it sent its NPCs \(exit status 5\)"):
+        list(forked.in_order(noted, range(300), 2))
+    assert own_children() == before

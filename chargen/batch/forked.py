@@ -180,19 +180,32 @@ def _take(workers: Workers, early: dict[int, Made], timeout: float | None) -> No
 
     ready, _, _ = select.select(list(workers), [], [], timeout)
     for results in ready:
-        header = _read(results, _HEADER.size)
-        if not header:  # the worker has ended: it closes its pipe only by ending
+        try:
+            message, cut = _message(results), False
+        except EOFError:  # the worker died inside a result: what it sent is cut short
+            message, cut = None, True
+        if message is None:  # the worker has ended: it closes its pipe only by ending
             worker = workers.pop(results)
-            if worker.wait() != 0:
+            if worker.wait() != 0 or cut:
                 raise ChargenError(
                     f"batch: a worker process ended before it sent its NPCs (exit status {worker.exit_status})"
                 ) from None
             continue
-        number, outcome, length = _HEADER.unpack(header)
-        payload = pickle.loads(_read(results, length))
+        number, outcome, data = message
+        payload = pickle.loads(data)
         if outcome == _FAILED:
             raise payload
         early[number] = payload
+
+
+def _message(results: int) -> tuple[int, bytes, bytes] | None:
+    """The next result in a worker's pipe (its task's number, its outcome, its data); None when the worker
+    ended between results, EOFError when it ended inside one."""
+    header = _read(results, _HEADER.size)
+    if not header:
+        return None
+    number, outcome, length = _HEADER.unpack(header)
+    return number, outcome, _read(results, length)
 
 
 def _read(descriptor: int, size: int) -> bytes:
