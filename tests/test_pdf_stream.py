@@ -379,7 +379,8 @@ def test_a_record_batch_collects_each_record_s_garbage_and_leaves_the_collector_
     run_batch(
         BatchOptions(count=3, seed=2, jobs=1, pdf=str(tmp_path / "r.pdf")), tables=tables, progress=noted
     )
-    assert len(seen) == 3 and all(frozen > 0 for frozen, _ in seen)  # frozen from the first record on
+    # Collected, then frozen, once the first record is written: frozen from the second record on.
+    assert len(seen) == 3 and all(frozen > 0 for frozen, _ in seen[1:])
     assert gc.get_freeze_count() == 0  # and given back
 
 
@@ -396,38 +397,46 @@ def test_a_caller_s_own_freeze_is_left_alone(tmp_path: Path, tables: Tables) -> 
         gc.unfreeze()
 
 
-def test_each_record_s_cycles_are_collected_when_it_is_made(
+def test_each_record_s_cycles_are_collected_before_the_next_layout(
     tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """A cycle a record leaves is gone by the time the batch writes the record, whatever the collector's
-    own thresholds (turned off here)."""
+    """The cycles a record leaves, in its layout and in its copy into the file (pypdf's reader), are gone
+    before the next record is laid out, whatever the collector's own thresholds (turned off here)."""
     import gc
     import weakref
+
+    from chargen.batch import pdfstream
 
     class Cycle:
         def __init__(self) -> None:
             self.me = self
 
     left: list[weakref.ref[Cycle]] = []
+
+    def leaving_a_cycle(function: Any) -> Any:
+        def leaving(*arguments: Any) -> Any:
+            cycle = Cycle()
+            left.append(weakref.ref(cycle))
+            return function(*arguments)
+
+        return leaving
+
+    alive_at_layout: list[int] = []
     made = workers.make_output
 
-    def leaving_a_cycle(*arguments: Any) -> Any:
-        cycle = Cycle()
-        left.append(weakref.ref(cycle))
+    def counting(*arguments: Any) -> Any:
+        alive_at_layout.append(sum(cycle() is not None for cycle in left))
         return made(*arguments)
 
-    alive: list[bool] = []
-    monkeypatch.setattr(workers, "make_output", leaving_a_cycle)
+    monkeypatch.setattr(workers, "make_output", leaving_a_cycle(counting))
+    monkeypatch.setattr(pdfstream.StreamingPdf, "add", leaving_a_cycle(pdfstream.StreamingPdf.add))
     gc.disable()
     try:
-        run_batch(
-            BatchOptions(count=3, seed=2, jobs=1, pdf=str(tmp_path / "r.pdf")),
-            tables=tables,
-            progress=lambda done: alive.append(left[-1]() is not None),
-        )
+        run_batch(BatchOptions(count=3, seed=2, jobs=1, pdf=str(tmp_path / "r.pdf")), tables=tables)
     finally:
         gc.enable()
-    assert alive == [False, False, False]
+    # Each layout finds alive only its own new cycle: the last record's two are gone.
+    assert len(left) == 6 and alive_at_layout == [1, 1, 1]
 
 
 def test_the_record_fonts_are_worked_out_before_any_layout(
