@@ -3,6 +3,7 @@ and that it is in place in every process that renders."""
 
 from __future__ import annotations
 
+import inspect
 import types
 from typing import Any
 
@@ -92,3 +93,49 @@ def test_the_installed_weasyprint_is_stopped_when_it_renders(tables: Any) -> Non
     assert isinstance(line_break.pango, pango_leak._Pango) == pango_leak.stoppable()
     if not pango_leak.stoppable():
         pytest.skip("this WeasyPrint does not hold the leaking code")
+
+
+def test_the_naming_stop_goes_only_where_the_leaking_line_is() -> None:
+    def __init__(self: Any, pango_font: Any, description: Any, font_size: float) -> None:
+        name = ffi.gc(pango.pango_font_description_to_string(description), glib.g_free)  # noqa: F821
+        self.name = ffi.string(name)  # noqa: F821
+
+    fixed = types.ModuleType("fonts")
+    fixed.Font = type("Font", (), {"__init__": __init__})  # type: ignore[attr-defined]
+    fixed.pango = FakePango()  # type: ignore[attr-defined]
+    assert not pango_leak.stop_naming_leak(fixed, FakeFfi())
+    assert isinstance(fixed.pango, FakePango)  # type: ignore[attr-defined]
+
+
+def test_each_font_name_weasyprint_reads_is_freed(tables: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every string pango_font_description_to_string gives pdf/fonts.py while a record is written is
+    freed (g_free) once WeasyPrint has read it."""
+    from chargen import api
+    from chargen.render import pdf, render_pdf
+
+    pdf._engine()
+    from weasyprint.pdf import fonts
+
+    if pango_leak.NAMING_CODE not in "".join(inspect.getsource(fonts.Font.__init__).split()):
+        pytest.skip("this WeasyPrint does not hold the leaking line")
+    assert isinstance(fonts.pango, pango_leak._NamingPango)  # in place before any record is written
+    stand_in = fonts.pango
+    made: list[bytes] = []
+    freed: list[bytes] = []
+
+    class CountingGlib:
+        @staticmethod
+        def g_free(pointer: Any) -> None:
+            freed.append(fonts.ffi.string(pointer))
+            stand_in_glib.g_free(pointer)
+
+    def counted(description: Any) -> Any:
+        name = pango_leak._NamingPango.pango_font_description_to_string(stand_in, description)
+        made.append(fonts.ffi.string(name))
+        return name
+
+    stand_in_glib = stand_in._glib
+    monkeypatch.setattr(stand_in, "_glib", CountingGlib)
+    monkeypatch.setattr(stand_in, "pango_font_description_to_string", counted)
+    render_pdf(api.roll(seed=3, tables=tables), tables)
+    assert made and freed == made  # each name, once, as soon as it was read

@@ -123,13 +123,15 @@ def _private_font_configuration(make: Callable[[], Any]) -> Any:
 @functools.lru_cache(maxsize=1)
 def _engine() -> _Engine:
     import weasyprint
+    from weasyprint.pdf import fonts as pdf_fonts
     from weasyprint.text import line_break
     from weasyprint.text.ffi import ffi
     from weasyprint.text.fonts import FontConfiguration
 
-    from chargen.render.pango_leak import stop_leak
+    from chargen.render.pango_leak import stop_leak, stop_naming_leak
 
     stop_leak(line_break, ffi)  # before any layout: each would otherwise keep its attributes for good
+    stop_naming_leak(pdf_fonts, ffi)  # and each record's fonts their names
     refused: list[str] = []
     url_fetcher = _make_fetcher(weasyprint, refused)
     font_config = _private_font_configuration(FontConfiguration)
