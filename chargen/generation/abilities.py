@@ -95,6 +95,11 @@ def given_abilities(
 _TYPICAL: dict[tuple[int, str | None, str, str | None], tuple[Tables, Abilities]] = {}
 
 
+def forget_typical() -> None:
+    """Empty the abilities worked out so far (chargen.generation.pipeline.forget_memos)."""
+    _TYPICAL.clear()
+
+
 def _typical_abilities(
     archetype: Archetype | None, race: str, race_type: str | None, tables: Tables
 ) -> Abilities:

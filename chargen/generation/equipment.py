@@ -337,6 +337,11 @@ _GIVEN: dict[tuple[int, int, int, int, int], tuple[Tables, Equipment]] = {}
 _DECIDING: dict[tuple[int, int], tuple[Tables, tuple[int, int, int]]] = {}
 
 
+def forget_given() -> None:
+    """Empty the kits given so far (chargen.generation.pipeline.forget_memos)."""
+    _GIVEN.clear()
+
+
 def given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tables) -> Equipment:
     """An NPC's kit, given: every archetype weapon at its typical Rank where the NPC may hold that Rank
     (else unranked), led by the weapon its allocation aimed at; none whose PS minimum is more than
