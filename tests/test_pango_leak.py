@@ -3,8 +3,10 @@ and that it is in place in every process that renders."""
 
 from __future__ import annotations
 
+import importlib.util
 import inspect
 import types
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -95,16 +97,50 @@ def test_the_installed_weasyprint_is_stopped_when_it_renders(tables: Any) -> Non
         pytest.skip("this WeasyPrint does not hold the leaking code")
 
 
-def test_the_naming_stop_goes_only_where_the_leaking_line_is() -> None:
-    def __init__(self: Any, pango_font: Any, description: Any, font_size: float) -> None:
-        name = ffi.gc(pango.pango_font_description_to_string(description), glib.g_free)  # noqa: F821
-        self.name = ffi.string(name)  # noqa: F821
+LEAKING_FONTS = """
+class Font:
+    def __init__(self, pango_font, description, font_size):
+        description_string = ffi.string(
+            pango.pango_font_description_to_string(description))
+"""
+FREEING_FONTS = """
+class Font:
+    def __init__(self, pango_font, description, font_size):
+        name = ffi.gc(pango.pango_font_description_to_string(description), glib.g_free)
+        description_string = ffi.string(name)
+"""
 
-    fixed = types.ModuleType("fonts")
-    fixed.Font = type("Font", (), {"__init__": __init__})  # type: ignore[attr-defined]
-    fixed.pango = FakePango()  # type: ignore[attr-defined]
-    assert not pango_leak.stop_naming_leak(fixed, FakeFfi())
-    assert isinstance(fixed.pango, FakePango)  # type: ignore[attr-defined]
+
+def _fonts_module(tmp_path: Path, source: str) -> types.ModuleType:
+    """A stand-in for WeasyPrint's pdf/fonts.py, from a file, so its source can be read."""
+    path = tmp_path / "fonts_like.py"
+    path.write_text(source, encoding="utf-8")
+    spec = importlib.util.spec_from_file_location("fonts_like", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.pango = FakePango()  # type: ignore[attr-defined]
+    return module
+
+
+@pytest.mark.parametrize(
+    ("source", "stopped"),
+    [
+        (LEAKING_FONTS, True),
+        (FREEING_FONTS, False),  # a WeasyPrint that frees the name itself
+        # the leaking line beside a call that frees its own string: the stand-in would free that one twice
+        (
+            LEAKING_FONTS + "\ndef other(d):\n    glib.g_free(pango.pango_font_description_to_string(d))\n",
+            False,
+        ),
+    ],
+)
+def test_the_naming_stop_goes_only_where_the_leaking_line_is_the_only_such_call(
+    tmp_path: Path, source: str, stopped: bool
+) -> None:
+    module = _fonts_module(tmp_path, source)
+    assert pango_leak.stop_naming_leak(module, FakeFfi()) == stopped
+    assert isinstance(module.pango, pango_leak._NamingPango) == stopped  # type: ignore[attr-defined]
 
 
 def test_each_font_name_weasyprint_reads_is_freed(tables: Any, monkeypatch: pytest.MonkeyPatch) -> None:

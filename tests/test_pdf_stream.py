@@ -399,8 +399,9 @@ def test_a_caller_s_own_freeze_is_left_alone(tmp_path: Path, tables: Tables) -> 
 def test_each_record_s_cycles_are_collected_before_the_next_layout(
     tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The cycles a record leaves, in its layout and in its copy into the file (pypdf's reader), are gone
-    before the next record is laid out, whatever the collector's own thresholds (turned off here)."""
+    """The cycles a record's layout leaves are gone before the record is written (1 job), and those its
+    copy into the file leaves (pypdf's reader) before the next record is laid out, whatever the collector's
+    own thresholds (turned off here)."""
     import gc
     import weakref
 
@@ -411,31 +412,27 @@ def test_each_record_s_cycles_are_collected_before_the_next_layout(
             self.me = self
 
     left: list[weakref.ref[Cycle]] = []
+    alive: dict[str, list[int]] = {"layout": [], "writing": []}
 
-    def leaving_a_cycle(function: Any) -> Any:
+    def leaving_a_cycle(step: str, function: Any) -> Any:
         def leaving(*arguments: Any) -> Any:
+            alive[step].append(sum(cycle() is not None for cycle in left))  # before its own
             cycle = Cycle()
             left.append(weakref.ref(cycle))
             return function(*arguments)
 
         return leaving
 
-    alive_at_layout: list[int] = []
-    made = workers.make_output
-
-    def counting(*arguments: Any) -> Any:
-        alive_at_layout.append(sum(cycle() is not None for cycle in left))
-        return made(*arguments)
-
-    monkeypatch.setattr(workers, "make_output", leaving_a_cycle(counting))
-    monkeypatch.setattr(pdfstream.StreamingPdf, "add", leaving_a_cycle(pdfstream.StreamingPdf.add))
+    monkeypatch.setattr(workers, "make_output", leaving_a_cycle("layout", workers.make_output))
+    add = pdfstream.StreamingPdf.add
+    monkeypatch.setattr(pdfstream.StreamingPdf, "add", leaving_a_cycle("writing", add))
     gc.disable()
     try:
         run_batch(BatchOptions(count=3, seed=2, jobs=1, pdf=str(tmp_path / "r.pdf")), tables=tables)
     finally:
         gc.enable()
-    # Each layout finds alive only its own new cycle: the last record's two are gone.
-    assert len(left) == 6 and alive_at_layout == [1, 1, 1]
+    assert len(left) == 6 and alive == {"layout": [0, 0, 0], "writing": [0, 0, 0]}
+    assert left[-1]() is None  # the last record's copy too, before the batch ends
 
 
 def test_the_record_fonts_are_worked_out_before_any_layout(

@@ -258,8 +258,8 @@ def _records(plan: Plan, tables: Tables, jobs: int, chunk: int) -> Iterator[NpcO
                 yield from make_chunk(numbers)  # its layouts' cycles collected before they are written
                 # Copying a record into the file (pypdf's reader of it) leaves cycles as well, which
                 # waited through the next record's layout, at its peak: collected too, over what is not
-                # frozen (20 records, whole fonts, compiled: 96.2-96.3 MB, against 96.4-96.6 collected
-                # only after the copy and 97.6-97.9 only before it).
+                # frozen (20 records, whole fonts, compiled: 96.2-96.3 MB, against 96.4-97.0 collected
+                # only after the copy, two sittings, and 97.6-97.9 only before it).
                 gc.collect()
         return
     chunks = _chunks(1, plan.count, chunk)

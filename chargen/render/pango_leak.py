@@ -149,10 +149,14 @@ def stop_naming_leak(fonts: ModuleType, ffi: Any) -> bool:
     if isinstance(getattr(fonts, "pango", None), _NamingPango):
         return True
     try:
-        source = inspect.getsource(fonts.Font.__init__)
-    except (AttributeError, OSError, TypeError):
+        source = "".join(inspect.getsource(fonts).split())
+    except (OSError, TypeError):
         return False
-    if NAMING_CODE not in "".join(source.split()):
+    # The stand-in serves the whole module: the leaking line must be its only such call, and nothing in it
+    # may free a name itself, or a name would be freed twice.
+    if NAMING_CODE not in source or source.count("pango_font_description_to_string(") != 1:
+        return False
+    if "g_free" in source:
         return False
     glib = _glib()
     if glib is None:
@@ -163,7 +167,12 @@ def stop_naming_leak(fonts: ModuleType, ffi: Any) -> bool:
 
 def _glib() -> Any:
     """GLib's g_free through an FFI of chargen's own (WeasyPrint's declares no g_free); None where no GLib
-    is found under the names WeasyPrint's platforms give it."""
+    is found under the names WeasyPrint's platforms give it, and on Windows, where the DLL found by name
+    could be another copy than Pango's, with a heap of its own."""
+    import os
+
+    if os.name == "nt":
+        return None
     import cffi  # type: ignore[import-untyped]
 
     own = cffi.FFI()
