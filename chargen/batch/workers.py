@@ -133,18 +133,14 @@ def worker_pool(
 
 
 def make_chunk(numbers: range) -> list[NpcOutput]:
-    made = _made(numbers)
-    if _plan is not None and _plan.want_record:
+    if _plan is None or _tables is None:
+        raise RuntimeError("make_chunk called before the worker was started")
+    made = [make_output(_plan, number, _tables) for number in numbers]
+    if _plan.want_record:
         _collect_record_garbage()
     else:
         gc.collect(0)  # the collection the collector skips while data NPCs are made (_collector_by_chunk)
     return made
-
-
-def _made(numbers: range) -> list[NpcOutput]:
-    if _plan is None or _tables is None:
-        raise RuntimeError("make_chunk called before the worker was started")
-    return [make_output(_plan, number, _tables) for number in numbers]
 
 
 def _collect_record_garbage() -> None:
