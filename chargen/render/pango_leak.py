@@ -113,7 +113,12 @@ def stoppable() -> bool:
 
 
 def _holds_leak(source: str) -> bool:
-    return LEAKING_CODE in "".join(source.split())
+    return LEAKING_CODE in _unspaced(source)
+
+
+def _unspaced(source: str) -> str:
+    """Source with its white space removed, as the leaking lines are compared."""
+    return "".join(source.split())
 
 
 def stop_leak(line_break: ModuleType, ffi: Any) -> bool:
@@ -149,7 +154,7 @@ def stop_naming_leak(fonts: ModuleType, ffi: Any) -> bool:
     if isinstance(getattr(fonts, "pango", None), _NamingPango):
         return True
     try:
-        source = "".join(inspect.getsource(fonts).split())
+        source = _unspaced(inspect.getsource(fonts))
     except (OSError, TypeError):
         return False
     # The stand-in serves the whole module: the leaking line must be its only such call, and nothing in it
