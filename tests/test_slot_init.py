@@ -107,6 +107,45 @@ def test_a_frozen_record_is_the_dataclass_it_stands_for() -> None:
     assert "_set_name" in Recorded.__init__.__code__.co_freevars  # slot_init's
 
 
+@dataclass(frozen=True, slots=True)
+class PlainOne:
+    name: str
+
+
+@frozen_record()
+class RecordedOne:
+    name: str
+
+
+@dataclass(frozen=True)
+class PlainHolder:
+    items: list[object]
+
+
+@frozen_record()
+class RecordedHolder:
+    items: list[object]
+
+
+def test_a_frozen_record_compares_hashes_and_shows_as_dataclasses_would() -> None:
+    """compared_by_fields' shared __eq__, __hash__ and __repr__ against those dataclasses compiles, for
+    many fields, one field and a record inside itself; dataclasses compiled none of them."""
+    hashable = {"notes": (), "count": 2}
+    assert hash(Recorded("a", 3, **hashable)) == hash(Plain("a", 3, **hashable))  # type: ignore[arg-type]
+    assert hash(RecordedOne("a")) == hash(PlainOne("a")) and repr(RecordedOne("a")) == "RecordedOne(name='a')"
+    assert RecordedOne("a") == RecordedOne("a") and RecordedOne("a") != RecordedOne("b")
+    assert RecordedOne("a") != PlainOne("a") and RecordedOne("a").__eq__("a") is NotImplemented
+    with pytest.raises(TypeError):
+        hash(Recorded("sword", count=1))  # a list among the values, as with dataclasses
+    recorded, plain = RecordedHolder([1]), PlainHolder([1])
+    recorded.items.append(recorded)
+    plain.items.append(plain)
+    assert repr(recorded) == repr(plain).replace("Plain", "Recorded") == "RecordedHolder(items=[1, ...])"
+    for method in ("__eq__", "__hash__", "__repr__"):
+        written = getattr(Recorded, method)
+        assert written.__qualname__ == f"Recorded.{method}" and written.__module__ == "chargen.model"
+
+
 def test_keyword_only_records_refuse_positions() -> None:
     with pytest.raises(TypeError):
         KeywordsOnly("a")  # type: ignore[misc]
