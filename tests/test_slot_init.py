@@ -91,8 +91,9 @@ def test_same_signature_as_dataclasses_init(kind: type) -> None:
 
 
 def test_a_frozen_record_is_the_dataclass_it_stands_for() -> None:
-    """Everything but the __init__ is dataclasses' own: repr, comparison, frozen, slots, pickling, replace;
-    and dataclasses wrote no __init__ of its own, which is what frozen_record saves."""
+    """It behaves as the dataclass it stands for: repr, comparison, frozen, slots, pickling, replace; and
+    dataclasses wrote no __init__ of its own, which is what frozen_record saves (nor the comparison and repr,
+    which compared_by_fields gives: the next test)."""
     record, plain = Recorded("sword", 2, ["kept"], count=1), Plain("sword", 2, ["kept"], count=1)
     assert repr(record) == repr(plain).replace("Plain", "Recorded")
     assert record == Recorded("sword", 2, ["kept"], count=1) and record != Recorded("axe", count=1)
@@ -143,7 +144,18 @@ def test_a_frozen_record_compares_hashes_and_shows_as_dataclasses_would() -> Non
     assert repr(recorded) == repr(plain).replace("Plain", "Recorded") == "RecordedHolder(items=[1, ...])"
     for method in ("__eq__", "__hash__", "__repr__"):
         written = getattr(Recorded, method)
-        assert written.__qualname__ == f"Recorded.{method}" and written.__module__ == "chargen.model"
+        assert written.__qualname__ == f"Recorded.{method}" and written.__module__ == __name__
+
+
+@pytest.mark.parametrize("option", [{"compare": False}, {"hash": False}, {"hash": True}, {"repr": False}])
+def test_a_field_left_out_of_the_comparison_is_refused(option: dict[str, bool]) -> None:
+    """compared_by_fields counts every field: one that asks to be left out needs dataclasses' own methods."""
+    with pytest.raises(TypeError, match=r"Partial\.hidden needs dataclasses' own methods"):
+
+        @frozen_record()
+        class Partial:
+            shown: int
+            hidden: int = field(default=0, **option)  # type: ignore[call-overload]
 
 
 def test_keyword_only_records_refuse_positions() -> None:
