@@ -145,6 +145,7 @@ def test_a_frozen_record_compares_hashes_and_shows_as_dataclasses_would() -> Non
     for method in ("__eq__", "__hash__", "__repr__"):
         written = getattr(Recorded, method)
         assert written.__qualname__ == f"Recorded.{method}" and written.__module__ == __name__
+        assert written.__code__ is getattr(RecordedOne, method).__code__  # one function's, not compiled apart
 
 
 @pytest.mark.parametrize("option", [{"compare": False}, {"hash": False}, {"hash": True}, {"repr": False}])
