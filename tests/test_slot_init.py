@@ -1,5 +1,5 @@
-"""model.slot_init: the faster __init__ of the frozen records behaves as the one dataclasses writes; and
-model.frozen_record, which gives a frozen, slotted dataclass that __init__ without dataclasses making one."""
+"""records.slot_init: the faster __init__ of the frozen records behaves as the one dataclasses writes; and
+records.frozen_record, which gives a frozen, slotted dataclass that __init__ without dataclasses making one."""
 
 from __future__ import annotations
 
@@ -20,11 +20,9 @@ from chargen.model import (
     Heritage,
     UnarmedLine,
     WeaponLine,
-    frozen_record,
-    positional_builder,
-    slot_init,
     to_document,
 )
+from chargen.records import frozen_record, positional_builder, slot_init
 
 
 @slot_init

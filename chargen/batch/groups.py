@@ -10,8 +10,8 @@ leader's number, keeping the one with the most Characteristic Points (the genera
 from __future__ import annotations
 
 from chargen.errors import InputError
-from chargen.model import frozen_record
 from chargen.names import resolve, unknown_name
+from chargen.records import frozen_record
 from chargen.tables import Tables
 
 OPTION = "--group"

@@ -14,7 +14,8 @@ from chargen.batch.mix import Mix, derived_seed
 from chargen.dice import seeded_random
 from chargen.errors import ChargenError
 from chargen.jsonline import json_text
-from chargen.model import Character, UnarmedLine, WeaponLine, frozen_record
+from chargen.model import Character, UnarmedLine, WeaponLine
+from chargen.records import frozen_record
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 from chargen.vocabulary import EIGHT

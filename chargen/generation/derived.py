@@ -18,8 +18,8 @@ from chargen.model import (
     ShieldLine,
     UnarmedLine,
     WeaponLine,
-    positional_builder,
 )
+from chargen.records import positional_builder
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, perception, tmr_from_agility
 from chargen.rules.damage_increase import optional_rules, with_damage_increase
@@ -33,7 +33,7 @@ Line = TypeVar("Line")
 #: The most weapon (or unarmed) lines kept per Tables: far more than a batch of NPCs meets.
 KEPT_LINES = 100_000
 #: The three records a roll builds whole, made from every field's value in field order (a keyword call to
-#: the class costs more than the record; model.positional_builder). Each call below names its fields.
+#: the class costs more than the record; records.positional_builder). Each call below names its fields.
 _NEW_CHARACTER = positional_builder(Character)
 _NEW_COMBAT = positional_builder(Combat)
 _NEW_CHARACTERISTICS = positional_builder(Characteristics)
