@@ -84,3 +84,38 @@ def test_a_worker_that_dies_inside_a_result_is_one_chargen_error(monkeypatch: py
     with pytest.raises(ChargenError, match=r"ended before it sent its NPCs \(exit status 5\)"):
         list(forked.in_order(noted, range(300), 2))
     assert own_children() == before
+
+
+@needs_fork
+def test_a_worker_that_dies_holding_the_claims_token_is_one_chargen_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A worker killed between reading the next task's number and writing it back takes the token with it:
+    the batch process must say so, not wait for the token for ever."""
+    import signal
+
+    from chargen.errors import ChargenError
+
+    here, claim = os.getpid(), forked._Claims.claim
+
+    def killed_holding_it(claims: forked._Claims) -> int:
+        if os.getpid() == here:
+            return claim(claims)
+        os.read(claims.reader, forked._TOKEN.size)  # the token taken, never given back
+        os.kill(os.getpid(), signal.SIGKILL)
+        raise AssertionError("not reached")
+
+    def waited_too_long(signum: int, frame: object) -> None:
+        raise TimeoutError("the batch process waited for a token no process holds")
+
+    monkeypatch.setattr(forked._Claims, "claim", killed_holding_it)
+    before = own_children()
+    previous = signal.signal(signal.SIGALRM, waited_too_long)
+    signal.alarm(20)
+    try:
+        with pytest.raises(ChargenError, match=r"ended before it sent its NPCs \(exit status -9\)"):
+            list(forked.in_order(noted, range(300), 2))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+    assert own_children() == before

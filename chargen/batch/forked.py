@@ -17,7 +17,7 @@ the fork is done by one process alone, and importing multiprocessing's processes
 took about 6 ms of it (its contexts, ctypes, subprocess and pickle), the tenth of what a second process
 saves on 10,000 NPCs. The next task's number is the one token in a pipe (`_Claims`): a process claims a
 task by reading the token and hands the next number on by writing it back, so no lock or shared memory is
-needed.
+needed. The batch process never waits for the token: a worker killed while holding it is found dead.
 """
 
 from __future__ import annotations
@@ -49,27 +49,45 @@ _DONE, _FAILED = b"+", b"!"
 
 def available() -> bool:
     """Forked workers start with the batch process's memory (its tables, caches and stand-ins): where
-    there is no fork (Windows; macOS, where it is unsafe), chargen uses its process pool instead."""
-    return sys.platform.startswith("linux")
+    there is no fork (Windows; macOS, where it is unsafe), or no /proc to open the claims pipe through
+    (_Claims), chargen uses its process pool instead."""
+    return sys.platform.startswith("linux") and os.path.isdir("/proc/self/fd")
 
 
 class _Claims:
     """The next task's number, the one token in a pipe. Reading it claims that task; writing the next
     number back lets the next process claim. An 8-byte write to a pipe is never split (PIPE_BUF), so a
-    read gets the whole token or waits for it."""
+    read gets the whole token or none of it.
+
+    A worker waits for the token (`claim`). The batch process does not (`try_claim`): a worker killed
+    between reading the token and writing it back takes it with it, and the batch process, waiting for
+    it, would wait for ever instead of finding the worker dead (_claimed). It reads through a
+    non-blocking opening of the pipe of its own (through /proc, Linux's, as forked workers are): the
+    flag belongs to that opening, so the workers' reads still wait."""
 
     def __init__(self) -> None:
         self.reader, self.writer = os.pipe()
+        self.polled = os.open(f"/proc/self/fd/{self.reader}", os.O_RDONLY | os.O_NONBLOCK)
         os.write(self.writer, _TOKEN.pack(0))
 
     def claim(self) -> int:
-        number = int(_TOKEN.unpack(os.read(self.reader, _TOKEN.size))[0])
+        return self._handed_on(os.read(self.reader, _TOKEN.size))
+
+    def try_claim(self) -> int | None:
+        """The next task's number, or None when the token is not in the pipe (another process holds it)."""
+        try:
+            return self._handed_on(os.read(self.polled, _TOKEN.size))
+        except BlockingIOError:
+            return None
+
+    def _handed_on(self, token: bytes) -> int:
+        number = int(_TOKEN.unpack(token)[0])
         os.write(self.writer, _TOKEN.pack(number + 1))
         return number
 
     def close(self) -> None:
-        os.close(self.reader)
-        os.close(self.writer)
+        for descriptor in (self.reader, self.writer, self.polled):
+            os.close(descriptor)
 
 
 class _Worker:
@@ -163,7 +181,9 @@ def _gathered(
             _take(workers, early, timeout=0)
             if number in early:
                 break
-            mine = claims.claim() if len(early) < AHEAD else len(tasks)
+            mine = _claimed(claims, workers) if len(early) < AHEAD else len(tasks)
+            if mine is None:  # a worker's pipe came first: taken at the top of the loop
+                continue
             if mine < len(tasks):
                 early[mine] = make(tasks[mine])
             elif workers:
@@ -171,6 +191,17 @@ def _gathered(
             else:  # pragma: no cover - every task was claimed, and a worker that died is raised in _take
                 raise ChargenError(f"batch: no process made task {number}")
         yield early.pop(number)
+
+
+def _claimed(claims: _Claims, workers: Workers) -> int | None:
+    """The next task's number, claimed by this process as soon as the token is in its pipe; None when a
+    worker's pipe has something first: a result, or the worker's end, which the caller's _take raises
+    when the worker died (one killed while it held the token among them: the token will not come back)."""
+    while (mine := claims.try_claim()) is None:
+        ready, _, _ = select.select([claims.polled, *workers], [], [])
+        if claims.polled not in ready:
+            return None
+    return mine
 
 
 def _take(workers: Workers, early: dict[int, Made], timeout: float | None) -> None:
