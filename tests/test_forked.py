@@ -119,3 +119,16 @@ def test_a_worker_that_dies_holding_the_claims_token_is_one_chargen_error(
         signal.alarm(0)
         signal.signal(signal.SIGALRM, previous)
     assert own_children() == before
+
+
+@needs_fork
+def test_claims_that_cannot_open_their_pipe_leave_no_descriptor_open(monkeypatch: pytest.MonkeyPatch) -> None:
+    def refused(path: str, flags: int) -> int:
+        raise OSError(24, "Too many open files")
+
+    before = set(os.listdir("/proc/self/fd"))
+    monkeypatch.setattr(forked.os, "open", refused)
+    with pytest.raises(OSError, match="Too many open files"):
+        list(forked.in_order(noted, range(10), 2))
+    monkeypatch.undo()
+    assert set(os.listdir("/proc/self/fd")) == before

@@ -67,7 +67,12 @@ class _Claims:
 
     def __init__(self) -> None:
         self.reader, self.writer = os.pipe()
-        self.polled = os.open(f"/proc/self/fd/{self.reader}", os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            self.polled = os.open(f"/proc/self/fd/{self.reader}", os.O_RDONLY | os.O_NONBLOCK)
+        except BaseException:
+            os.close(self.reader)
+            os.close(self.writer)
+            raise
         os.write(self.writer, _TOKEN.pack(0))
 
     def claim(self) -> int:
