@@ -17,7 +17,8 @@ the fork is done by one process alone, and importing multiprocessing's processes
 took about 6 ms of it (its contexts, ctypes, subprocess and pickle), the tenth of what a second process
 saves on 10,000 NPCs. The next task's number is the one token in a pipe (`_Claims`): a process claims a
 task by reading the token and hands the next number on by writing it back, so no lock or shared memory is
-needed. The batch process never waits for the token: a worker killed while holding it is found dead.
+needed. The batch process does not wait for the token (where /proc lets it open the pipe without
+waiting): a worker killed while holding it is found dead.
 """
 
 from __future__ import annotations
@@ -49,9 +50,13 @@ _DONE, _FAILED = b"+", b"!"
 
 def available() -> bool:
     """Forked workers start with the batch process's memory (its tables, caches and stand-ins): where
-    there is no fork (Windows; macOS, where it is unsafe), or no /proc to open the claims pipe through
-    (_Claims), chargen uses its process pool instead."""
-    return sys.platform.startswith("linux") and os.path.isdir("/proc/self/fd")
+    there is no fork (Windows; macOS, where it is unsafe), chargen uses its process pool instead."""
+    return sys.platform.startswith("linux")
+
+
+#: Where a process opens one of its descriptors anew (Linux's /proc): an opening of its own, with flags of
+#: its own, of the same pipe.
+_OWN_OPENING = "/proc/self/fd/{}"
 
 
 class _Claims:
@@ -62,26 +67,29 @@ class _Claims:
     A worker waits for the token (`claim`). The batch process does not (`try_claim`): a worker killed
     between reading the token and writing it back takes it with it, and the batch process, waiting for
     it, would wait for ever instead of finding the worker dead (_claimed). It reads through a
-    non-blocking opening of the pipe of its own (through /proc, Linux's, as forked workers are): the
-    flag belongs to that opening, so the workers' reads still wait."""
+    non-blocking opening of the pipe of its own (`polled`, _OWN_OPENING): the flag belongs to that
+    opening, so the workers' reads still wait. Where the pipe cannot be opened so (no /proc, or the
+    opening refused), `polled` is None and the batch process waits for the token as the workers do."""
 
     def __init__(self) -> None:
         self.reader, self.writer = os.pipe()
         try:
-            self.polled = os.open(f"/proc/self/fd/{self.reader}", os.O_RDONLY | os.O_NONBLOCK)
-        except BaseException:
-            os.close(self.reader)
-            os.close(self.writer)
-            raise
+            self.polled: int | None = os.open(_OWN_OPENING.format(self.reader), os.O_RDONLY | os.O_NONBLOCK)
+        except OSError:
+            self.polled = None
         os.write(self.writer, _TOKEN.pack(0))
 
     def claim(self) -> int:
         return self._handed_on(os.read(self.reader, _TOKEN.size))
 
     def try_claim(self) -> int | None:
-        """The next task's number, or None when the token is not in the pipe (another process holds it)."""
+        """The next task's number, or None when the token is not in the pipe (another process holds it).
+        Without `polled`, it waits for the token."""
+        polled = self.polled
+        if polled is None:
+            return self.claim()
         try:
-            return self._handed_on(os.read(self.polled, _TOKEN.size))
+            return self._handed_on(os.read(polled, _TOKEN.size))
         except BlockingIOError:
             return None
 
@@ -92,7 +100,8 @@ class _Claims:
 
     def close(self) -> None:
         for descriptor in (self.reader, self.writer, self.polled):
-            os.close(descriptor)
+            if descriptor is not None:
+                os.close(descriptor)
 
 
 class _Worker:
@@ -126,11 +135,11 @@ def in_order(
     """`make(task)` for every task, in task order, made by this process and `jobs - 1` forked workers. A
     worker's failure is raised here as it was raised there; when this generator is closed early or fails,
     the workers are ended and waited for, so none outlives it."""
-    claims = _Claims()
-    started: list[_Worker] = []
     for stream in (sys.stdout, sys.stderr):  # a worker ends by os._exit: nothing of ours in them
         if stream is not None:
             stream.flush()
+    claims = _Claims()
+    started: list[_Worker] = []
     try:
         for _ in range(min(jobs, len(tasks)) - 1):
             started.append(_forked(make, tasks, claims))
@@ -202,9 +211,12 @@ def _claimed(claims: _Claims, workers: Workers) -> int | None:
     """The next task's number, claimed by this process as soon as the token is in its pipe; None when a
     worker's pipe has something first: a result, or the worker's end, which the caller's _take raises
     when the worker died (one killed while it held the token among them: the token will not come back)."""
+    polled = claims.polled
+    if polled is None:  # no opening that does not wait: the token is waited for, as a worker does
+        return claims.claim()
     while (mine := claims.try_claim()) is None:
-        ready, _, _ = select.select([claims.polled, *workers], [], [])
-        if claims.polled not in ready:
+        ready, _, _ = select.select([polled, *workers], [], [])
+        if polled not in ready:
             return None
     return mine
 
