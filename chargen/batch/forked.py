@@ -29,7 +29,7 @@ import select
 import signal
 import struct
 import sys
-from collections.abc import Callable, Generator, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from typing import TypeVar
 
 from chargen import stopping
@@ -64,12 +64,12 @@ class _Claims:
     number back lets the next process claim. An 8-byte write to a pipe is never split (PIPE_BUF), so a
     read gets the whole token or none of it.
 
-    A worker waits for the token (`claim`). The batch process does not (`try_claim`): a worker killed
+    A worker waits for the token (`claim`). The batch process does not (`claim_watching`): a worker killed
     between reading the token and writing it back takes it with it, and the batch process, waiting for
-    it, would wait for ever instead of finding the worker dead (_claimed). It reads through a
-    non-blocking opening of the pipe of its own (`polled`, _OWN_OPENING): the flag belongs to that
-    opening, so the workers' reads still wait. Where the pipe cannot be opened so (no /proc, or the
-    opening refused), `polled` is None and the batch process waits for the token as the workers do."""
+    it, would wait for ever instead of finding the worker dead. It reads through a non-blocking opening
+    of the pipe of its own (`polled`, _OWN_OPENING): the flag belongs to that opening, so the workers'
+    reads still wait. Where the pipe cannot be opened so (no /proc, or the opening refused), `polled` is
+    None and the batch process waits for the token as the workers do."""
 
     def __init__(self) -> None:
         self.reader, self.writer = os.pipe()
@@ -82,16 +82,20 @@ class _Claims:
     def claim(self) -> int:
         return self._handed_on(os.read(self.reader, _TOKEN.size))
 
-    def try_claim(self) -> int | None:
-        """The next task's number, or None when the token is not in the pipe (another process holds it).
-        Without `polled`, it waits for the token."""
-        polled = self.polled
-        if polled is None:
+    def claim_watching(self, others: Iterable[int]) -> int | None:
+        """The batch process's claim: the next task's number as soon as the token is in the pipe; None when
+        one of `others` (the workers' pipes) has something first, a result or the worker's end, which the
+        caller takes (a worker that died is raised there, one killed while it held the token among them).
+        Without `polled`, the token is waited for, as a worker does."""
+        if self.polled is None:
             return self.claim()
-        try:
-            return self._handed_on(os.read(polled, _TOKEN.size))
-        except BlockingIOError:
-            return None
+        while True:
+            try:
+                return self._handed_on(os.read(self.polled, _TOKEN.size))
+            except BlockingIOError:  # another process holds the token
+                ready, _, _ = select.select([self.polled, *others], [], [])
+                if self.polled not in ready:
+                    return None
 
     def _handed_on(self, token: bytes) -> int:
         number = int(_TOKEN.unpack(token)[0])
@@ -195,7 +199,7 @@ def _gathered(
             _take(workers, early, timeout=0)
             if number in early:
                 break
-            mine = _claimed(claims, workers) if len(early) < AHEAD else len(tasks)
+            mine = claims.claim_watching(workers) if len(early) < AHEAD else len(tasks)
             if mine is None:  # a worker's pipe came first: taken at the top of the loop
                 continue
             if mine < len(tasks):
@@ -205,20 +209,6 @@ def _gathered(
             else:  # pragma: no cover - every task was claimed, and a worker that died is raised in _take
                 raise ChargenError(f"batch: no process made task {number}")
         yield early.pop(number)
-
-
-def _claimed(claims: _Claims, workers: Workers) -> int | None:
-    """The next task's number, claimed by this process as soon as the token is in its pipe; None when a
-    worker's pipe has something first: a result, or the worker's end, which the caller's _take raises
-    when the worker died (one killed while it held the token among them: the token will not come back)."""
-    polled = claims.polled
-    if polled is None:  # no opening that does not wait: the token is waited for, as a worker does
-        return claims.claim()
-    while (mine := claims.try_claim()) is None:
-        ready, _, _ = select.select([polled, *workers], [], [])
-        if polled not in ready:
-            return None
-    return mine
 
 
 def _take(workers: Workers, early: dict[int, Made], timeout: float | None) -> None:
