@@ -3,7 +3,7 @@ and all of a command's files are moved into place together at the end, or none o
 
 What a target may be:
 - a new name or a regular file: written beside it under a hidden `.NAME.*.part` name, renamed over it;
-- a symbolic link: followed; the file it points to is replaced, the link stays (documented in the README);
+- a symbolic link: followed; the file it points to is replaced, the link stays (documented in docs/commands.md);
 - a device or a named pipe (/dev/null, a FIFO): written into where it is, never replaced by a file;
 - `-`: standard output;
 - a folder, or anything else: refused.

@@ -99,7 +99,7 @@ def _docstring_lines(tokens: list[tokenize.TokenInfo]) -> set[int]:
 
 def scratch_copy() -> Path:
     root = Path(tempfile.mkdtemp(prefix="chargen-mutants-"))
-    for name in ("chargen", "tables", "templates", "tests"):
+    for name in ("chargen", "docs", "tables", "templates", "tests"):
         shutil.copytree(REPO / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
     for name in ("pyproject.toml", "README.md"):
         shutil.copy2(REPO / name, root / name)

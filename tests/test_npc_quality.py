@@ -6,7 +6,7 @@ above their PS, the share whose armor costs more than a third of their Agility. 
 (`chargen roll --archetype X`, `equip="buy"`): never a weapon they fall short of (20.2), the share whose
 purse is spent sensibly, and a fighter's best attack never a dagger.
 
-    python tests/test_npc_quality.py      # print the README's tables from the same figures
+    python tests/test_npc_quality.py      # print docs/batches.md's tables from the same figures
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from chargen.batch.npc import best_weapon
 from chargen.model import Character, WeaponLine
 from chargen.tables import Tables, load_tables
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+PAGE = Path(__file__).resolve().parents[1] / "docs" / "batches.md"
 #: NPCs per archetype (about 20 s for every archetype on the 2-core machine) and rolled characters per
 #: adventurer archetype; the seeds are 1..count.
 NPCS = 2000
@@ -183,9 +183,9 @@ def test_a_rolled_fighter_never_has_a_dagger_as_its_best_attack() -> None:
     assert rolled_figures("fighter").dagger_best == 0
 
 
-def _readme_table(header: str) -> list[str]:
-    """The README's rows under `header`, up to the first line that is not a table row."""
-    text = README.read_text()
+def _page_table(header: str) -> list[str]:
+    """docs/batches.md's rows under `header`, up to the first line that is not a table row."""
+    text = PAGE.read_text(encoding="utf-8")
     assert header in text, header
     rows = []
     for line in text.split(header, 1)[1].lstrip("\n").splitlines():
@@ -195,18 +195,18 @@ def _readme_table(header: str) -> list[str]:
     return rows
 
 
-def test_the_readme_figures_are_these() -> None:
-    """The README's NPC quality tables have a row for every archetype this gate measures, with what it
+def test_the_page_figures_are_these() -> None:
+    """docs/batches.md's NPC quality tables have a row for every archetype this gate measures, with what it
     measures now (`python tests/test_npc_quality.py` prints the tables to paste)."""
     for header, row, names in (
         (GIVEN_HEADER, given_row_of, armed_archetypes()),
         (ROLLED_HEADER, rolled_row_of, adventurers()),
     ):
-        readme = _readme_table(header)
+        page = _page_table(header)
         assert [
-            line.split(" | ")[0].removeprefix("| ") for line in readme
+            line.split(" | ")[0].removeprefix("| ") for line in page
         ] == names  # every archetype, in order
-        assert readme == [row(name) for name in names]
+        assert page == [row(name) for name in names]
 
 
 def given_row_of(archetype: str) -> str:

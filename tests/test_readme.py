@@ -1,7 +1,12 @@
-"""The README's examples are true: every `$ command` in a ```console block prints exactly what follows it.
+"""The README's and the docs' examples are true.
 
-Commands of one block run in order in a fresh folder holding tests/examples/, through bash, with stderr joined to stdout.
-Refresh the outputs after a deliberate change with:  python -m tests.test_readme --update
+Every `$ command` in a ```console block of README.md or docs/*.md prints exactly what follows it: the commands
+of one block run in order in a fresh folder holding tests/examples/, through bash, with stderr joined to
+stdout. Every ```python block runs too, in such a folder, and must succeed; when the page follows it with
+"It prints:" and a ```text block, it must print exactly that.
+
+Refresh the outputs after a deliberate change (every page, or the pages named), then read the diff:
+    python -m tests.test_readme --update [README.md docs/batches.md ...]
 """
 
 from __future__ import annotations
@@ -11,19 +16,25 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-README = Path(__file__).resolve().parent.parent / "README.md"
+ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = Path(__file__).resolve().parent / "examples"  # files the examples use (rolf.yaml, ...)
-BLOCK = re.compile(r"```console\n(.*?)```", re.DOTALL)
+PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+CONSOLE = re.compile(r"```console\n(.*?)```", re.DOTALL)
+# A Python example, and what it prints when the page says so right after it.
+PYTHON = re.compile(r"```python\n(.*?)```(\n\nIt prints:\n\n```text\n(.*?)```)?", re.DOTALL)
+ENV = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "COLUMNS": "100"}
 
 
 def examples(text: str) -> list[list[tuple[str, str]]]:
     """Each console block as a list of (command, expected output)."""
     blocks = []
-    for match in BLOCK.finditer(text):
+    for match in CONSOLE.finditer(text):
         pairs: list[tuple[str, str]] = []
         for line in match.group(1).splitlines(keepends=True):
             if line.startswith("$ "):
@@ -35,43 +46,93 @@ def examples(text: str) -> list[list[tuple[str, str]]]:
     return blocks
 
 
-def run_block(pairs: list[tuple[str, str]]) -> list[str]:
-    outputs = []
+def programs(text: str) -> list[tuple[str, str | None]]:
+    """Each Python block as (code, what it prints, or None where the page does not say)."""
+    return [(match.group(1), match.group(3)) for match in PYTHON.finditer(text)]
+
+
+@contextmanager
+def example_folder() -> Iterator[Path]:
+    """A fresh folder holding tests/examples/, removed afterwards."""
     with tempfile.TemporaryDirectory() as folder:
         for example in EXAMPLES.iterdir():
             shutil.copyfile(example, Path(folder) / example.name)
-        for command, _ in pairs:
-            result = subprocess.run(
+        yield Path(folder)
+
+
+def run_block(pairs: list[tuple[str, str]]) -> list[str]:
+    with example_folder() as folder:
+        return [
+            subprocess.run(
                 ["bash", "-c", command],
                 cwd=folder,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,  # as a terminal shows them, interleaved
                 text=True,
-                env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "COLUMNS": "100"},
-            )
-            outputs.append(result.stdout)
-    return outputs
+                env=ENV,
+            ).stdout
+            for command, _ in pairs
+        ]
 
 
-@pytest.mark.parametrize("index", range(len(examples(README.read_text(encoding="utf-8")))))
-def test_readme_example(index: int) -> None:
-    pairs = examples(README.read_text(encoding="utf-8"))[index]
+def run_program(code: str) -> subprocess.CompletedProcess[str]:
+    with example_folder() as folder:
+        return subprocess.run(
+            [sys.executable, "-"], input=code, cwd=folder, capture_output=True, text=True, env=ENV
+        )
+
+
+def _cases(find: Callable[[str], list[object]]) -> list[object]:
+    return [
+        pytest.param(page, index, id=f"{page.relative_to(ROOT)}-{index}")
+        for page in PAGES
+        for index in range(len(find(page.read_text(encoding="utf-8"))))
+    ]
+
+
+@pytest.mark.parametrize(("page", "index"), _cases(examples))
+def test_console_example(page: Path, index: int) -> None:
+    pairs = examples(page.read_text(encoding="utf-8"))[index]
     for (command, expected), actual in zip(pairs, run_block(pairs), strict=True):
-        assert actual == expected, f"README example `{command}` prints something else"
+        assert actual == expected, f"{page.name} example `{command}` prints something else"
 
 
-def update() -> None:
-    text = README.read_text(encoding="utf-8")
+@pytest.mark.parametrize(("page", "index"), _cases(programs))
+def test_python_example(page: Path, index: int) -> None:
+    code, expected = programs(page.read_text(encoding="utf-8"))[index]
+    result = run_program(code)
+    assert result.returncode == 0 and not result.stderr, result.stderr
+    if expected is not None:
+        assert result.stdout == expected, f"{page.name} Python example {index} prints something else"
 
-    def refresh(match: re.Match[str]) -> str:
+
+def test_the_readme_shows_the_library_in_python() -> None:
+    """The README's scripting example is one the tests run (it once raised a NameError)."""
+    assert programs((ROOT / "README.md").read_text(encoding="utf-8"))
+
+
+def test_every_docs_page_is_found() -> None:
+    assert len(PAGES) > 1 and all(page.suffix == ".md" for page in PAGES)
+
+
+def update(page: Path) -> None:
+    def console(match: re.Match[str]) -> str:
         pairs = examples(match.group(0))[0]
         body = "".join(
             f"$ {command}\n{output}" for (command, _), output in zip(pairs, run_block(pairs), strict=True)
         )
         return f"```console\n{body}```"
 
-    README.write_text(BLOCK.sub(refresh, text), encoding="utf-8")
+    def python(match: re.Match[str]) -> str:
+        if match.group(2) is None:
+            return match.group(0)
+        return f"```python\n{match.group(1)}```\n\nIt prints:\n\n```text\n{run_program(match.group(1)).stdout}```"
+
+    text = PYTHON.sub(python, CONSOLE.sub(console, page.read_text(encoding="utf-8")))
+    page.write_text(text, encoding="utf-8")
 
 
 if __name__ == "__main__" and "--update" in sys.argv:
-    update()
+    named = [Path(name).resolve() for name in sys.argv[sys.argv.index("--update") + 1 :]]
+    for page in named or PAGES:
+        update(page)

@@ -1,4 +1,4 @@
-"""Issue 10 item 4: the record's template is extendable as the README says: a block per box, the README's
+"""Issue 10 item 4: the record's template is extendable as docs/record.md says: a block per box, the page's
 example template overrides one block and renders, and the documented context is the view model's own."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from chargen.render.html import read_asset
 from chargen.tables import Tables
 
 REPO = Path(__file__).resolve().parent.parent
-README = (REPO / "README.md").read_text(encoding="utf-8")
+PAGE = (REPO / "docs" / "record.md").read_text(encoding="utf-8")
 EXAMPLE = REPO / "tests" / "examples" / "table-talk.html.j2"
 BOXES = [
     name.replace("-", "_")
@@ -21,16 +21,16 @@ BOXES = [
 ]
 
 
-def test_every_box_has_its_block_and_the_readme_names_them_all() -> None:
+def test_every_box_has_its_block_and_the_page_names_them_all() -> None:
     template = read_asset("record.html.j2")
     blocks = re.findall(r"{% block (\w+) %}", template)
     assert set(BOXES) <= set(blocks) and len(BOXES) >= 17
     for block in blocks:
-        assert f"`{block}`" in README.split("**Your own layout.**", 1)[1].split("```", 1)[0]
+        assert f"`{block}`" in PAGE.split("## Your own layout", 1)[1].split("```", 1)[0]
 
 
-def test_the_readme_example_template_is_the_tested_one() -> None:
-    assert f"```jinja\n{EXAMPLE.read_text(encoding='utf-8')}```" in README
+def test_the_page_example_template_is_the_tested_one() -> None:
+    assert f"```jinja\n{EXAMPLE.read_text(encoding='utf-8')}```" in PAGE
 
 
 def test_overriding_one_block_changes_that_box_only(tables: Tables) -> None:
@@ -46,4 +46,4 @@ def test_overriding_one_block_changes_that_box_only(tables: Tables) -> None:
 
 
 def test_the_documented_context_is_the_view_models() -> None:
-    assert context_reference() in README
+    assert context_reference() in PAGE

@@ -15,7 +15,7 @@ STARTER = """\
 #   change: replace values that exist (a number, a formula, part of an entry)
 #   add:    put in entries that do not exist yet (a weapon, a race, an archetype)
 #   remove: a list of key paths to take out, such as weapons.weapons.club
-# Formulas are expressions over named inputs (README, "House rules"); a formula may also name the numbers
+# Formulas are expressions over named inputs (docs/house-rules.md); a formula may also name the numbers
 # of its own section (rank_multiplier, ...).
 change:
   combat:

@@ -1,6 +1,6 @@
-"""The template context as the README documents it, written from the view model's own classes: a field
-added to the Sheet (or to a row it holds) shows up here, and tests/test_record_template.py checks that the
-README says the same."""
+"""The template context as docs/record.md documents it, written from the view model's own classes: a field
+added to the Sheet (or to a row it holds) shows up here, and tests/test_record_template.py checks that
+docs/record.md says the same."""
 
 from __future__ import annotations
 

@@ -48,7 +48,7 @@ INPUTS: dict[str, tuple[str, ...]] = {
 }
 
 
-# What each input means, for `chargen rules inputs` (and so the README, whose example runs it).
+# What each input means, for `chargen rules inputs` (and so docs/house-rules.md, whose example runs it).
 MEANINGS: dict[str, str] = {
     "base": "the weapon's Base Chance (20.2), or the unarmed Base Chance (21)",
     "md": "Manual Dexterity",
