@@ -107,12 +107,31 @@ def test_python_example(page: Path, index: int) -> None:
 
 
 def test_the_readme_shows_the_library_in_python() -> None:
-    """The README's scripting example is one the tests run (it once raised a NameError)."""
-    assert programs((ROOT / "README.md").read_text(encoding="utf-8"))
+    """The README's scripting example is one the tests run (it once raised a NameError), with what it prints."""
+    found = programs((ROOT / "README.md").read_text(encoding="utf-8"))
+    assert found and all(expected is not None for _, expected in found)
 
 
 def test_every_docs_page_is_found() -> None:
     assert len(PAGES) > 1 and all(page.suffix == ".md" for page in PAGES)
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lowercase, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[str(page.relative_to(ROOT)) for page in PAGES])
+def test_links_reach_their_page_and_heading(page: Path) -> None:
+    for target in re.findall(r"\]\(([^)\s]+)\)", page.read_text(encoding="utf-8")):
+        if re.match(r"\w+:", target):
+            continue  # https: and the like
+        name, _, anchor = target.partition("#")
+        linked = page.parent / name if name else page
+        assert linked.exists(), f"{page.name} links to {target}, which is not there"
+        if anchor:
+            headings = re.findall(r"^#+ (.*)$", linked.read_text(encoding="utf-8"), re.MULTILINE)
+            assert anchor in map(_anchor, headings), f"{page.name} links to {target}: no such heading"
 
 
 def update(page: Path) -> None:
