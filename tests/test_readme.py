@@ -7,6 +7,8 @@ stdout. Every ```python block runs too, in such a folder, and must succeed; when
 
 Refresh the outputs after a deliberate change (every page, or the pages named), then read the diff:
     python -m tests.test_readme --update [README.md docs/batches.md ...]
+The README's `chargen new` transcript (a ```text block: the walk asks in a terminal) is checked against a walk
+given the same answers.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+import pexpect
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -132,6 +135,55 @@ def test_links_reach_their_page_and_heading(page: Path) -> None:
         if anchor:
             headings = re.findall(r"^#+ (.*)$", linked.read_text(encoding="utf-8"), re.MULTILINE)
             assert anchor in map(_anchor, headings), f"{page.name} links to {target}: no such heading"
+
+
+# The answers the README's `chargen new` transcript gives, by the start of the question's line (Enter for every
+# other step, the ones the page leaves out); seed 3 rolled the dice the page shows.
+WALK_ANSWERS = {
+    "Your 2D10": ["9"],
+    "PS (": ["23"],
+    "MD (": ["23", "14"],
+    "Race to try first": ["elf"],
+    "Weapons to buy": ["short sword, dagger"],
+    "Armor (": ["leather"],
+    "Shield (": ["buckler"],
+    "Name (": ["Aerin Sunbow"],
+}
+
+
+def _readme_walk() -> list[str]:
+    """The lines of the README's `chargen new` transcript, without its command and the `...` of the steps left
+    out."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```text\n\$ chargen new (.*?)\n(.*?)```", text, re.DOTALL)
+    assert block, "the README shows a `chargen new` walk"
+    return [line for line in block.group(2).splitlines() if not line.startswith("...")]
+
+
+def test_the_readme_walk_is_what_chargen_new_shows(tmp_path: Path) -> None:
+    answers = {start: list(given) for start, given in WALK_ANSWERS.items()}
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "chargen", "new", "--seed", "3", "-o", "hero.yaml", "--pdf", "hero.pdf"],
+        cwd=str(tmp_path),
+        encoding="utf-8",
+        timeout=60,
+        dimensions=(50, 250),
+    )
+    shown = ""
+    while child.expect([r": $", pexpect.EOF]) == 0:
+        shown += str(child.before) + str(child.after)
+        question = shown.rsplit("\n", 1)[-1]
+        child.sendline(
+            next((left.pop(0) for start, left in answers.items() if question.startswith(start) and left), "")
+        )
+    shown += str(child.before)
+    lines = iter(shown.replace("\r", "").splitlines())  # searched on from the last line found: in order
+    missing = [line for line in _readme_walk() if line.rstrip() not in (seen.rstrip() for seen in lines)]
+    assert not missing, (
+        f"the README's walk shows lines `chargen new` does not, in that order: {missing}\n{shown}"
+    )
+    assert (tmp_path / "hero.pdf").exists()
 
 
 def update(page: Path) -> None:
