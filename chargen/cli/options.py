@@ -43,6 +43,7 @@ class Outputs:
     paper: str = "letter"
     template: str | None = None
     statblock: str | None = None
+    fillable: bool = False
 
 
 def output_options(function: F) -> F:
@@ -50,7 +51,7 @@ def output_options(function: F) -> F:
 
     @functools.wraps(function)
     def command(*args: Any, **kwargs: Any) -> Any:
-        names = ("fmt", "output", "html", "pdf", "paper", "template", "statblock")
+        names = ("fmt", "output", "html", "pdf", "paper", "template", "statblock", "fillable")
         kwargs["outputs"] = Outputs(**{name: kwargs.pop(name) for name in names})
         return function(*args, **kwargs)
 
@@ -88,6 +89,12 @@ def output_options(function: F) -> F:
             default="letter",
             show_default=True,
             help="Paper size of the Character Record.",
+        ),
+        click.option(
+            "--fillable",
+            is_flag=True,
+            help="Make the PDF's values that change in play (Endurance, Fatigue, wounds, Experience, money, "
+            "equipment, skills, spells, notes) form fields to fill in on a screen.",
         ),
         click.option(
             "--template",
@@ -138,7 +145,10 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
             page = render_html(document, tables, paper=outputs.paper, template=template)
             files.append((outputs.html, page.encode("utf-8")))
         if outputs.pdf:
-            files.append((outputs.pdf, render_pdf(document, tables, paper=outputs.paper, template=template)))
+            pdf = render_pdf(
+                document, tables, paper=outputs.paper, template=template, fillable=outputs.fillable
+            )
+            files.append((outputs.pdf, pdf))
     if outputs.statblock:
         from chargen.batch.statblock import character_block
 

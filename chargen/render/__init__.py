@@ -71,24 +71,33 @@ def render_pdf(
     paper: str = "letter",
     template: Path | None = None,
     whole_fonts: bool = False,
+    fillable: bool = False,
+    field_prefix: str = "",
 ) -> bytes:
     """The record as PDF bytes, the same for the same character file. `whole_fonts`: fonts embedded
-    whole, for a batch PDF that writes them once (chargen.render.pdf.write_pdf)."""
+    whole, for a batch PDF that writes them once (chargen.render.pdf.write_pdf). `fillable`: the values
+    that change in play are PDF form fields (chargen.render.form), each name after `field_prefix`."""
     import chargen
-    from chargen.render import pdf
+    from chargen.render import form, pdf
     from chargen.render.sheet import build_sheet
 
     sheet = build_sheet(character, tables, chargen.__version__)
 
+    def page_of(sheet: Sheet) -> str:
+        shown = form.with_fields(sheet, field_prefix) if fillable else sheet
+        return _sheet_page(shown, paper, template, standalone=False)
+
     def with_more_lines(lines: int) -> str:
         # The record's last boxes, side by side, take the room a mostly empty last page leaves.
         more = {box: sheet.blank_lines[box] + lines for box in LAST_BOXES if box in sheet.blank_lines}
-        longer = replace(sheet, blank_lines={**sheet.blank_lines, **more})
-        return _sheet_page(longer, paper, template, standalone=False)
+        return page_of(replace(sheet, blank_lines={**sheet.blank_lines, **more}))
 
-    page = _sheet_page(sheet, paper, template, standalone=False)
     return pdf.write_pdf(
-        page, default_template=template is None, whole_fonts=whole_fonts, fill_last_page=with_more_lines
+        page_of(sheet),
+        default_template=template is None,
+        whole_fonts=whole_fonts,
+        fill_last_page=with_more_lines,
+        forms=fillable,
     )
 
 
@@ -100,12 +109,15 @@ def write_record(
     pdf: Path | None,
     paper: str = "letter",
     template: Path | None = None,
+    fillable: bool = False,
 ) -> None:
-    """Write the HTML and/or the PDF. Both are made before either is written; both land whole, or neither."""
+    """Write the HTML and/or the PDF (its form fields with `fillable`). Both are made before either is written; both land whole, or neither."""
     outputs: list[tuple[str, bytes]] = []
     if html is not None:
         page = render_html(character, tables, paper=paper, template=template)
         outputs.append((str(html), page.encode("utf-8")))
     if pdf is not None:
-        outputs.append((str(pdf), render_pdf(character, tables, paper=paper, template=template)))
+        outputs.append(
+            (str(pdf), render_pdf(character, tables, paper=paper, template=template, fillable=fillable))
+        )
     write_all(outputs)

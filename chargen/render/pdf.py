@@ -172,6 +172,7 @@ def write_pdf(
     default_template: bool,
     whole_fonts: bool = False,
     fill_last_page: Callable[[int], str] | None = None,
+    forms: bool = False,
 ) -> bytes:
     """The PDF of a page rendered by chargen.render.html; our layout CSS is added for our own template.
 
@@ -181,7 +182,8 @@ def write_pdf(
     within chargen.render.wholefont.carrying_once (a batch), only the first record of the process
     carries each font's program and text map, later ones a stand-in for them.
     `fill_last_page(lines)`: the page again with that many more ruled lines in its last boxes, laid out
-    instead when the last page is left mostly empty and the longer page keeps the same page count."""
+    instead when the last page is left mostly empty and the longer page keeps the same page count.
+    `forms`: the page's form elements styled `appearance: auto` become PDF form fields."""
     engine = _engine()
     refused: list[str] = []
     stylesheets = [engine.fonts, engine.layout] if default_template else [engine.fonts]
@@ -202,7 +204,7 @@ def write_pdf(
         # Whole fonts are put back into a subset record (chargen.render.wholefont): WeasyPrint's own
         # whole-font mode would parse every glyph of every font for every record.
         finisher = wholefont.make_whole if whole_fonts else None
-        pdf = document.write_pdf(pdf_identifier=True, finisher=finisher)
+        pdf = document.write_pdf(pdf_identifier=True, finisher=finisher, pdf_forms=forms or None)
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     except BaseException as error:
