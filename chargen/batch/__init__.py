@@ -55,6 +55,9 @@ class BatchOptions:
     paper: str = "letter"
     template: str | None = None  # a GM's Character Record template, for --pdf
     tables_dir: str | None = None  # used when run_batch is given no tables
+    fillable: bool = False  # --pdf's records with form fields (issue 33)
+    export: str | None = None  # a virtual tabletop's JSON per NPC: "roll20" or "foundry" (chargen.export)
+    export_dir: str | None = None  # the folder of `export`'s files
 
 
 @dataclass(frozen=True)
@@ -108,7 +111,15 @@ def run_batch(
         raise
     written = [
         path
-        for path in (options.jsonl, options.csv, options.out, options.pdf, options.roster, options.statblock)
+        for path in (
+            options.jsonl,
+            options.csv,
+            options.out,
+            options.pdf,
+            options.roster,
+            options.statblock,
+            options.export_dir,
+        )
         if path
     ]
     return BatchSummary(plan.count, plan.run_seed, jobs, time.perf_counter() - started, written)
@@ -162,6 +173,8 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
         template=options.template,
         whole_fonts=count >= WHOLE_FONTS_FROM,
         group=group,
+        fillable=options.fillable,
+        export=options.export if options.export_dir is not None else None,
     )
 
 
@@ -191,6 +204,8 @@ def _open_outputs(
             opened.append(writers.RosterOutput(options.roster, paper=options.paper, title=title, jobs=jobs))
         if options.statblock is not None:
             opened.append(writers.StatBlockOutput(options.statblock, stdout, plan.group, tables))
+        if options.export_dir is not None:
+            opened.append(writers.ExportOutput(options.export_dir))
     except BaseException:
         for output in opened:
             output.discard()
@@ -211,18 +226,30 @@ def check_targets(options: BatchOptions) -> None:
         "--statblock": (options.statblock, "statblock"),
     }
     given = {option: path for option, (path, _) in files.items() if path is not None}
-    if not given and options.out is None:
+    if not given and options.out is None and options.export_dir is None:
         raise InputError(
-            "batch: give at least one output: --jsonl, --csv, --out, --pdf, --roster or --statblock"
+            "batch: give at least one output: --jsonl, --csv, --out, --pdf, --roster, --statblock or --export"
         )
+    if options.export_dir is not None:
+        from chargen.export import check_format
+
+        check_format(options.export)
+        _check_folder("--export", options.export_dir, options.force)
     for option in ("--pdf", "--roster"):
         if given.get(option) == "-":
             raise InputError(f"{option}: a PDF cannot go to standard output (-); give a file name")
-    if options.out == "-":
-        raise InputError("--out: a folder cannot be standard output (-); give a folder name")
-    folder = [("--out", options.out, "folder")] if options.out is not None else []
-    check_names([*((option, path, files[option][1]) for option, path in given.items()), *folder])
-    for option, path in [*given.items(), *([("--out", options.out)] if options.out else [])]:
+    if options.out is not None:
+        _check_folder("--out", options.out, options.force)
+    folders = [
+        (option, path) for option, path in (("--out", options.out), ("--export", options.export_dir)) if path
+    ]
+    check_names(
+        [
+            *((option, path, files[option][1]) for option, path in given.items()),
+            *((option, path, "folder") for option, path in folders),
+        ]
+    )
+    for option, path in [*given.items(), *folders]:
         if path == "-":
             continue
         parent = Path(path).parent if str(Path(path).parent) else Path(".")
@@ -232,9 +259,14 @@ def check_targets(options: BatchOptions) -> None:
         target = Path(path)
         if path != "-" and target.exists() and not is_special(target) and not options.force:
             raise InputError(f"{option}: {path} exists; use --force to overwrite it")
-    if options.out is not None:
-        out = Path(options.out)
-        if out.exists() and not out.is_dir():
-            raise InputError(f"--out: {options.out} is a file, not a folder")
-        if out.is_dir() and any(out.iterdir()) and not options.force:
-            raise InputError(f"--out: folder {options.out} is not empty; use --force to write into it")
+
+
+def _check_folder(option: str, path: str, force: bool) -> None:
+    """A folder output (--out, --export): not standard output, not a file, empty unless --force."""
+    if path == "-":
+        raise InputError(f"{option}: a folder cannot be standard output (-); give a folder name")
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise InputError(f"{option}: {path} is a file, not a folder")
+    if folder.is_dir() and any(folder.iterdir()) and not force:
+        raise InputError(f"{option}: folder {path} is not empty; use --force to write into it")

@@ -74,6 +74,8 @@ class Plan:
     paper: str = "letter"
     template: str | None = None
     whole_fonts: bool = False  # records embed their fonts whole, written once in the batch PDF
+    fillable: bool = False  # records with form fields, named per NPC (chargen.render.form)
+    export: str | None = None  # a virtual tabletop's JSON per NPC (chargen.export): "roll20" or "foundry"
     group: GroupPlan | None = None  # set: the archetypes come from the group, not from `archetypes`
 
 
@@ -88,12 +90,14 @@ class NpcOutput:
     file_text: str | None
     record_pdf: bytes | None
     card: RosterCard | None
+    export_name: str | None = None
+    export_text: str | None = None
 
     def __reduce__(self) -> tuple[type[NpcOutput], tuple[object, ...]]:
         # Pickled by every worker, unpickled by the batch process for every NPC: as a call of the class
         # with the values in order (half the time of dataclasses' per-field state, both ways).
         values = (self.number, self.jsonl, self.csv_row, self.file_name, self.file_text, self.record_pdf)
-        return NpcOutput, (*values, self.card)
+        return NpcOutput, (*values, self.card, self.export_name, self.export_text)
 
 
 def make_character(plan: Plan, number: int, tables: Tables) -> Character:
@@ -168,7 +172,13 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
 
         template = Path(plan.template) if plan.template else None
         record = render_pdf(
-            character, tables, paper=plan.paper, template=template, whole_fonts=plan.whole_fonts
+            character,
+            tables,
+            paper=plan.paper,
+            template=template,
+            whole_fonts=plan.whole_fonts,
+            fillable=plan.fillable,
+            field_prefix=f"npc{number:0{len(str(plan.count))}d}_",
         )
         # A record takes 300 ms to lay out, against microseconds the roll's memos save: kept, they would
         # grow with every record of a long batch (about 1 kB each, chargen.generation.pipeline).
@@ -178,6 +188,12 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         from chargen.batch.cards import roster_card
 
         card = roster_card(number, character, tables)
+    export_name = export_text = None
+    if plan.export is not None:
+        from chargen.export import export_json
+
+        export_name = f"{number:0{len(str(plan.count))}d}-{slug(character.name)}.json"
+        export_text = export_json(character, tables, plan.export)
     return NpcOutput(
         number=number,
         jsonl=json_line(character) if plan.want_jsonl else None,
@@ -186,6 +202,8 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         file_text=text,
         record_pdf=record,
         card=card,
+        export_name=export_name,
+        export_text=export_text,
     )
 
 

@@ -71,6 +71,7 @@ class StreamingPdf:
         self.written_as: dict[bytes, int] = {}  # digest of a shareable object's bytes -> its number
         self.carried: dict[str, int] = {}  # sha256 of an unfiltered stream's data -> its number
         self.page_ids = array("I")
+        self.form = _Form()
         self._emit(HEADER)
         self.pages_id, self.outlines_id = self._reserve(), self._reserve()
 
@@ -113,6 +114,7 @@ class StreamingPdf:
             copy.mapped[_idnum(item)] = number
             self.bookmarks.append(number, copy.entries(item, skip=_UPWARD))
             top = item.get("/Next")
+        self.form.add(copy)
 
     def finish(self) -> None:
         """The page tree, the bookmarks' top level, the catalog, the cross-reference table."""
@@ -131,7 +133,9 @@ class StreamingPdf:
         self._write(self.outlines_id, body)
         catalog = self._reserve()
         self._write(
-            catalog, b"<</Type/Catalog/Pages %d 0 R/Outlines %d 0 R>>" % (self.pages_id, self.outlines_id)
+            catalog,
+            b"<</Type/Catalog/Pages %d 0 R/Outlines %d 0 R%s>>"
+            % (self.pages_id, self.outlines_id, self.form.entry()),
         )
         table = self.position
         self._emit(b"xref\n0 %d\n0000000000 65535 f \n" % len(self.offsets))
@@ -270,6 +274,42 @@ class _RecordCopy:
         self.writer.carried[key] = number
         self.writer._write(number, self._compressed(stand_in, held, skip=("/Length", "/" + STANDS_FOR)))
         return number
+
+
+class _Form:
+    """The records' PDF form fields (a --fillable batch, issue 33): each record's fields (already copied
+    with its pages' annotations, names unique per record) and the resources their text is drawn with,
+    gathered into the one /AcroForm of the file."""
+
+    def __init__(self) -> None:
+        self.fields = array("I")
+        self.resources: dict[bytes, dict[bytes, bytes]] = {}  # category -> name -> value, first kept
+
+    def add(self, copy: _RecordCopy) -> None:
+        root: Any = copy.reader.trailer["/Root"]
+        form: Any = root.get("/AcroForm")
+        if form is None:
+            return
+        form = form.get_object()
+        self.fields.extend(copy.reference(field) for field in form.get("/Fields", []))
+        for category, entries in form.get("/DR", DictionaryObject()).get_object().items():
+            entries = entries.get_object()
+            if isinstance(entries, DictionaryObject):
+                kept = self.resources.setdefault(copy.value(category), {})
+                for name, value in entries.items():
+                    if copy.value(name) not in kept:
+                        kept[copy.value(name)] = copy.value(value)
+
+    def entry(self) -> bytes:
+        """The catalog's /AcroForm entry; nothing when no record had fields."""
+        if not self.fields:
+            return b""
+        fields = b" ".join(b"%d 0 R" % number for number in self.fields)
+        resources = b"".join(
+            category + b"<<" + b"".join(name + b" " + value for name, value in entries.items()) + b">>"
+            for category, entries in self.resources.items()
+        )
+        return b"/AcroForm<</Fields[%s]/NeedAppearances true/DR<<%s>>>>" % (fields, resources)
 
 
 def _idnum(item: Any) -> int:

@@ -146,12 +146,16 @@ class DirectoryOutput:
         self.names: list[str] = []
 
     def add(self, npc: NpcOutput) -> None:
-        assert npc.file_name is not None and npc.file_text is not None and self.staging is not None
+        assert npc.file_name is not None and npc.file_text is not None
+        self._add(npc.file_name, npc.file_text)
+
+    def _add(self, name: str, text: str) -> None:
+        assert self.staging is not None
         try:
-            (self.staging / npc.file_name).write_bytes(npc.file_text.encode("utf-8"))
+            (self.staging / name).write_bytes(text.encode("utf-8"))
         except OSError as error:
-            raise cannot(self.target / npc.file_name, error) from None
-        self.names.append(npc.file_name)
+            raise cannot(self.target / name, error) from None
+        self.names.append(name)
 
     def finish(self) -> None:
         """Refuse, before anything moves, to replace what is not a regular file (a folder, a link)."""
@@ -185,6 +189,14 @@ class DirectoryOutput:
         if self.staging is not None:
             shutil.rmtree(self.staging, ignore_errors=True)
             self.staging = None
+
+
+class ExportOutput(DirectoryOutput):
+    """One virtual tabletop JSON per NPC (chargen.export), in a folder as --out writes character files."""
+
+    def add(self, npc: NpcOutput) -> None:
+        assert npc.export_name is not None and npc.export_text is not None
+        self._add(npc.export_name, npc.export_text)
 
 
 class RecordsPdfOutput:

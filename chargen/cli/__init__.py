@@ -16,6 +16,7 @@ import click
 
 from chargen import __version__, stopping
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
+from chargen.cli.export import export_command
 from chargen.cli.info import schema_command, tables_command
 from chargen.cli.new import new_command
 from chargen.cli.rules import rules_group
@@ -64,6 +65,7 @@ for command in (
     build_command,
     validate_command,
     render_command,
+    export_command,
     tables_command,
     schema_command,
     rules_group,

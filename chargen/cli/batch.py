@@ -93,6 +93,19 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
 )
 @click.option("--pdf", metavar="FILE", callback=not_empty, help="One PDF with every NPC's Character Record.")
 @click.option(
+    "--fillable",
+    is_flag=True,
+    help="--pdf's records with form fields for what changes in play, named per NPC (npc07_notes_3).",
+)
+@click.option(
+    "--export",
+    "export",
+    type=(click.Choice(["roll20", "foundry"]), str),
+    default=None,
+    metavar="roll20|foundry DIR",
+    help="One JSON per NPC in DIR, for Roll20 (VTT Enhancement Suite) or Foundry VTT (Simple Worldbuilding).",
+)
+@click.option(
     "--roster",
     callback=not_empty,
     metavar="FILE",
@@ -139,6 +152,8 @@ def batch_command(
     csv_path: str | None,
     out: str | None,
     pdf: str | None,
+    fillable: bool,
+    export: tuple[str, str] | None,
     roster: str | None,
     statblock: str | None,
     paper: str,
@@ -160,7 +175,7 @@ def batch_command(
 
     if count is None and group is None:
         raise click.UsageError("Missing option '--count' / '-n' (or give --group).")
-    if not (jsonl or csv_path or out or pdf or roster or statblock):
+    if not (jsonl or csv_path or out or pdf or roster or statblock or export):
         jsonl = "-"  # no output named: the NPCs go to standard output, one JSON line each
     options = BatchOptions(
         count=count if count is not None else 1,
@@ -179,6 +194,9 @@ def batch_command(
         jobs=jobs,
         paper=paper,
         template=template,
+        fillable=fillable,
+        export=export[0] if export else None,
+        export_dir=export[1] if export else None,
     )
     tables = tables_from(context)
     show_bar = not quiet and sys.stderr.isatty()

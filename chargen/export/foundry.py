@@ -1,0 +1,159 @@
+"""A Foundry VTT actor of the "Simple Worldbuilding" system (issue 33), for the actor's "Import Data".
+
+The system keeps free-form attributes in named groups: system.attributes[group][key] = {value, label,
+dtype, group} and system.groups[group] = {key, label, dtype} (tables/export_foundry.yaml says where in the
+system's source). chargen's groups: the characteristics, the derived values, the weapons (Strike Chance,
+damage as a roll formula, Initiative) and the skills, languages and magic by Rank. Endurance and Fatigue
+are the system's own health and power, the token's two bars; the record's text goes in the biography.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from chargen.export import digest
+from chargen.export.targets import foundry_names
+from chargen.export.text import record_text_html
+from chargen.render import lookup, skill_boxes
+from chargen.render.sheet import CHARACTERISTICS
+
+if TYPE_CHECKING:
+    from chargen.model import Character, UnarmedLine, WeaponLine
+    from chargen.tables import Tables
+
+#: Foundry's ids: 16 letters and digits.
+ID_CHARACTERS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+#: A damage such as "D10+4" as the roll formula "1d10+4" (17.1's dice).
+_DAMAGE = re.compile(r"^D(\d+)([+-]\d+)?$")
+
+Attributes = dict[str, dict[str, Any]]
+
+
+def foundry_id(character: Character) -> str:
+    """The actor's id, the same for the same character."""
+    return "".join(ID_CHARACTERS[byte % len(ID_CHARACTERS)] for byte in digest(character, "foundry")[:16])
+
+
+def actor_json(character: Character, tables: Tables) -> dict[str, Any]:
+    import chargen
+
+    groups = foundry_names().groups
+    attributes: dict[str, Attributes] = {
+        "characteristics": _characteristics(character, tables),
+        "derived": _derived(character),
+        "weapons": _weapons(character, tables),
+        "abilities": _abilities(character, tables),
+    }
+    for group, entries in attributes.items():
+        for entry in entries.values():
+            entry["group"] = group
+    values = character.characteristics
+    return {
+        "_id": foundry_id(character),
+        "name": character.name,
+        "type": "character",
+        "img": "icons/svg/mystery-man.svg",
+        "system": {
+            "biography": record_text_html(character, tables),
+            "health": {"value": values.EN, "min": 0, "max": values.EN},
+            "power": {"value": values.FT, "min": 0, "max": values.FT},
+            "attributes": attributes,
+            "groups": {key: {"key": key, "label": label, "dtype": "Number"} for key, label in groups.items()},
+        },
+        "items": [],
+        "effects": [],
+        "folder": None,
+        "flags": {"chargen": {"version": chargen.__version__, "seed": character.seed}},
+    }
+
+
+def _number(value: int | float, label: str) -> dict[str, Any]:
+    return {"value": value, "label": label, "dtype": "Number"}
+
+
+def _characteristics(character: Character, tables: Tables) -> Attributes:
+    names = dict(CHARACTERISTICS) | dict(lookup.optional_characteristics(tables))
+    return {
+        code.lower(): _number(value, f"{names.get(code, code)} ({code})")
+        for code, value in character.characteristics.items()
+    }
+
+
+def _derived(character: Character) -> Attributes:
+    combat = character.combat
+    found = {
+        "tmr": _number(character.tmr, "TMR unarmored (5.6)"),
+        "tmr_armored": _number(combat.tmr, "TMR armored (18.1)"),
+        "initiative": _number(combat.initiative, "Initiative, no weapon (12.3)"),
+        "modified_agility": _number(combat.modified_agility, "Agility, modified (18.1)"),
+        "modified_md": _number(combat.modified_manual_dexterity, "Manual Dexterity, modified (17.5)"),
+        "stun_threshold": _number(combat.stun_threshold, "Stun threshold (19)"),
+        "stun_recovery": _number(combat.stun_recovery, "Stun recovery (19)"),
+        "breakage": _number(combat.breakage_check, "Breakage / drop (17.3)"),
+        "experience_points": _number(character.experience_points, "Experience Points (8.5)"),
+        "experience_multiplier": _number(character.experience_multiplier, "Experience multiplier (6.x)"),
+        "silver_pennies": _number(character.silver_pennies, "Silver Pennies (8.5)"),
+    }
+    if combat.defense is not None:
+        found["defense"] = _number(combat.defense, "Defense (17.4)")
+    if combat.armor is not None:
+        found["protection"] = _number(combat.armor.protection, "Armor protection (18.1)")
+    if character.experience_bank is not None:
+        found["experience_bank"] = _number(character.experience_bank, "Experience Point Bank (8.6)")
+    return found
+
+
+def _weapons(character: Character, tables: Tables) -> Attributes:
+    found: Attributes = {}
+    lines: list[tuple[str, WeaponLine | UnarmedLine]] = [
+        (lookup.weapon(tables, line.name, f"combat.weapons[{index}].name").name, line)
+        for index, line in enumerate(character.combat.weapons)
+    ]
+    lines.append(("Unarmed", character.combat.unarmed))
+    for name, line in lines:
+        key = _unique(_slug(name), found)
+        rank = "unranked" if line.rank is None else f"Rank {line.rank}"
+        found[f"{key}_strike"] = _number(line.strike_chance, f"{name}: Strike Chance ({rank}, 17.1)")
+        damage = _DAMAGE.match(line.damage)
+        found[f"{key}_damage"] = {
+            "value": f"1d{damage.group(1)}{damage.group(2) or ''}" if damage else line.damage,
+            "label": f"{name}: damage {line.damage} (20.2)",
+            "dtype": "Formula" if damage else "String",
+        }
+        found[f"{key}_initiative"] = _number(line.initiative, f"{name}: Initiative (12.3)")
+    return found
+
+
+def _abilities(character: Character, tables: Tables) -> Attributes:
+    """Skills and languages by Rank; magic by Rank, a talent the race grants marked "racial" (6.4-6.9)."""
+    found: Attributes = {}
+    shown = zip(character.skills, skill_boxes.skills(character, tables), strict=True)
+    for item, row in shown:
+        found[_unique(_slug(row.name), found)] = _number(item.rank, f"{row.name} ({row.rule})")
+    spoken = zip(character.languages, skill_boxes.languages(character, tables), strict=True)
+    for item, row in spoken:
+        found[_unique(_slug(row.name), found)] = _number(item.rank, f"{row.name} (49)")
+    for magic in skill_boxes.magic(character, tables).rows:
+        note = ", ".join(part for part in (magic.kind, magic.rule) if part)
+        label = f"{magic.name} ({note})" if note else magic.name
+        key = _unique(_slug(magic.name), found)
+        if magic.rank.isdigit():
+            found[key] = _number(int(magic.rank), label)
+        else:
+            found[key] = {"value": magic.rank, "label": label, "dtype": "String"}
+    return found
+
+
+def _slug(text: str) -> str:
+    """A key the system accepts: no spaces, no periods."""
+    return "_".join(re.findall(r"[a-z0-9]+", text.lower())) or "entry"
+
+
+def _unique(key: str, taken: Attributes) -> str:
+    if not any(name == key or name.startswith(key + "_") for name in taken):
+        return key
+    number = 2
+    while any(name == f"{key}_{number}" or name.startswith(f"{key}_{number}_") for name in taken):
+        number += 1
+    return f"{key}_{number}"

@@ -1,0 +1,64 @@
+"""tables/export_roll20.yaml and tables/export_foundry.yaml, read into typed objects."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import yaml
+from pydantic import BaseModel, ConfigDict
+
+from chargen.paths import tables_dir
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Roll20Source(_Strict):
+    repo: str
+    path: str
+    commit: str
+    version: str
+
+
+class Roll20Names(_Strict):
+    """The DragonQuest sheet's attribute names and <select> values (DQSheet.html)."""
+
+    source: Roll20Source
+    inputs: dict[str, list[str]]
+    repeating: dict[str, list[str]]
+    computed: list[str]
+    aspect: dict[str, str]
+    status: dict[str, str]
+    legit: dict[str, str]
+    skill_type: dict[str, str]
+
+
+class SourceFile(_Strict):
+    path: str
+    commit: str
+
+
+class FoundrySource(_Strict):
+    repo: str
+    files: list[SourceFile]
+
+
+class FoundryNames(_Strict):
+    source: FoundrySource
+    dtypes: list[str]
+    groups: dict[str, str]
+
+
+def _read(name: str) -> object:
+    return yaml.safe_load((tables_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
+def roll20_names() -> Roll20Names:
+    return Roll20Names.model_validate(_read("export_roll20"))
+
+
+@lru_cache(maxsize=1)
+def foundry_names() -> FoundryNames:
+    return FoundryNames.model_validate(_read("export_foundry"))

@@ -1,0 +1,45 @@
+"""The record's text for a tabletop's biography: the aspect and its effects (7), the race's special
+abilities (6.x), what is in play, and the character's notes; made from the record's own view model, so the
+words are the record's. HTML, escaped, as Roll20's bio and Foundry's biography keep it."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chargen.model import Character
+    from chargen.tables import Tables
+
+
+def record_text_html(character: Character, tables: Tables) -> str:
+    import chargen
+    from chargen.render.sheet import build_sheet
+
+    sheet = build_sheet(character, tables, chargen.__version__)
+    aspect = sheet.aspect
+    rule = f" ({aspect.rule})" if aspect.rule else ""
+    parts = [f"<h2>Aspect: {escape(aspect.name)}{escape(rule)}</h2>"]
+    if aspect.rows:
+        rows = "".join(f"<li>{escape(row.when)}: {escape(row.effect)}</li>" for row in aspect.rows)
+        parts.append(f"<ul>{rows}</ul>")
+    window = ". ".join(text for text in (aspect.window, aspect.note) if text)
+    if window:
+        parts.append(f"<p>{escape(window)}</p>")
+    parts.append(f"<h2>Race: {escape(sheet.race)}</h2>")
+    parts.append(
+        f"<p>Life span {escape(sheet.life_span)}; starting age {escape(sheet.starting_age)} (IV, 8)</p>"
+    )
+    if sheet.abilities:
+        parts.append("<ul>" + "".join(f"<li>{escape(text)}</li>" for text in sheet.abilities) + "</ul>")
+    if sheet.in_play:
+        items = "".join(
+            f"<li>{escape(item.label)}: {escape(item.value)}"
+            + (f" ({escape(item.note)})" if item.note else "")
+            + "</li>"
+            for item in sheet.in_play
+        )
+        parts.append(f"<h2>In play</h2><ul>{items}</ul>")
+    if sheet.notes:
+        parts.append("<h2>Notes</h2>" + "".join(f"<p>{escape(note)}</p>" for note in sheet.notes))
+    return "".join(parts)
