@@ -1,0 +1,222 @@
+"""chargen export (issue 33): the Roll20 DragonQuest sheet's character and the Foundry VTT Simple
+Worldbuilding actor, checked against the targets' names (tables/export_*.yaml, read from their sources)
+and against the JSON Schemas shipped with chargen."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from click.testing import CliRunner
+
+from chargen import api
+from chargen.cli import cli
+from chargen.export import export_document, export_json, schema
+from chargen.export.targets import foundry_names, roll20_names
+from chargen.model import Character
+from chargen.render import lookup
+from chargen.tables import Tables
+from tests.test_readme import examples, run_block
+
+EXAMPLES = Path(__file__).resolve().parent / "examples"
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+ROW = re.compile(r"^repeating_([a-z]+)_(-[-0-9A-Za-z_]{19})_(.+)$")
+
+
+def characters(tables: Tables) -> list[Character]:
+    """A character of every race (chargen.api.roll), and a caster (a batch adept's character file)."""
+    rolled = [api.roll(seed=40 + index, race=race, tables=tables) for index, race in enumerate(tables.races)]
+    text = (EXAMPLES / "caster.yaml").read_text(encoding="utf-8")
+    return [*rolled, api.build(text, "caster.yaml", tables=tables)]
+
+
+def attribs(
+    character: Character, tables: Tables
+) -> tuple[dict[str, str], dict[str, dict[str, dict[str, str]]]]:
+    """The Roll20 export's plain attributes by name, and its repeating rows: section -> row id -> fields."""
+    document = export_document(character, tables, "roll20")
+    plain: dict[str, str] = {}
+    rows: dict[str, dict[str, dict[str, str]]] = {}
+    for attribute in document["character"]["attribs"]:
+        match = ROW.match(attribute["name"])
+        if match:
+            section, row, name = match.groups()
+            rows.setdefault(section, {}).setdefault(row, {})[name] = attribute["current"]
+        else:
+            plain[attribute["name"]] = attribute["current"]
+    return plain, rows
+
+
+def test_every_race_and_a_caster_carry_each_input_of_the_dragonquest_sheet(tables: Tables) -> None:
+    names = roll20_names()
+    everyone = characters(tables)
+    assert {character.race for character in everyone} == set(tables.races)
+    assert any(character.college and character.spells for character in everyone)
+    always = {
+        *names.inputs["characteristics"],
+        *names.inputs["money"],
+        *names.inputs["experience"],
+        *names.inputs["other"],
+        *(set(names.inputs["description"]) - {"order", "height", "weight", "age", "pb"}),
+    }
+    for character in everyone:
+        plain, rows = attribs(character, tables)
+        assert always <= set(plain), (character.race, always - set(plain))
+        _check_values(character, tables, plain, rows)
+
+
+def _check_values(
+    character: Character, tables: Tables, plain: dict[str, str], rows: dict[str, dict[str, dict[str, str]]]
+) -> None:
+    names = roll20_names()
+    values = character.characteristics
+    for code in ("PS", "MD", "AG", "MA", "WP", "PC"):
+        assert plain[code.lower()] == str(values.get(code))
+    assert (plain["en"], plain["encurr"], plain["ft"], plain["ftcurr"]) == (str(values.EN),) * 2 + (
+        str(values.FT),
+    ) * 2
+    assert plain["sp"] == str(character.silver_pennies)
+    assert plain["exp"] == str(character.experience_points)
+    assert plain["gender"] == lookup.gender_name(tables, character.gender)
+    assert plain["hand"] == lookup.hand_name(tables, character.hand)
+    assert plain["race"].startswith(tables.races[character.race].name)
+    assert plain["aspect"] == names.aspect[character.aspect]
+    assert plain["status"] == names.status[character.heritage.social_status]
+    assert plain["legit"] == names.legit[character.heritage.birth_order]
+    tmr = character.modifiers.get("TMR")
+    assert plain["tmrracemod"] == str(tmr.race + tmr.gender if tmr else 0)
+    weapons = list(rows.get("weapon", {}).values())
+    assert [row["name"] for row in weapons] == [
+        tables.weapons[line.name].name for line in character.combat.weapons
+    ]
+    for row, line in zip(weapons, character.combat.weapons, strict=True):
+        entry = tables.weapons[line.name]
+        assert row.get("rank") == (None if line.rank is None else str(line.rank))
+        assert row["base"] == str(entry.base_chance)
+        assert row["cl"] == (entry.damage_class or "-")
+    armor = character.combat.armor
+    assert [row["type"] for row in rows.get("armour", {}).values()] == (
+        [tables.armor[armor.name].name] if armor else []
+    )
+    shield = character.combat.shield
+    shields = list(rows.get("shield", {}).values())
+    assert [row["type"] for row in shields] == ([tables.shields[shield.name].name] if shield else [])
+    colleges = [row["college"] for row in rows.get("college", {}).values()]
+    assert bool(colleges) == bool(character.college)
+    spells = {row["name"]: row.get("rank") for row in rows.get("spell", {}).values()}
+    for spell in character.spells:
+        assert spells[tables.abilities.magic.entries[spell.name].name] == str(spell.rank)
+    skills = {row["notes"]: row["rank"] for row in rows.get("skill", {}).values()}
+    for skill in character.skills:
+        assert skills[tables.abilities.skills[skill.name].name] == str(skill.rank)
+    assert len(skills) == len(character.skills) + len(character.languages)
+
+
+def test_the_roll20_export_writes_only_what_the_sheet_takes(tables: Tables) -> None:
+    names = roll20_names()
+    inputs = {name for section in names.inputs.values() for name in section}
+    for character in characters(tables):
+        plain, rows = attribs(character, tables)
+        assert set(plain) <= inputs, set(plain) - inputs
+        assert not set(plain) & set(names.computed)
+        for section, found in rows.items():
+            for row in found.values():
+                assert set(row) <= set(names.repeating[section]), (section, set(row))
+        assert plain["version"] == names.source.version  # the sheet's own update is not run again
+
+
+def test_ids_are_stable_for_the_same_character_and_new_for_another(tables: Tables) -> None:
+    one, again, other = (api.roll(seed=seed, tables=tables) for seed in (7, 7, 8))
+    for fmt in ("roll20", "foundry"):
+        assert export_json(one, tables, fmt) == export_json(again, tables, fmt)
+    first, second = export_document(one, tables, "roll20"), export_document(other, tables, "roll20")
+    ids = [attribute["id"] for attribute in first["character"]["attribs"]]
+    assert len(ids) == len(set(ids))
+    assert not set(ids) & {attribute["id"] for attribute in second["character"]["attribs"]}
+    assert export_document(one, tables, "foundry")["_id"] != export_document(other, tables, "foundry")["_id"]
+
+
+@pytest.mark.parametrize("fmt", ["roll20", "foundry"])
+def test_the_exports_validate_against_their_schemas(fmt: str, tables: Tables) -> None:
+    validator = jsonschema.Draft202012Validator(schema(fmt))
+    validator.check_schema(schema(fmt))
+    for character in characters(tables):
+        validator.validate(export_document(character, tables, fmt))
+    broken = export_document(characters(tables)[0], tables, fmt)
+    if fmt == "roll20":
+        broken["character"]["attribs"][0]["name"] = "repeating_weapon_xyz_name"
+    else:
+        broken["system"]["attributes"]["characteristics"]["ps"]["dtype"] = "Integer"
+    assert not validator.is_valid(broken)
+
+
+def test_the_foundry_actor_has_the_simple_worldbuilding_shape(tables: Tables) -> None:
+    dtypes = set(foundry_names().dtypes)
+    for character in characters(tables):
+        actor: dict[str, Any] = export_document(character, tables, "foundry")
+        system = actor["system"]
+        assert set(system["groups"]) == set(system["attributes"]) == set(foundry_names().groups)
+        keys = [key for group in system["attributes"].values() for key in group]
+        assert not set(keys) & set(system["groups"])  # a group's key is never an attribute's (helper.js)
+        for group, entries in system["attributes"].items():
+            for key, entry in entries.items():
+                assert not re.search(r"[\s.]", key)
+                assert entry["group"] == group and entry["dtype"] in dtypes
+        characteristics = system["attributes"]["characteristics"]
+        for code, value in character.characteristics.items():
+            assert characteristics[code.lower()]["value"] == value
+        assert system["health"] == {
+            "value": character.characteristics.EN,
+            "min": 0,
+            "max": character.characteristics.EN,
+        }
+        weapons = system["attributes"]["weapons"]
+        assert len([key for key in weapons if key.endswith("_strike")]) == len(character.combat.weapons) + 1
+        race = tables.races[character.race]
+        for ability in race.abilities:
+            assert _html_text(ability) in system["biography"]
+        assert "Aspect:" in system["biography"]
+
+
+def _html_text(text: str) -> str:
+    from html import escape
+
+    return escape(text)
+
+
+def test_export_command_writes_one_json_per_character(tmp_path: Path) -> None:
+    runner = CliRunner()
+    rolf, caster = str(EXAMPLES / "rolf.yaml"), str(EXAMPLES / "caster.yaml")
+    result = runner.invoke(cli, ["export", rolf, "--to", "foundry"])
+    assert result.exit_code == 0
+    assert json.loads(result.output)["name"] == "Rolf the Barbarian"
+    result = runner.invoke(cli, ["export", rolf, caster, "--to", "roll20", "-o", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["caster.json", "rolf.json"]
+    assert json.loads((tmp_path / "rolf.json").read_text())["type"] == "character"
+    refused = runner.invoke(cli, ["export", rolf, caster, "--to", "roll20"])
+    assert refused.exit_code != 0 and "folder" in str(refused.exception or refused.output)
+
+
+def test_batch_export_writes_a_json_per_npc(tmp_path: Path) -> None:
+    folder = tmp_path / "vtt"
+    result = CliRunner().invoke(
+        cli, ["batch", "-n", "3", "--seed", "2", "--export", "foundry", str(folder), "-q"]
+    )
+    assert result.exit_code == 0, result.output
+    files = sorted(folder.iterdir())
+    assert [path.name[:2] for path in files] == ["1-", "2-", "3-"]
+    validator = jsonschema.Draft202012Validator(schema("foundry"))
+    for path in files:
+        validator.validate(json.loads(path.read_text(encoding="utf-8")))
+
+
+@pytest.mark.parametrize("page", ["roll20.md", "foundry.md", "fillable.md"])
+def test_the_docs_examples_run(page: str) -> None:
+    for pairs in examples((DOCS / page).read_text(encoding="utf-8")):
+        for (command, expected), actual in zip(pairs, run_block(pairs), strict=True):
+            assert actual == expected, f"docs/{page}: `{command}` prints something else"
