@@ -23,6 +23,8 @@ from chargen.tables import Tables
 from tests.test_readme import examples, run_block
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
+#: A caster's character file (a batch adept's: a college, a talent the race grants, spells).
+CASTER = Path(__file__).resolve().parent / "render_fixtures" / "caster.yaml"
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 ROW = re.compile(r"^repeating_([a-z]+)_(-[-0-9A-Za-z_]{19})_(.+)$")
 
@@ -30,7 +32,7 @@ ROW = re.compile(r"^repeating_([a-z]+)_(-[-0-9A-Za-z_]{19})_(.+)$")
 def characters(tables: Tables) -> list[Character]:
     """A character of every race (chargen.api.roll), and a caster (a batch adept's character file)."""
     rolled = [api.roll(seed=40 + index, race=race, tables=tables) for index, race in enumerate(tables.races)]
-    text = (EXAMPLES / "caster.yaml").read_text(encoding="utf-8")
+    text = (CASTER).read_text(encoding="utf-8")
     return [*rolled, api.build(text, "caster.yaml", tables=tables)]
 
 
@@ -190,7 +192,7 @@ def _html_text(text: str) -> str:
 
 def test_export_command_writes_one_json_per_character(tmp_path: Path) -> None:
     runner = CliRunner()
-    rolf, caster = str(EXAMPLES / "rolf.yaml"), str(EXAMPLES / "caster.yaml")
+    rolf, caster = str(EXAMPLES / "rolf.yaml"), str(CASTER)
     result = runner.invoke(cli, ["export", rolf, "--to", "foundry"])
     assert result.exit_code == 0
     assert json.loads(result.output)["name"] == "Rolf the Barbarian"

@@ -18,13 +18,15 @@ from tests.render_fixtures import build, record_pdf, tables
 from tests.render_fixtures.pdf_text import find_phrases, pdf_words
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
+#: A caster's character file (a batch adept's: a college, a talent the race grants, spells).
+CASTER = Path(__file__).resolve().parent / "render_fixtures" / "caster.yaml"
 
 
 def caster() -> object:
     """A caster's character file (a batch adept: a college, talents and spells), as chargen builds it."""
     from chargen.model import to_document
 
-    text = (EXAMPLES / "caster.yaml").read_text(encoding="utf-8")
+    text = (CASTER).read_text(encoding="utf-8")
     return to_document(api.build(text, "caster.yaml", tables=tables()))
 
 

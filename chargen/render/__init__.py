@@ -18,6 +18,7 @@ from chargen.output import write_all
 from chargen.render.errors import RenderError
 
 if TYPE_CHECKING:
+    from chargen.render.form import Form
     from chargen.render.sheet import Renderable, Sheet
     from chargen.tables import Tables
 
@@ -40,7 +41,9 @@ def _page(
     )
 
 
-def _sheet_page(sheet: Sheet, paper: str, template: Path | None, *, standalone: bool) -> str:
+def _sheet_page(
+    sheet: Sheet, paper: str, template: Path | None, *, standalone: bool, form: Form | None = None
+) -> str:
     from chargen.render import html
 
     size = html.paper_size(paper)
@@ -48,7 +51,7 @@ def _sheet_page(sheet: Sheet, paper: str, template: Path | None, *, standalone: 
     # The PDF: our template gets the CSS already parsed (chargen.render.pdf); a GM's gets our layout inline.
     pdf_css = "" if template is None else html.layout_css()
     stylesheet = html.standalone_stylesheet() if standalone else pdf_css
-    return html.render(loaded, sheet, size, stylesheet, template)
+    return html.render(loaded, sheet, size, stylesheet, template, form)
 
 
 def render_html(
@@ -84,8 +87,8 @@ def render_pdf(
     sheet = build_sheet(character, tables, chargen.__version__)
 
     def page_of(sheet: Sheet) -> str:
-        shown = form.with_fields(sheet, field_prefix) if fillable else sheet
-        return _sheet_page(shown, paper, template, standalone=False)
+        fields = form.form_fields(sheet, field_prefix) if fillable else None
+        return _sheet_page(sheet, paper, template, standalone=False, form=fields)
 
     def with_more_lines(lines: int) -> str:
         # The record's last boxes, side by side, take the room a mostly empty last page leaves.

@@ -1,7 +1,8 @@
 """Jinja2 side of the record: the sandboxed, autoescaping, strict environment and the page's stylesheets.
 
 A template (ours or a GM's, via `template=`) gets: `sheet` (the view model), `paper` (name, CSS page size,
-sheet width) and `stylesheet` (our CSS, ready to drop into a <style> element). For the standalone HTML the
+sheet width), `stylesheet` (our CSS, ready to drop into a <style> element) and `form` (a fillable PDF's
+field names, chargen.render.form; None otherwise). For the standalone HTML the
 stylesheet carries the fonts as data: URIs; for the PDF the default template gets an empty one, because
 WeasyPrint is handed the same CSS already parsed (see chargen.render.pdf).
 """
@@ -27,6 +28,7 @@ from markupsafe import Markup
 from chargen.paths import templates_dir
 from chargen.render import fetcher
 from chargen.render.errors import RenderError
+from chargen.render.form import Form
 from chargen.render.sheet import Sheet
 
 DEFAULT_TEMPLATE = "record.html.j2"
@@ -100,11 +102,16 @@ class _OverBudget(Exception):
 
 
 def render(
-    template: jinja2.Template, sheet: Sheet, paper: Paper, stylesheet: str, source: Path | None
+    template: jinja2.Template,
+    sheet: Sheet,
+    paper: Paper,
+    stylesheet: str,
+    source: Path | None,
+    form: Form | None = None,
 ) -> str:
     if "</style" in stylesheet.lower():  # it goes inside a <style> element unescaped
         raise RenderError("a stylesheet under templates/ may not contain '</style'")
-    context: dict[str, Any] = {"sheet": sheet, "paper": paper, "stylesheet": Markup(stylesheet)}
+    context: dict[str, Any] = {"sheet": sheet, "paper": paper, "stylesheet": Markup(stylesheet), "form": form}
     where = source if source is not None else DEFAULT_TEMPLATE
     try:
         with _time_limit(MAX_SECONDS):

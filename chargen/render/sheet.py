@@ -39,7 +39,6 @@ class Item:
     label: str
     value: str
     note: str = ""
-    form_field: str = ""  # a fillable record's field beside the value (chargen.render.form), "" for none
 
 
 @dataclass(frozen=True)
@@ -124,11 +123,6 @@ class Sheet:
     version: str
     page_two_new_page: bool
     blank_lines: dict[str, int] = field(default_factory=dict)
-    # A fillable PDF's form fields (chargen.render.form): each ruled box's field names, line by line and
-    # cell by cell, and the College's when none is printed; empty for the printed record.
-    fillable: bool = False
-    blank_fields: dict[str, list[list[str]]] = field(default_factory=dict)
-    college_field: str = ""
 
 
 #: What the renderer takes: the typed Character, or a character file's mapping as chargen wrote it.

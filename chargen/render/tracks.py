@@ -27,7 +27,6 @@ def extra_lines(found: list[Track]) -> int:
 class TrackBox:
     number: str
     mark: str  # "" or what happens when this box is reached ("unconscious")
-    form_field: str = ""  # a fillable record's checkbox (chargen.render.form), "" for none
 
 
 @dataclass(frozen=True)
@@ -37,7 +36,6 @@ class Track:
     rule: str
     note: str
     boxes: list[TrackBox]
-    form_field: str = ""  # a fillable record's field for the current value, "" for none
 
 
 def tracks(character: Character, tables: Tables) -> list[Track]:

@@ -4,6 +4,7 @@ the one place the tests render them.
     human.yaml    a plain human (the book's Rolf), ranked Broadsword, Leather, Large Round Shield
     giant.yaml    a fire giant: Endurance past 5.3's rows, armor at size 15, (1-2) and (2) weapons, PS short
     crowded.yaml  a very long name, ten weapons, a shape-changer's abilities, Physical Beauty
+    caster.yaml   a batch adept (an elf): a college, a talent the race grants, spells (tests/test_export.py)
 
 Every file passes `chargen validate` (tests/test_render_fixtures.py), so the records the tests read are
 the records chargen would print for a real character. The tests read a character as its character file's
