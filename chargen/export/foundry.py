@@ -92,11 +92,11 @@ def _derived(character: Character) -> Attributes:
         "stun_recovery": _number(combat.stun_recovery, "Stun recovery (19)"),
         "breakage": _number(combat.breakage_check, "Breakage / drop (17.3)"),
         "experience_points": _number(character.experience_points, "Experience Points (8.5)"),
-        "experience_multiplier": _number(character.experience_multiplier, "Experience multiplier (6.x)"),
+        "experience_multiplier": _number(character.experience_multiplier, "Experience multiplier"),
         "silver_pennies": _number(character.silver_pennies, "Silver Pennies (8.5)"),
     }
     if combat.defense is not None:
-        found["defense"] = _number(combat.defense, "Defense (17.4)")
+        found["defense"] = _number(combat.defense, "Defense (17.5)")
     if combat.armor is not None:
         found["protection"] = _number(combat.armor.protection, "Armor protection (18.1)")
     if character.experience_bank is not None:

@@ -18,7 +18,7 @@ from chargen.export.targets import Roll20Names, roll20_names
 from chargen.render import lookup, skill_boxes
 
 if TYPE_CHECKING:
-    from chargen.model import Character
+    from chargen.model import Character, WeaponLine
     from chargen.tables import Tables
 
 #: The characters of Roll20's generated ids (its row ids and object ids), in the order of its generator.
@@ -136,7 +136,7 @@ def _weapons(attribs: _Attribs, character: Character, tables: Tables) -> None:
                 "rank": line.rank,
                 "rankmax": entry.max_rank,
                 "num": 1,
-                "notes": entry.note or entry.damage_note,
+                "notes": _weapon_notes(line, entry.damage_note),
                 "wgt": entry.weight,
                 "base": entry.base_chance,
                 "dm": line.damage_modifier,
@@ -151,6 +151,16 @@ def _weapons(attribs: _Attribs, character: Character, tables: Tables) -> None:
                 "hand2": "2" if "2" in entry.hands else "0",
             },
         )
+
+
+def _weapon_notes(line: WeaponLine, damage_note: str | None) -> str:
+    """The record's damage for the weapon (20.2; two-handed, and 18.5's when chosen), as the Notes read."""
+    parts = [f"Damage {line.damage}"]
+    if line.two_handed_damage:
+        parts.append(f"{line.two_handed_damage} two-handed")
+    if damage_note:
+        parts.append(damage_note)
+    return "; ".join(parts) + " (20.2)"
 
 
 def _armor_and_shield(attribs: _Attribs, character: Character, tables: Tables) -> None:
