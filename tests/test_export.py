@@ -237,3 +237,15 @@ def test_the_docs_examples_run(page: str, tmp_path: Path) -> None:
                 env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "COLUMNS": "100"},
             )
             assert result.stdout == expected, f"docs/{page}: `{command}` prints something else"
+
+
+def test_batch_refuses_an_unknown_format_or_a_full_folder(tmp_path: Path) -> None:
+    from chargen.batch import BatchOptions, run_batch
+    from chargen.errors import InputError
+
+    with pytest.raises(InputError, match="--export: must be roll20 or foundry"):
+        run_batch(BatchOptions(count=1, export="vassal", export_dir=str(tmp_path / "new")))
+    (tmp_path / "kept.txt").write_text("mine")
+    with pytest.raises(InputError, match=r"--export: folder .* is not empty"):
+        run_batch(BatchOptions(count=1, export="roll20", export_dir=str(tmp_path)))
+    assert [path.name for path in tmp_path.iterdir()] == ["kept.txt"]

@@ -233,7 +233,7 @@ def check_targets(options: BatchOptions) -> None:
     if options.export_dir is not None:
         from chargen.export import check_format
 
-        check_format(options.export)
+        check_format(options.export, "--export")
         _check_folder("--export", options.export_dir, options.force)
     for option in ("--pdf", "--roster"):
         if given.get(option) == "-":

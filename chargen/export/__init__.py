@@ -25,9 +25,9 @@ FORMATS = ("roll20", "foundry")
 SCHEMAS = Path(__file__).resolve().parent / "schemas"
 
 
-def check_format(fmt: str | None) -> str:
+def check_format(fmt: str | None, option: str = "--to") -> str:
     if fmt not in FORMATS:
-        raise InputError(f"--to: must be {' or '.join(FORMATS)}, not {fmt!r}")
+        raise InputError(f"{option}: must be {' or '.join(FORMATS)}, not {fmt!r}")
     return fmt
 
 
