@@ -6,9 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +24,6 @@ from chargen.tables import Tables
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 #: A caster's character file (a batch adept's: a college, a talent the race grants, spells).
 CASTER = Path(__file__).resolve().parent / "render_fixtures" / "caster.yaml"
-DOCS = Path(__file__).resolve().parent.parent / "docs"
 ROW = re.compile(r"^repeating_([a-z]+)_(-[-0-9A-Za-z_]{19})_(.+)$")
 
 
@@ -217,26 +213,6 @@ def test_batch_export_writes_a_json_per_npc(tmp_path: Path) -> None:
     validator = jsonschema.Draft202012Validator(schema("foundry"))
     for path in files:
         validator.validate(json.loads(path.read_text(encoding="utf-8")))
-
-
-@pytest.mark.parametrize("page", ["roll20.md", "foundry.md", "fillable.md"])
-def test_the_docs_examples_run(page: str, tmp_path: Path) -> None:
-    """Each `$ command` of the page's console blocks prints what follows it (run as tests/test_readme.py runs
-    the README's: in order, in a folder holding tests/examples/, stderr joined)."""
-    text = (DOCS / page).read_text(encoding="utf-8")
-    for number, block in enumerate(re.findall(r"```console\n(.*?)```", text, re.DOTALL)):
-        folder = tmp_path / str(number)
-        shutil.copytree(EXAMPLES, folder)
-        for command, expected in re.findall(r"^\$ (.*)\n((?:(?!\$ ).*\n)*)", block, re.MULTILINE):
-            result = subprocess.run(
-                ["bash", "-c", command],
-                cwd=folder,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-                env={"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "COLUMNS": "100"},
-            )
-            assert result.stdout == expected, f"docs/{page}: `{command}` prints something else"
 
 
 def test_batch_refuses_an_unknown_format_or_a_full_folder(tmp_path: Path) -> None:
