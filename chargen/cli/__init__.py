@@ -6,6 +6,7 @@ starts fast. Every ChargenError is caught once, here: one line on stderr, exit s
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -21,6 +22,7 @@ from chargen.cli.new import new_command
 from chargen.cli.rules import rules_group
 from chargen.cli.shared import RULES_HELP, checked_rules, one_line, with_global_options
 from chargen.errors import ChargenError
+from chargen.output import checked_stdout
 
 
 class _ReaderGone(BaseException):
@@ -82,6 +84,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `chargen` script and of `python -m chargen`. Every failure is one line on stderr:
     exit 2 for what a user can fix, 128 + the signal's number when stopped, 141 (quietly) when whoever
     reads standard output stops reading (`chargen batch ... --jsonl - | head`)."""
+    if not _stdout_open():
+        _fail("standard output is closed; send it somewhere, e.g. >/dev/null", 2)
+    checked_stdout()
     previous = stopping.install()
     try:
         code = cli.main(
@@ -108,6 +113,21 @@ def main(argv: Sequence[str] | None = None) -> None:
     finally:
         stopping.restore(previous)
     sys.exit(code if isinstance(code, int) else 0)
+
+
+def _stdout_open() -> bool:
+    """Whether standard output is there to write to. A closed one (`>&-`) gets /dev/null in its place at
+    once, so that no file chargen opens takes its number and receives what was meant for the terminal."""
+    try:
+        os.fstat(1)
+    except OSError:
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            if devnull != 1:
+                os.dup2(devnull, 1)
+                os.close(devnull)
+        return False
+    return sys.stdout is not None
 
 
 def _fail(message: str, status: int) -> NoReturn:
