@@ -56,11 +56,12 @@ def render_html(
 ) -> str:
     """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests
     (a GM's template that refers to anything outside the page is refused)."""
-    from chargen.render.fetcher import check_standalone
+    from chargen.render.fetcher import check_standalone, with_policy
 
     page = _page(character, tables, paper, template, standalone=True)
-    if template is not None:
+    if template is not None:  # ours carries the policy already; a GM's gets it first thing
         check_standalone(page, str(template))
+        page = with_policy(page)
     return page
 
 
