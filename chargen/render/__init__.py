@@ -44,11 +44,10 @@ def _sheet_page(sheet: Sheet, paper: str, template: Path | None, *, standalone: 
     from chargen.render import html
 
     size = html.paper_size(paper)
-    loaded = html.load_template(template)
     # The PDF: our template gets the CSS already parsed (chargen.render.pdf); a GM's gets our layout inline.
     pdf_css = "" if template is None else html.layout_css()
     stylesheet = html.standalone_stylesheet() if standalone else pdf_css
-    return html.render(loaded, sheet, size, stylesheet, template)
+    return html.render_page(template, sheet, size, stylesheet)
 
 
 def render_html(
