@@ -22,6 +22,7 @@ from chargen.cli.new import new_command
 from chargen.cli.rules import rules_group
 from chargen.cli.shared import RULES_HELP, checked_rules, one_line, with_global_options
 from chargen.errors import ChargenError
+from chargen.errors import one_line as one_line_text
 from chargen.output import checked_stdout
 
 
@@ -99,7 +100,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if isinstance(error, click.exceptions.NoArgsIsHelpError):
             error.show()  # `chargen` alone: the help, as asked
         else:
-            click.echo(one_line(error), err=True)
+            click.echo(one_line_text(one_line(error)), err=True)
         sys.exit(2 if error.exit_code == 1 else error.exit_code)
     except stopping.Stopped as stop:
         _fail(f"stopped by {signal.Signals(stop.signum).name}", stop.exit_status)
@@ -131,7 +132,7 @@ def _stdout_open() -> bool:
 
 
 def _fail(message: str, status: int) -> NoReturn:
-    click.echo(f"chargen: error: {message}", err=True)
+    click.echo(f"chargen: error: {one_line_text(message)}", err=True)
     sys.exit(status)
 
 
