@@ -141,20 +141,28 @@ def check_targets(targets: Sequence[tuple[str, str, str]], *, force: bool) -> No
         if path == STDOUT:
             to_stdout.append(option)
             continue
-        target = Path(path)
-        endings = EXTENSIONS[kind]
-        if endings and target.suffix and target.suffix.lower() not in endings and not is_special(target):
-            raise ChargenError(f"{option}: {shown_path(path)} does not end in {' or '.join(endings)}")
-        resolved = os.path.realpath(target)
-        if resolved in seen:
-            raise ChargenError(f"{seen[resolved]} and {option}: both would write {shown_path(path)}")
-        seen[resolved] = option
-        if endings and target.is_dir():
-            raise ChargenError(f"{option}: {shown_path(path)} is a folder; give a file name")
-        if endings and not force and would_replace(path):
-            raise exists(path, option)
+        try:
+            _check_target(option, path, EXTENSIONS[kind], seen, force=force)
+        except OSError as error:  # a name too long for the system, a loop of links: said with its option
+            raise ChargenError(f"{option}: {cannot(path, error)}") from None
     if len(to_stdout) > 1:
         raise ChargenError(f"{' and '.join(to_stdout)}: only one output can go to standard output (-)")
+
+
+def _check_target(
+    option: str, path: str, endings: tuple[str, ...], seen: dict[str, str], *, force: bool
+) -> None:
+    target = Path(path)
+    if endings and target.suffix and target.suffix.lower() not in endings and not is_special(target):
+        raise ChargenError(f"{option}: {shown_path(path)} does not end in {' or '.join(endings)}")
+    resolved = os.path.realpath(target)
+    if resolved in seen:
+        raise ChargenError(f"{seen[resolved]} and {option}: both would write {shown_path(path)}")
+    seen[resolved] = option
+    if endings and target.is_dir():
+        raise ChargenError(f"{option}: {shown_path(path)} is a folder; give a file name")
+    if endings and not force and would_replace(path):
+        raise exists(path, option)
 
 
 class Journal:
@@ -265,11 +273,11 @@ class StagedFile:
         self.force = force
         self.temporary: Path | None = None
         self.target = Path(os.path.realpath(target))  # a symbolic link: write where it points
-        if self.target.is_dir():
-            raise ChargenError(f"{target}: is a folder; give a file name")
-        self.in_place = is_special(self.target)
         self.stream: IO[bytes]
         try:
+            if self.target.is_dir():
+                raise ChargenError(f"{self.shown}: is a folder; give a file name")
+            self.in_place = is_special(self.target)
             if self.in_place:  # staged in an unnamed file: nothing to leave behind, whatever happens
                 self.stream = tempfile.TemporaryFile(buffering=buffer_size or -1)  # noqa: SIM115
                 return
