@@ -44,6 +44,8 @@ def unprintable(text: str) -> list[str]:
 
 def check_printable(text: str) -> str:
     """`text`, or a ValueError naming the characters the record cannot print (a pydantic validator)."""
+    if not text.isprintable():
+        raise ValueError("holds a control character or line break; a name is one line of text")
     missing = unprintable(text)
     if missing:
         named = " ".join(missing[:SHOWN]) + (" ..." if len(missing) > SHOWN else "")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -102,11 +103,26 @@ class CsvOutput(_StreamOutput):
 
     def write(self, npc: NpcOutput) -> None:
         assert npc.csv_row is not None
+        row = [neutral(cell) for cell in npc.csv_row]
         if self.group is None:
-            self.writer.writerow(npc.csv_row)
+            self.writer.writerow(row)
             return
         leader = "yes" if self.group.is_leader(npc.number) else ""
-        self.writer.writerow((*npc.csv_row, str(self.group.index_of(npc.number)), leader))
+        self.writer.writerow((*row, str(self.group.index_of(npc.number)), leader))
+
+
+#: A cell a spreadsheet would run as a formula (OWASP, CSV injection): one that begins with = + - @, a tab
+#: or a carriage return. A plain number (a negative Defense) is a number to it, and stays as it is.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+
+
+def neutral(cell: str) -> str:
+    """The cell as OWASP advises: a leading ' makes a would-be formula (`=HYPERLINK(...)` from a GM's
+    names table) plain text. No ordinary name or value starts so: their rows are unchanged."""
+    if cell.startswith(_FORMULA_START) and not _NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
 
 
 class StatBlockOutput(_StreamOutput):
