@@ -94,7 +94,7 @@ def test_the_html_of_a_custom_template_refers_to_nothing_outside(
 ) -> None:
     template = tmp_path / "gm.j2"
     template.write_text(f"<html><body>{reference}<h1>{{{{ sheet.name }}}}</h1></body></html>")
-    with pytest.raises(RenderError, match="may not (refer to|reload)"):
+    with pytest.raises(RenderError, match=r"may not (refer to|reload)"):
         render_html(rolf, tables, template=template)
 
 
@@ -157,6 +157,6 @@ def test_a_template_file_is_a_regular_file_of_bounded_size(
     else:
         template.write_text("x" * (bounded.MAX_TEMPLATE_BYTES + 1))
     started = time.monotonic()
-    with pytest.raises(RenderError, match="not a regular file|larger than 1024 kB"):
+    with pytest.raises(RenderError, match=r"not a regular file|larger than 1024 kB"):
         render_html(rolf, tables, template=template)
     assert time.monotonic() - started < 1
