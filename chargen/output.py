@@ -92,6 +92,9 @@ class CheckedRaw(io.RawIOBase):
     def fileno(self) -> int:
         return self.fd
 
+    def isatty(self) -> bool:  # `chargen new` asks only in a terminal; click colours only there
+        return os.isatty(self.fd)
+
     def write(self, data: Any) -> int:
         view = memoryview(data)
         write_fully(self.fd, view)
