@@ -14,9 +14,9 @@ What a target may be:
 A commit that fails half-way (a disk full, a folder in the way) moves back what it had moved: a replaced
 file is kept aside as a hard link until every output is in. Interrupts are held off while the files move.
 
-Every byte goes out through one checked path (`write_fully`): a short write, which the kernel gives for a
-pipe whose reader left or a disk nearly full, is written again until all is out or an error says why;
-Python's own unbuffered standard output (PYTHONUNBUFFERED=1) drops the rest of a short write silently.
+Every byte goes out through one checked path (chargen.checked_io): a short write, which the kernel gives
+for a pipe whose reader left or a disk nearly full, is written again until all is out or an error says
+why; Python's own unbuffered standard output (PYTHONUNBUFFERED=1) drops the rest of a short write.
 """
 
 from __future__ import annotations
@@ -32,12 +32,15 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import IO, Any, Protocol
+from typing import IO, Protocol
 
+from chargen.checked_io import CheckedText, checked_stream, write_fully
 from chargen.errors import VALUE_WIDTH, ChargenError
 from chargen.stopping import STOPPING
 
 STDOUT = "-"
+#: The longest path a message shows whole.
+PATH_WIDTH = 2 * VALUE_WIDTH
 #: Each output's expected file name endings; a name with another ending is refused (`--roster r.txt`).
 EXTENSIONS = {
     "yaml": (".yaml", ".yml"),
@@ -57,57 +60,17 @@ def cannot(target: Path | str, error: OSError) -> ChargenError:
 
 
 def shown_path(target: Path | str) -> str:
-    """A path as a message shows it: a name too long for the system (thousands of characters) is cut."""
+    """A path as a message shows it: a name too long for the system (thousands of characters) is cut in
+    the middle, so its start and its file name both show."""
     text = str(target)
-    return text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 3] + "..."
+    if len(text) <= PATH_WIDTH:
+        return text
+    return text[: PATH_WIDTH // 2 - 2] + "..." + text[-(PATH_WIDTH // 2 - 1) :]
 
 
 def exists(target: Path | str, option: str | None = None) -> ChargenError:
     where = f"{option}: " if option else ""
     return ChargenError(f"{where}{shown_path(target)} exists; use --force to replace it")
-
-
-def write_fully(fd: int, data: bytes | memoryview) -> None:
-    """Every byte of `data` to the file descriptor `fd`, or an OSError: a short write is written again."""
-    view = memoryview(data).cast("B")
-    while view:
-        written = os.write(fd, view)
-        if written <= 0:  # never for a blocking descriptor; guards against looping for ever
-            raise OSError(errno.EIO, "the system took none of the bytes")
-        view = view[written:]
-
-
-class CheckedRaw(io.RawIOBase):
-    """A raw stream over a file descriptor whose write() writes everything (`write_fully`). Wrapped in
-    io.BufferedWriter it is what every output file, and standard output, is written through."""
-
-    def __init__(self, fd: int, *, closefd: bool = True) -> None:
-        super().__init__()
-        self.fd = fd
-        self.closefd = closefd
-
-    def writable(self) -> bool:
-        return True
-
-    def fileno(self) -> int:
-        return self.fd
-
-    def isatty(self) -> bool:  # `chargen new` asks only in a terminal; click colours only there
-        return os.isatty(self.fd)
-
-    def write(self, data: Any) -> int:
-        view = memoryview(data)
-        write_fully(self.fd, view)
-        return view.nbytes
-
-    def close(self) -> None:
-        if not self.closed and self.closefd:
-            os.close(self.fd)
-        super().close()
-
-
-def checked_stream(fd: int, *, closefd: bool = True, buffer_size: int | None = None) -> io.BufferedWriter:
-    return io.BufferedWriter(CheckedRaw(fd, closefd=closefd), buffer_size or io.DEFAULT_BUFFER_SIZE)
 
 
 def current_umask() -> int:
@@ -373,26 +336,6 @@ def write_stdout(data: bytes) -> None:
         return
     stream.write(data)
     stream.flush()
-
-
-class CheckedText(io.TextIOWrapper):
-    """Standard output as the command line uses it: text, through `CheckedRaw`, so a short write is
-    written again rather than dropped."""
-
-
-def checked_stdout() -> None:
-    """Put a checked text stream in place of the process's standard output (the command line, at start);
-    one already replaced (tests, an embedding program) is left as it is."""
-    current = sys.stdout
-    if current is not sys.__stdout__ or not isinstance(current, io.TextIOWrapper):
-        return
-    current.flush()
-    sys.stdout = CheckedText(
-        checked_stream(current.fileno(), closefd=False),
-        encoding=current.encoding,
-        errors=current.errors,
-        line_buffering=current.line_buffering,
-    )
 
 
 def write_atomic(path: Path, content: str | bytes, *, force: bool = False) -> None:

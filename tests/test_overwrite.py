@@ -154,7 +154,7 @@ def test_a_short_write_to_standard_output_is_an_error(tmp_path: Path, unbuffered
 
 def test_a_short_write_is_written_again(monkeypatch: pytest.MonkeyPatch) -> None:
     """The kernel may take part of a write (a pipe, a disk nearly full): the rest is written, not lost."""
-    from chargen import output
+    from chargen import checked_io as output
 
     reader, writer = os.pipe()
     real_write = os.write

@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from chargen import __version__, stopping
+from chargen.checked_io import checked_stdout
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.info import schema_command, tables_command
 from chargen.cli.new import new_command
@@ -23,7 +24,6 @@ from chargen.cli.rules import rules_group
 from chargen.cli.shared import RULES_HELP, checked_rules, one_line, with_global_options
 from chargen.errors import ChargenError
 from chargen.errors import one_line as one_line_text
-from chargen.output import checked_stdout
 
 
 class _ReaderGone(BaseException):

@@ -173,7 +173,7 @@ def _read_until(reader: int, deadline: float) -> bytes | None:
 def _child(work: Callable[[], str], writer: int) -> None:
     """Run `work` under the limits and send back b"0" + page or b"1" + message, then leave at once
     (os._exit: nothing of the parent's, buffers or exit handlers, runs twice)."""
-    from chargen.output import write_fully
+    from chargen.checked_io import write_fully
 
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent decides, the child just goes
