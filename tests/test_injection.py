@@ -108,3 +108,16 @@ def test_ordinary_rows_and_blocks_are_unchanged(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     assert "\n'" not in (tmp_path / "x.csv").read_text(encoding="utf-8")
     assert "\\" not in (tmp_path / "x.md").read_text(encoding="utf-8")
+
+
+def test_a_ruleset_weapon_name_in_a_markdown_stat_block_is_text(tmp_path: Path) -> None:
+    name = "<img src=x> [l](javascript:alert(1))"
+    (tmp_path / "evil.yaml").write_text(
+        f'change:\n  weapons:\n    weapons:\n      dagger:\n        name: "{name}"\n', encoding="utf-8"
+    )
+    command = ["--rules", "evil.yaml", "batch", "-n", "30", "--seed", "2", "--statblock", "x.md", "-q"]
+    assert chargen(command, tmp_path).returncode == 0
+    document = rendered((tmp_path / "x.md").read_text(encoding="utf-8"))
+    cells = ["".join(cell.itertext()) for cell in document.iter(f"{HTML}td")]  # type: ignore[attr-defined]
+    assert name in cells
+    assert document.find(f".//{HTML}img") is None and document.find(f".//{HTML}a") is None  # type: ignore[attr-defined]
