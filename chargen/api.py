@@ -8,6 +8,7 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from chargen.api_door import check_roll, check_seed, check_tables, check_text, checked_namer
 from chargen.character_file import (
     DERIVED_KEYS,
     CharacterInput,
@@ -47,6 +48,8 @@ def roll(
     """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG.
     `strategy` is the old name of `archetype` (deprecated, still accepted). `namer(race, gender)` names
     the character when no name is given (None: the tables' own draw)."""
+    check_roll(locals())
+    namer = checked_namer(namer)
     chosen = (
         name,
         gender,
@@ -133,6 +136,7 @@ def build(
 ) -> Character:
     """Build a character from a character file's text (YAML or JSON): given rolls and choices are used and
     checked, the rest rolled with `seed` (else the file's seed, else a fresh one)."""
+    _check_source(text, source, seed, tables)
     spec, located = parse_located(text, source)
     try:
         return build_spec(spec, seed=seed, tables=tables)
@@ -141,6 +145,10 @@ def build(
 
 
 def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None) -> Character:
+    if not isinstance(spec, CharacterInput):
+        raise InputError(f"spec: must be a CharacterInput (chargen.character_file), not {shown(spec)}")
+    check_seed(seed)
+    check_tables(tables)
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
     tables = with_recorded_rules(tables or load_tables(), spec.rules)
     return generate(resolve_names(spec, tables), tables, seed=chosen_seed)
@@ -149,6 +157,7 @@ def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables 
 def validate(text: str, source: str = "<input>", *, tables: Tables | None = None) -> list[str]:
     """Problems with a character file: anything `build` refuses (raised as ChargenError), plus derived values
     in the file that disagree with the rules (returned, one line each)."""
+    _check_source(text, source, None, tables)
     spec, located = parse_located(text, source)
     try:
         rebuilt = build_spec(spec, tables=tables)
@@ -160,6 +169,13 @@ def validate(text: str, source: str = "<input>", *, tables: Tables | None = None
         if key in written:
             problems.extend(_differences((key,), written[key], getattr(rebuilt, key)))
     return [problem.at(located.where(problem.path)).text for problem in problems]
+
+
+def _check_source(text: object, source: object, seed: object, tables: object) -> None:
+    check_text("text", text, optional=False)
+    check_text("source", source, optional=False)
+    check_seed(seed)
+    check_tables(tables)
 
 
 def _fields(derived: object) -> dict[str, object] | None:

@@ -28,8 +28,9 @@ from pydantic_core import ErrorDetails
 
 from chargen.errors import InputError, shown
 from chargen.model import OMIT, Character, characteristics_from_mapping, to_document
+from chargen.printable import check_printable
 from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
-from chargen.yamlio import Located, dump_yaml, format_path, load_located
+from chargen.yamlio import MAX_NUMBER, Located, dump_yaml, format_path, load_located
 
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 # Strict: a file says 14, not '14', 14.0 or true. Bounds keep every number near its rule's range; the rules
@@ -37,14 +38,16 @@ Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_l
 Count = Annotated[StrictInt, Field(ge=0, le=10_000)]
 Roll = Annotated[StrictInt, Field(ge=0, le=1_000)]
 Rank = Annotated[StrictInt, Field(ge=0, le=100)]
-Seed = Annotated[StrictInt, Field(ge=0, le=2**63 - 1)]
+#: A seed a file may hold: what the reader accepts of any number (chargen.yamlio.MAX_NUMBER), and so what
+#: every writer (--seed, api.roll) accepts too.
+Seed = Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)]
 
 
 def _printable(value: str) -> str:
     """A name is one line of text a YAML file can hold as it is: no control characters or line breaks."""
     if not value.isprintable():
         raise ValueError("holds a control character or line break; a name is one line of text")
-    return value
+    return check_printable(value)
 
 
 Name = Annotated[

@@ -21,6 +21,17 @@ def shown(value: object) -> str:
     return text if len(text) <= VALUE_WIDTH else text[: VALUE_WIDTH - 3] + "..."
 
 
+#: A word of a message longer than this is cut (a 5,000-digit value, a path of 4,000 characters).
+WORD_WIDTH = 120
+
+
+def one_line(text: str) -> str:
+    """A message as the command line prints it: one line, each overlong word cut (the last guard:
+    messages quote values through `shown` already)."""
+    words = text.split()
+    return " ".join(word if len(word) <= WORD_WIDTH else word[: WORD_WIDTH - 3] + "..." for word in words)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong: where (key path in the file, or a label such as an option name), what, which rule,

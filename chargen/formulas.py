@@ -19,7 +19,14 @@ from typing import Any
 
 import simpleeval  # type: ignore[import-untyped]
 
+from chargen.errors import TableError
+from chargen.errors import shown as shown_value
+
 Number = int | float
+#: A formula's result must fit a character file (chargen.yamlio.MAX_NUMBER, what the reader accepts).
+MAX_RESULT = 10**15
+#: A formula longer than this is refused when the tables load (the book's longest is under 100).
+MAX_FORMULA = 1_000
 
 FUNCTIONS: dict[str, Callable[..., Number]] = {"min": min, "max": max, "floor": math.floor, "ceil": math.ceil}
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd, ast.Not)
@@ -56,6 +63,30 @@ class Formula:
         return self.function(*[0 if value is None else value for value in values])
 
 
+def _guarded(function: Callable[..., int], text: str, inputs: tuple[str, ...]) -> Callable[..., int]:
+    """`function`, giving a whole number within what a character file holds (±MAX_RESULT) or one
+    TableError naming the formula: a GM's formula that overflows, gives NaN or a number no file can hold
+    is never a traceback, nor a file chargen would then refuse to read."""
+
+    def guarded(*values: Number) -> int:
+        try:
+            value = function(*values)
+        except (ArithmeticError, TypeError, ValueError, RecursionError) as error:
+            raise _failed(text, inputs, values, f"fails ({type(error).__name__})") from None
+        if type(value) is not int or not -MAX_RESULT <= value <= MAX_RESULT:
+            raise _failed(
+                text, inputs, values, f"gives {shown_value(value)}, not a whole number within ±10^15"
+            )
+        return value
+
+    return guarded
+
+
+def _failed(text: str, inputs: tuple[str, ...], values: tuple[Number, ...], what: str) -> TableError:
+    given = ", ".join(f"{name}={value}" for name, value in zip(inputs, values, strict=False))
+    return TableError(f"formula {shown_value(text)} {what} for {shown_value(given)}")
+
+
 def _check_nodes(tree: ast.AST, inputs: tuple[str, ...], constants: Mapping[str, Number]) -> None:
     for node in ast.walk(tree):
         if not isinstance(node, _NODES):
@@ -68,9 +99,19 @@ def _check_nodes(tree: ast.AST, inputs: tuple[str, ...], constants: Mapping[str,
             not isinstance(node.func, ast.Name) or node.func.id not in FUNCTIONS or node.keywords
         ):
             raise FormulaError(f"only {', '.join(FUNCTIONS)} may be called in a formula")
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            _check_arguments(node.func.id, len(node.args))
         if isinstance(node, ast.Name) and node.id not in {*inputs, *constants, *FUNCTIONS}:
             known = ", ".join(sorted({*inputs, *constants}))
             raise FormulaError(f"unknown input `{node.id}` (known: {known})")
+
+
+def _check_arguments(function: str, count: int) -> None:
+    """min and max of two numbers or more, floor and ceil of one: `max(base)` would fail at each roll."""
+    if function in ("floor", "ceil") and count != 1:
+        raise FormulaError(f"{function}() takes one number")
+    if function in ("min", "max") and count < 2:
+        raise FormulaError(f"{function}() takes two numbers or more")
 
 
 class _Fold(ast.NodeTransformer):
@@ -113,10 +154,14 @@ def compile_formula(text: str, inputs: tuple[str, ...], constants: Mapping[str, 
 @functools.lru_cache(maxsize=256)
 def _compiled(text: str, inputs: tuple[str, ...], constant_items: tuple[tuple[str, Number], ...]) -> Formula:
     constants = dict(constant_items)
+    if len(text) > MAX_FORMULA:
+        raise FormulaError(f"formula {shown_value(text)} is longer than {MAX_FORMULA:,} characters")
     try:
         tree = ast.parse(text.strip(), mode="eval")
     except SyntaxError as error:
-        raise FormulaError(f"syntax error in formula {text!r}: {error.msg}") from None
+        raise FormulaError(f"syntax error in formula {shown_value(text)}: {error.msg}") from None
+    except (RecursionError, MemoryError, ValueError):  # nested past the parser's depth, a NUL byte
+        raise FormulaError(f"formula {shown_value(text)} cannot be read") from None
     _check_nodes(tree, inputs, constants)
     body = _Fold(constants).visit(tree).body
     if any(_fractional(node) for node in ast.walk(body)):  # only `/` or a fraction makes one: whole it
@@ -125,13 +170,14 @@ def _compiled(text: str, inputs: tuple[str, ...], constant_items: tuple[tuple[st
     try:
         simpleeval.SimpleEval(names=sample, functions=FUNCTIONS).eval(text.strip())
     except Exception as error:  # any refusal by the library is a table error
-        raise FormulaError(f"formula {text!r}: {error}") from None
+        raise FormulaError(f"formula {shown_value(text)}: {shown_value(str(error))}") from None
     arguments = ast.arguments(
         posonlyargs=[], args=[ast.arg(name) for name in inputs], kwonlyargs=[], kw_defaults=[], defaults=[]
     )
     lambda_tree = ast.fix_missing_locations(ast.Expression(ast.Lambda(arguments, body)))
     scope: dict[str, Any] = {"__builtins__": {}, "int": int, **FUNCTIONS}
-    function = eval(compile(lambda_tree, "<formula>", "eval"), scope)  # a checked tree, never text
+    compiled = eval(compile(lambda_tree, "<formula>", "eval"), scope)  # a checked tree, never text
+    function = _guarded(compiled, text.strip(), inputs)
     used = frozenset(node.id for node in ast.walk(body) if isinstance(node, ast.Name))
     return Formula(text.strip(), inputs, function, _unwrapped(body), used)
 

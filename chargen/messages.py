@@ -95,5 +95,8 @@ def rewritten(item: ErrorDetails, known_keys: Iterable[str] = ()) -> Problem:
         close = difflib.get_close_matches(str(loc[-1]), keys, n=1)
         hint = f"; did you mean {close[0]!r}?" if close else ""
         return Problem(loc, f"unknown key{hint}")
+    if item["type"] == "invalid_key":  # `1:` in YAML is the number 1, not a list index: say which key
+        key = loc[-1] if loc else item["input"]
+        return Problem(loc[:-1], f"key {shown(key)} is a number; keys are names such as race or name")
     words = _WORDS[item["type"]](item) if item["type"] in _WORDS else str(item["msg"])
     return Problem(loc, f"{words}{_value(item)}", _rule(loc, words), item.get("input"))

@@ -2,7 +2,10 @@
 and all of a command's files are moved into place together at the end, or none of them.
 
 What a target may be:
-- a new name or a regular file: written beside it under a hidden `.NAME.*.part` name, renamed over it;
+- a new name: written beside it under a hidden `.NAME.*.part` name, then linked into place, which fails if
+  the name was taken meanwhile (so a file made while a batch runs, or by a second run, is never replaced);
+- a regular file: refused unless the user gave --force (one policy for every command), then renamed over
+  it, the new file keeping the old one's permission bits;
 - a symbolic link: followed; the file it points to is replaced, the link stays (documented in docs/commands.md);
 - a device or a named pipe (/dev/null, a FIFO): written into where it is, never replaced by a file;
 - `-`: standard output;
@@ -10,11 +13,16 @@ What a target may be:
 
 A commit that fails half-way (a disk full, a folder in the way) moves back what it had moved: a replaced
 file is kept aside as a hard link until every output is in. Interrupts are held off while the files move.
+
+Every byte goes out through one checked path (chargen.checked_io): a short write, which the kernel gives
+for a pipe whose reader left or a disk nearly full, is written again until all is out or an error says
+why; Python's own unbuffered standard output (PYTHONUNBUFFERED=1) drops the rest of a short write.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import io
 import os
 import shutil
@@ -26,10 +34,13 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Protocol
 
-from chargen.errors import ChargenError
+from chargen.checked_io import CheckedText, checked_stream, write_fully
+from chargen.errors import VALUE_WIDTH, ChargenError
 from chargen.stopping import STOPPING
 
 STDOUT = "-"
+#: The longest path a message shows whole.
+PATH_WIDTH = 2 * VALUE_WIDTH
 #: Each output's expected file name endings; a name with another ending is refused (`--roster r.txt`).
 EXTENSIONS = {
     "yaml": (".yaml", ".yml"),
@@ -45,7 +56,21 @@ EXTENSIONS = {
 
 
 def cannot(target: Path | str, error: OSError) -> ChargenError:
-    return ChargenError(f"{target}: cannot write ({error.strerror or error})")
+    return ChargenError(f"{shown_path(target)}: cannot write ({error.strerror or error})")
+
+
+def shown_path(target: Path | str) -> str:
+    """A path as a message shows it: a name too long for the system (thousands of characters) is cut in
+    the middle, so its start and its file name both show."""
+    text = str(target)
+    if len(text) <= PATH_WIDTH:
+        return text
+    return text[: PATH_WIDTH // 2 - 2] + "..." + text[-(PATH_WIDTH // 2 - 1) :]
+
+
+def exists(target: Path | str, option: str | None = None) -> ChargenError:
+    where = f"{option}: " if option else ""
+    return ChargenError(f"{where}{shown_path(target)} exists; use --force to replace it")
 
 
 def current_umask() -> int:
@@ -63,27 +88,47 @@ def is_special(path: Path) -> bool:
     return not stat.S_ISREG(mode) and not stat.S_ISDIR(mode)
 
 
-def check_targets(targets: Sequence[tuple[str, str, str]]) -> None:
+def would_replace(path: str) -> bool:
+    """Whether writing `path` would replace a file that is there now (what --force, or the guided walk's
+    question, is for); a device, a named pipe and `-` are written into, never replaced."""
+    if path == STDOUT:
+        return False
+    target = Path(os.path.realpath(path))  # a symbolic link: the file it points to is what is replaced
+    return target.exists() and not is_special(target)
+
+
+def check_targets(targets: Sequence[tuple[str, str, str]], *, force: bool) -> None:
     """(option, path, kind) for each output: each name ends as its kind expects, no two outputs share a
-    file (a symbolic link counts as the file it points to) and at most one goes to standard output."""
+    file (a symbolic link counts as the file it points to), at most one goes to standard output, and
+    none replaces a file unless `force` (an early, clear message; the commit checks again)."""
     seen: dict[str, str] = {}
     to_stdout: list[str] = []
     for option, path, kind in targets:
         if path == STDOUT:
             to_stdout.append(option)
             continue
-        target = Path(path)
-        endings = EXTENSIONS[kind]
-        if endings and target.suffix and target.suffix.lower() not in endings and not is_special(target):
-            raise ChargenError(f"{option}: {path} does not end in {' or '.join(endings)}")
-        resolved = os.path.realpath(target)
-        if resolved in seen:
-            raise ChargenError(f"{seen[resolved]} and {option}: both would write {path}")
-        seen[resolved] = option
-        if endings and target.is_dir():
-            raise ChargenError(f"{option}: {path} is a folder; give a file name")
+        try:
+            _check_target(option, path, EXTENSIONS[kind], seen, force=force)
+        except OSError as error:  # a name too long for the system, a loop of links: said with its option
+            raise ChargenError(f"{option}: {cannot(path, error)}") from None
     if len(to_stdout) > 1:
         raise ChargenError(f"{' and '.join(to_stdout)}: only one output can go to standard output (-)")
+
+
+def _check_target(
+    option: str, path: str, endings: tuple[str, ...], seen: dict[str, str], *, force: bool
+) -> None:
+    target = Path(path)
+    if endings and target.suffix and target.suffix.lower() not in endings and not is_special(target):
+        raise ChargenError(f"{option}: {shown_path(path)} does not end in {' or '.join(endings)}")
+    resolved = os.path.realpath(target)
+    if resolved in seen:
+        raise ChargenError(f"{seen[resolved]} and {option}: both would write {shown_path(path)}")
+    seen[resolved] = option
+    if endings and target.is_dir():
+        raise ChargenError(f"{option}: {shown_path(path)} is a folder; give a file name")
+    if endings and not force and would_replace(path):
+        raise exists(path, option)
 
 
 class Journal:
@@ -92,6 +137,28 @@ class Journal:
     def __init__(self) -> None:
         self.undo: list[Callable[[], None]] = []
         self.kept: list[Path] = []
+
+    def place(self, staged: Path, target: Path, *, force: bool) -> None:
+        """Move `staged` to `target`: with `force`, over any file there (`replace`); without, only if the
+        name is free at this very moment (FileExistsError if not), by a hard link, which never replaces."""
+        if force:
+            self.replace(staged, target)
+            return
+        try:
+            os.link(staged, target)
+        except FileExistsError:
+            raise
+        except OSError as error:
+            # A file system without hard links (some network and FAT mounts): check, then rename. Not
+            # atomic, so only the fallback.
+            if error.errno not in (errno.EPERM, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK):
+                raise
+            if os.path.lexists(target):
+                raise FileExistsError(errno.EEXIST, os.strerror(errno.EEXIST), str(target)) from None
+            os.rename(staged, target)
+        else:
+            staged.unlink()
+        self.undo.append(target.unlink)
 
     def replace(self, staged: Path, target: Path) -> None:
         """Move `staged` onto `target`, keeping any file it replaces until the commit is over."""
@@ -164,17 +231,19 @@ def commit_all(outputs: Sequence[Committable]) -> None:
 
 class StagedFile:
     """One output file (not `-`), written aside while it is produced, then committed or discarded.
-    `buffer_size`: the bytes gathered before each write to the system (None: io's default, 8 kB)."""
+    `buffer_size`: the bytes gathered before each write to the system (None: io's default, 8 kB);
+    `force`: an existing file may be replaced (else the commit fails if one is there by then)."""
 
-    def __init__(self, target: str, buffer_size: int | None = None) -> None:
-        self.shown = target
+    def __init__(self, target: str, buffer_size: int | None = None, *, force: bool = False) -> None:
+        self.shown = shown_path(target)
+        self.force = force
         self.temporary: Path | None = None
         self.target = Path(os.path.realpath(target))  # a symbolic link: write where it points
-        if self.target.is_dir():
-            raise ChargenError(f"{target}: is a folder; give a file name")
-        self.in_place = is_special(self.target)
         self.stream: IO[bytes]
         try:
+            if self.target.is_dir():
+                raise ChargenError(f"{self.shown}: is a folder; give a file name")
+            self.in_place = is_special(self.target)
             if self.in_place:  # staged in an unnamed file: nothing to leave behind, whatever happens
                 self.stream = tempfile.TemporaryFile(buffering=buffer_size or -1)  # noqa: SIM115
                 return
@@ -184,7 +253,7 @@ class StagedFile:
         except OSError as error:
             raise cannot(target, error) from None
         self.temporary = Path(name)
-        self.stream = os.fdopen(handle, "wb", buffering=buffer_size or -1)
+        self.stream = checked_stream(handle, buffer_size=buffer_size)
 
     def text(self) -> IO[str]:
         """A UTF-8 text view of the stream; newline="" keeps the csv module's own line endings. It gathers
@@ -203,17 +272,27 @@ class StagedFile:
             self.stream.flush()
             if self.in_place:
                 self.stream.seek(0)
-                with self.target.open("wb") as device:
+                with checked_stream(os.open(self.target, os.O_WRONLY)) as device:
                     shutil.copyfileobj(self.stream, device)
                 self.stream.close()
                 return
             assert self.temporary is not None
             self.stream.close()
-            os.chmod(self.temporary, 0o666 & ~current_umask())  # mkstemp makes 0600; a normal file is wanted
-            journal.replace(self.temporary, self.target)
+            os.chmod(self.temporary, self._mode())
+            journal.place(self.temporary, self.target, force=self.force)
             self.temporary = None
+        except FileExistsError:
+            raise exists(self.shown) from None
         except OSError as error:
             raise cannot(self.shown, error) from None
+
+    def _mode(self) -> int:
+        """The replaced file's permission bits (--force keeps a 0640 file 0640), else a new file's: mkstemp
+        makes 0600, and a normal file is wanted."""
+        if self.force:
+            with contextlib.suppress(OSError):
+                return stat.S_IMODE(os.stat(self.target).st_mode)
+        return 0o666 & ~current_umask()
 
     def discard(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -223,14 +302,14 @@ class StagedFile:
             self.temporary = None
 
 
-def write_all(files: Sequence[tuple[str, bytes]]) -> None:
+def write_all(files: Sequence[tuple[str, bytes]], *, force: bool = False) -> None:
     """Write every (target, bytes) pair, all or none; `-` is standard output, written last so that a
-    file's failure prints nothing."""
+    file's failure prints nothing. An existing file is replaced only with `force`."""
     staged: list[StagedFile] = []
     try:
         for target, data in files:
             if target != STDOUT:
-                staged.append(StagedFile(target))
+                staged.append(StagedFile(target, force=force))
                 staged[-1].write(data)
         commit_all(staged)
     finally:
@@ -242,16 +321,23 @@ def write_all(files: Sequence[tuple[str, bytes]]) -> None:
 
 
 def write_stdout(data: bytes) -> None:
-    """Bytes to standard output, after whatever text is already waiting there."""
-    stream = getattr(sys.stdout, "buffer", None)
-    if stream is None:  # a text stream put in place of standard output (tests, embedding programs)
-        sys.stdout.write(data.decode("utf-8"))
+    """Bytes to standard output, after whatever text is already waiting there, every byte checked."""
+    out = sys.stdout
+    if out is None:  # closed when Python started (`>&-`); the command line says so at its start
+        raise OSError(errno.EBADF, "standard output is closed")
+    out.flush()
+    real = out is sys.__stdout__ or isinstance(out, CheckedText)  # the process's own, not a test's
+    if real:
+        write_fully(out.fileno(), data)
         return
-    sys.stdout.flush()
+    stream = getattr(out, "buffer", None)
+    if stream is None:  # a text stream put in place of standard output (tests, embedding programs)
+        out.write(data.decode("utf-8"))
+        return
     stream.write(data)
     stream.flush()
 
 
-def write_atomic(path: Path, content: str | bytes) -> None:
-    """One file, written aside and renamed into place (or into a device where it is)."""
-    write_all([(str(path), content.encode("utf-8") if isinstance(content, str) else content)])
+def write_atomic(path: Path, content: str | bytes, *, force: bool = False) -> None:
+    """One file, written aside and moved into place (or into a device where it is)."""
+    write_all([(str(path), content.encode("utf-8") if isinstance(content, str) else content)], force=force)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -233,15 +235,25 @@ def decode(data: bytes, source: str) -> str:
         ) from None
 
 
-def read_file(path: Path, shown: str | None = None) -> str:
-    """The text of a character file or table; every failure one line naming the file."""
+def read_file(path: Path, shown: str | None = None, *, regular: bool = False) -> str:
+    """The text of a character file or table; every failure one line naming the file. `regular`: only a
+    regular file (a table, a ruleset): a named pipe in its place would wait for ever for a writer, a
+    device never end."""
     name = shown if shown is not None else str(path)
     try:
-        with path.open("rb") as stream:
+        # O_NONBLOCK: opening a named pipe does not wait for a writer; a regular file ignores it.
+        handle = os.open(path, os.O_RDONLY | (os.O_NONBLOCK if regular else 0))
+        with os.fdopen(handle, "rb") as stream:
+            if regular and not stat.S_ISREG(os.fstat(handle).st_mode):
+                raise ChargenError(f"{_short_name(name)}: not a regular file")
             data = stream.read(MAX_BYTES + 1)
     except OSError as error:
-        raise ChargenError(f"{name}: cannot read ({error.strerror})") from None
+        raise ChargenError(f"{_short_name(name)}: cannot read ({error.strerror})") from None
     return decode(data, name)
+
+
+def _short_name(name: str) -> str:
+    return name if len(name) <= 80 else name[:77] + "..."
 
 
 def read_stdin() -> str:

@@ -254,7 +254,7 @@ def test_no_system_to_choose_without_18_5_or_a_weapon_it_changes() -> None:
 
 
 def _all_enter(tmp_path: Path, seed: str) -> str:
-    child = _spawn(tmp_path, "--seed", seed, "-o", "hero.yaml")
+    child = _spawn(tmp_path, "--seed", seed, "-o", "hero.yaml", "--force")  # each walk replaces the last
     while child.expect([PROMPT, "PDF of the Character Record"]) == 0:
         child.sendline("")
     child.sendline("")

@@ -15,7 +15,10 @@ from chargen.output import write_atomic
 def test_writes_and_replaces_a_regular_file(tmp_path: Path) -> None:
     target = tmp_path / "hero.yaml"
     write_atomic(target, "first\n")
-    write_atomic(target, b"second\n")
+    with pytest.raises(ChargenError, match="exists; use --force"):
+        write_atomic(target, b"second\n")
+    assert target.read_text(encoding="utf-8") == "first\n"
+    write_atomic(target, b"second\n", force=True)
     assert target.read_text(encoding="utf-8") == "second\n"
     assert [path.name for path in tmp_path.iterdir()] == ["hero.yaml"]
     umask = os.umask(0)

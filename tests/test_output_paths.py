@@ -68,7 +68,8 @@ def test_a_symbolic_link_is_followed_and_kept(tmp_path: Path) -> None:
     (tmp_path / "real").mkdir()
     (tmp_path / "real" / "hero.yaml").write_text("old\n")
     (tmp_path / "link.yaml").symlink_to("real/hero.yaml")
-    result = chargen(["roll", "--seed", "1", "-o", "link.yaml"], tmp_path)
+    refused(chargen(["roll", "--seed", "1", "-o", "link.yaml"], tmp_path), "link.yaml exists; use --force")
+    result = chargen(["roll", "--seed", "1", "-o", "link.yaml", "--force"], tmp_path)
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "link.yaml").is_symlink()
     assert (tmp_path / "real" / "hero.yaml").read_text().startswith("schema_version: 1\n")
@@ -143,10 +144,10 @@ def test_a_commit_that_fails_late_moves_back_what_it_had_moved(
 def test_a_new_folder_moved_in_is_removed_when_a_later_output_fails(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def fail(self: Journal, staged: Path, target: Path) -> None:
+    def fail(self: Journal, staged: Path, target: Path, *, force: bool) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(Journal, "replace", fail)
+    monkeypatch.setattr(Journal, "place", fail)
     options = BatchOptions(count=2, seed=1, out=str(tmp_path / "nd"), roster=str(tmp_path / "r.html"), jobs=1)
     with pytest.raises(ChargenError, match="No space left on device"):
         run_batch(options)

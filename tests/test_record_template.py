@@ -9,6 +9,7 @@ from pathlib import Path
 from chargen import api
 from chargen.render import render_html
 from chargen.render.context_doc import context_reference
+from chargen.render.fetcher import with_policy
 from chargen.render.html import read_asset
 from chargen.tables import Tables
 
@@ -41,7 +42,8 @@ def test_overriding_one_block_changes_that_box_only(tables: Tables) -> None:
     assert "<h2>Notes</h2>" in ours and "<h2>Notes</h2>" not in theirs
     before, after = ours.split('<section class="box pencil notes">')
     mine_before, mine_after = theirs.split('<section class="box pencil notes">')
-    assert mine_before.rstrip() == before.rstrip()  # everything up to the box is the same page
+    # everything up to the box is the same page, with the policy put first in any GM's page (issue 31)
+    assert mine_before.rstrip() == with_policy(before).rstrip()
     assert after.split("</section>", 1)[1] == mine_after.split("</section>", 1)[1]
 
 

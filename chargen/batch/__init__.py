@@ -191,21 +191,24 @@ def _open_outputs(
     from chargen.batch import writers
 
     opened: list[Output] = []
+    force = options.force
     try:
         if options.jsonl is not None:
-            opened.append(writers.JsonlOutput(options.jsonl, stdout))
+            opened.append(writers.JsonlOutput(options.jsonl, stdout, force=force))
         if options.csv is not None:
-            opened.append(writers.CsvOutput(options.csv, stdout, plan.group))
+            opened.append(writers.CsvOutput(options.csv, stdout, plan.group, force=force))
         if options.out is not None:
-            opened.append(writers.DirectoryOutput(options.out))
+            opened.append(writers.DirectoryOutput(options.out, force=force))
         if options.pdf is not None:
-            opened.append(writers.RecordsPdfOutput(options.pdf))
+            opened.append(writers.RecordsPdfOutput(options.pdf, force=force))
         if options.roster is not None:
-            opened.append(writers.RosterOutput(options.roster, paper=options.paper, title=title, jobs=jobs))
+            opened.append(
+                writers.RosterOutput(options.roster, paper=options.paper, title=title, jobs=jobs, force=force)
+            )
         if options.statblock is not None:
-            opened.append(writers.StatBlockOutput(options.statblock, stdout, plan.group, tables))
+            opened.append(writers.StatBlockOutput(options.statblock, stdout, plan.group, tables, force=force))
         if options.export_dir is not None:
-            opened.append(writers.ExportOutput(options.export_dir))
+            opened.append(writers.ExportOutput(options.export_dir, force=force))
     except BaseException:
         for output in opened:
             output.discard()
@@ -216,7 +219,6 @@ def _open_outputs(
 def check_targets(options: BatchOptions) -> None:
     """Every output can be written, none is overwritten without --force: checked before any work."""
     from chargen.output import check_targets as check_names
-    from chargen.output import is_special
 
     files = {
         "--jsonl": (options.jsonl, "jsonl"),
@@ -247,7 +249,8 @@ def check_targets(options: BatchOptions) -> None:
         [
             *((option, path, files[option][1]) for option, path in given.items()),
             *((option, path, "folder") for option, path in folders),
-        ]
+        ],
+        force=options.force,
     )
     for option, path in [*given.items(), *folders]:
         if path == "-":
@@ -255,10 +258,6 @@ def check_targets(options: BatchOptions) -> None:
         parent = Path(path).parent if str(Path(path).parent) else Path(".")
         if not parent.is_dir():
             raise InputError(f"{option}: folder {parent} does not exist")
-    for option, path in given.items():
-        target = Path(path)
-        if path != "-" and target.exists() and not is_special(target) and not options.force:
-            raise InputError(f"{option}: {path} exists; use --force to overwrite it")
 
 
 def _check_folder(option: str, path: str, force: bool) -> None:

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from chargen.errors import InputError
+from chargen.errors import InputError, shown
 from chargen.names import resolve, unknown_name
 
 
@@ -57,7 +57,7 @@ def parse_mix(option: str, text: str, known: Mapping[str, Any] | Iterable[str], 
             raise unknown_name(option, written, known, what)
         weight = _weight(option, name, weight_text) if equals else 1.0
         if name in choices:
-            raise InputError(f"{option}: {name!r} is given twice in {text!r}")
+            raise InputError(f"{option}: {name!r} is given twice in {shown(text)}")
         choices.append(name)
         weights.append(weight)
     if not choices:
@@ -65,13 +65,20 @@ def parse_mix(option: str, text: str, known: Mapping[str, Any] | Iterable[str], 
     return Mix(tuple(choices), tuple(weights))
 
 
+#: The largest weight: weights are relative, and a sum of huge ones (1e308 twice) is infinite, which
+#: would make every draw the last choice.
+MAX_WEIGHT = 1e9
+
+
 def _weight(option: str, name: str, text: str) -> float:
     try:
         weight = float(text)
     except ValueError:
-        raise InputError(f"{option}: weight of {name!r} must be a number, not {text!r}") from None
-    if not weight > 0 or weight == float("inf"):
-        raise InputError(f"{option}: weight of {name!r} must be a positive number, not {text!r}")
+        raise InputError(f"{option}: weight of {name!r} must be a number, not {shown(text)}") from None
+    if not 0 < weight <= MAX_WEIGHT:
+        raise InputError(
+            f"{option}: weight of {name!r} must be a positive number up to {MAX_WEIGHT:,.0f}, not {shown(text)}"
+        )
     return weight
 
 

@@ -12,7 +12,8 @@ leader's Perception: what the GM reads when the party meets them (chargen.batch.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -57,36 +58,54 @@ def _shown_weapons(card: RosterCard) -> list[CardWeapon]:
     return list(card.weapons) or [card.unarmed]
 
 
-def _kit(card: RosterCard, bold: str = "") -> str:
-    armor = f"{card.armor.name} (Protection {card.armor.protection})" if card.armor else "none"
+def _plain(text: str) -> str:
+    return text
+
+
+#: What Markdown reads as markup in running text: emphasis, links and images, HTML and autolinks, code,
+#: table cells, headings' closing #, strikethrough. Each is written with a backslash, which
+#: CommonMark and GitHub's Markdown read as the character itself, so a name such as `<img src=...>` or
+#: `[l](javascript:...)` from a GM's table is text. Ordinary names hold none of them: unchanged. (An
+#: entity such as `&lt;` only ever becomes text, so `&`, as in "Hand & Half", is left as it is.)
+_MARKDOWN = re.compile(r"([\\`*_\[\]<>|!#~])")
+
+
+def escaped(text: str) -> str:
+    """`text` as Markdown that shows exactly `text`."""
+    return _MARKDOWN.sub(r"\\\1", text)
+
+
+def _kit(card: RosterCard, bold: str = "", esc: Callable[[str], str] = _plain) -> str:
+    armor = f"{esc(card.armor.name)} (Protection {card.armor.protection})" if card.armor else "none"
     line = f"{bold}Armor{bold} {armor}"
     if card.shield is not None:
         rank = f" (Rank {card.shield.rank})" if card.shield.rank is not None else ""
-        line += f"; {bold}Shield{bold} {card.shield.name}{rank}"
+        line += f"; {bold}Shield{bold} {esc(card.shield.name)}{rank}"
     return line
 
 
-def _abilities(items: Sequence[CardAbility]) -> str:
+def _abilities(items: Sequence[CardAbility], esc: Callable[[str], str] = _plain) -> str:
     """`Healer 3, Witchsight (racial)`: a Rank as a number, a race's talent named as such."""
     return ", ".join(
-        f"{item.name} {item.rank}" if item.rank.isdigit() else f"{item.name} ({item.rank})" for item in items
+        f"{esc(item.name)} {item.rank}" if item.rank.isdigit() else f"{esc(item.name)} ({esc(item.rank)})"
+        for item in items
     )
 
 
-def _notable(card: RosterCard, bold: str = "") -> list[str]:
+def _notable(card: RosterCard, bold: str = "", esc: Callable[[str], str] = _plain) -> list[str]:
     """College, magic and skills: nothing at all when the NPC has none."""
     lines = []
     if card.college or card.magic:
-        college = f"{card.college}: " if card.college and card.magic else card.college
-        lines.append(f"{bold}Magic{bold} {college}{_abilities(card.magic)}")
+        college = f"{esc(card.college)}: " if card.college and card.magic else esc(card.college or "")
+        lines.append(f"{bold}Magic{bold} {college}{_abilities(card.magic, esc)}")
     if card.skills:
-        lines.append(f"{bold}Skills{bold} {_abilities(card.skills)}")
+        lines.append(f"{bold}Skills{bold} {_abilities(card.skills, esc)}")
     return lines
 
 
-def _who(card: RosterCard, leader: bool) -> str:
+def _who(card: RosterCard, leader: bool, esc: Callable[[str], str] = _plain) -> str:
     """`Bandit, Human, male`; a character without an archetype is named by race and gender."""
-    who = ", ".join(part for part in (card.archetype, card.race, card.gender) if part)
+    who = ", ".join(esc(part) for part in (card.archetype, card.race, card.gender) if part)
     return f"{who} (leader)" if leader else who
 
 
@@ -131,8 +150,8 @@ def text_block(card: RosterCard, *, leader: bool = False) -> str:
 
 
 def _cell(text: object) -> str:
-    """A Markdown table cell: a `|` in a name would end the cell."""
-    return str(text).replace("|", "\\|")
+    """A Markdown table cell or heading: the text as text (a `|` would end the cell)."""
+    return escaped(str(text))
 
 
 def _table(headings: Sequence[str], aligns: Sequence[str], rows: Sequence[Sequence[object]]) -> list[str]:
@@ -158,13 +177,13 @@ def markdown_block(card: RosterCard, *, leader: bool = False) -> str:
         ],
     )
     endurance = f"**Endurance** {card.characteristics['EN']} · **Fatigue** {card.characteristics['FT']}"
-    facts = [_kit(card, "**"), endurance, *_notable(card, "**")]
+    facts = [_kit(card, "**", escaped), endurance, *_notable(card, "**", escaped)]
     return (
         "\n".join(
             [
                 f"### {_cell(_name(card))}",
                 "",
-                f"*{_who(card, leader)}*",
+                f"*{_who(card, leader, escaped)}*",
                 "",
                 *stats,
                 "",

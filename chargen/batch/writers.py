@@ -12,15 +12,17 @@ from __future__ import annotations
 import contextlib
 import csv
 import os
+import re
 import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Protocol, TextIO
 
 from chargen.batch.groups import GroupPlan
 from chargen.batch.npc import CSV_COLUMNS, NpcOutput
 from chargen.errors import ChargenError
-from chargen.output import STDOUT, Journal, StagedFile, cannot, current_umask
+from chargen.output import STDOUT, Journal, StagedFile, cannot, current_umask, exists
 
 if TYPE_CHECKING:
     from chargen.batch.cards import RosterCard
@@ -46,17 +48,37 @@ class Output(Protocol):
 class _StreamOutput:
     """An output written row by row into one staged file (or straight to standard output for `-`)."""
 
-    def __init__(self, target: str, stdout: TextIO) -> None:
-        self.file = StagedFile(target, buffer_size=STREAM_BUFFER) if target != STDOUT else None
+    def __init__(self, target: str, stdout: TextIO, *, force: bool = False) -> None:
+        self.file = StagedFile(target, buffer_size=STREAM_BUFFER, force=force) if target != STDOUT else None
         self.in_place = self.file.in_place if self.file is not None else False
         self.stream: IO[str] = self.file.text() if self.file is not None else stdout
 
+    def add(self, npc: NpcOutput) -> None:
+        with self._reported():
+            self.write(npc)
+
+    def write(self, npc: NpcOutput) -> None:
+        raise NotImplementedError
+
     def finish(self) -> None:
-        self.stream.flush()
+        with self._reported():
+            self.stream.flush()
+
+    @contextlib.contextmanager
+    def _reported(self) -> Iterator[None]:
+        """A failing file (a disk full) is reported with its own name; standard output's failures go up
+        as they are (the command line tells a reader gone from a full disk)."""
+        try:
+            yield
+        except OSError as error:
+            if self.file is None:
+                raise
+            raise cannot(self.file.shown, error) from None
 
     def commit(self, journal: Journal) -> None:
         if self.file is not None:
-            self.stream.flush()  # the text view gathers what is written (StagedFile.text)
+            with self._reported():
+                self.stream.flush()  # the text view gathers what is written (StagedFile.text)
             self.file.commit(journal)
 
     def discard(self) -> None:
@@ -65,33 +87,52 @@ class _StreamOutput:
 
 
 class JsonlOutput(_StreamOutput):
-    def add(self, npc: NpcOutput) -> None:
+    def write(self, npc: NpcOutput) -> None:
         assert npc.jsonl is not None
         self.stream.write(npc.jsonl)
 
 
 class CsvOutput(_StreamOutput):
-    def __init__(self, target: str, stdout: TextIO, group: GroupPlan | None = None) -> None:
-        super().__init__(target, stdout)
+    def __init__(
+        self, target: str, stdout: TextIO, group: GroupPlan | None = None, *, force: bool = False
+    ) -> None:
+        super().__init__(target, stdout, force=force)
         self.writer = csv.writer(self.stream)
         self.group = group
         self.writer.writerow(CSV_COLUMNS + (GROUP_COLUMNS if group is not None else ()))
 
-    def add(self, npc: NpcOutput) -> None:
+    def write(self, npc: NpcOutput) -> None:
         assert npc.csv_row is not None
+        row = [neutral(cell) for cell in npc.csv_row]
         if self.group is None:
-            self.writer.writerow(npc.csv_row)
+            self.writer.writerow(row)
             return
         leader = "yes" if self.group.is_leader(npc.number) else ""
-        self.writer.writerow((*npc.csv_row, str(self.group.index_of(npc.number)), leader))
+        self.writer.writerow((*row, str(self.group.index_of(npc.number)), leader))
+
+
+#: A cell a spreadsheet would run as a formula (OWASP, CSV injection): one that begins with = + - @, a tab
+#: or a carriage return. A plain number (a negative Defense) is a number to it, and stays as it is.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"-?[0-9]+(\.[0-9]+)?")
+
+
+def neutral(cell: str) -> str:
+    """The cell as OWASP advises: a leading ' makes a would-be formula (`=HYPERLINK(...)` from a GM's
+    names table) plain text. No ordinary name or value starts so: their rows are unchanged."""
+    if cell.startswith(_FORMULA_START) and not _NUMBER.fullmatch(cell):
+        return "'" + cell
+    return cell
 
 
 class StatBlockOutput(_StreamOutput):
     """A stat block per NPC (chargen.batch.statblock): Markdown when the file name ends in .md, else text.
     A group's blocks are held until its last member arrives, then written under the group's heading."""
 
-    def __init__(self, target: str, stdout: TextIO, group: GroupPlan | None, tables: Tables) -> None:
-        super().__init__(target, stdout)
+    def __init__(
+        self, target: str, stdout: TextIO, group: GroupPlan | None, tables: Tables, *, force: bool = False
+    ) -> None:
+        super().__init__(target, stdout, force=force)
         self.markdown = target.lower().endswith(".md")
         self.group = group
         self.members = group.described(tables) if group is not None else ""
@@ -104,7 +145,7 @@ class StatBlockOutput(_StreamOutput):
         self.stream.write(text)
         self.first = False
 
-    def add(self, npc: NpcOutput) -> None:
+    def write(self, npc: NpcOutput) -> None:
         from chargen.batch import statblock
 
         assert npc.card is not None
@@ -131,8 +172,9 @@ class DirectoryOutput:
 
     in_place = False
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, *, force: bool = False) -> None:
         self.target = Path(target)
+        self.force = force
         self.existed = self.target.is_dir()
         try:
             if self.existed:
@@ -177,7 +219,9 @@ class DirectoryOutput:
                 journal.rename(self.staging, self.target)
             else:
                 for name in self.names:
-                    journal.replace(self.staging / name, self.target / name)
+                    journal.place(self.staging / name, self.target / name, force=self.force)
+        except FileExistsError as error:
+            raise exists(error.filename or self.target, "--out") from None
         except OSError as error:
             raise cannot(self.target, error) from None
         if self.existed:
@@ -204,10 +248,10 @@ class RecordsPdfOutput:
     its pages are written into the file as it arrives (chargen.batch.pdfstream: memory stays flat, each
     font is stored once), so the file is the same for any number of jobs."""
 
-    def __init__(self, target: str) -> None:
+    def __init__(self, target: str, *, force: bool = False) -> None:
         from chargen.batch.pdfstream import StreamingPdf
 
-        self.file = StagedFile(target)
+        self.file = StagedFile(target, force=force)
         self.in_place = self.file.in_place
         # The writer's own files go beside the staged one (on a device's behalf, with the system's).
         folder = None if self.in_place else str(self.file.target.parent)
@@ -246,9 +290,9 @@ class RosterOutput:
     """The compact roster, ten NPC cards a page: PDF, or HTML when the file name ends in .html/.htm. Made
     at the end, from the cards, on every core (see chargen.batch.roster)."""
 
-    def __init__(self, target: str, *, paper: str, title: str, jobs: int) -> None:
+    def __init__(self, target: str, *, paper: str, title: str, jobs: int, force: bool = False) -> None:
         self.as_html = target.lower().endswith((".html", ".htm"))
-        self.file = StagedFile(target)
+        self.file = StagedFile(target, force=force)
         self.in_place = self.file.in_place
         self.cards: list[RosterCard] = []  # small cards: a roster of 10,000 is a few megabytes
         self.paper = paper

@@ -6,6 +6,7 @@ starts fast. Every ChargenError is caught once, here: one line on stderr, exit s
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -15,6 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from chargen import __version__, stopping
+from chargen.checked_io import checked_stdout
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.export import export_command
 from chargen.cli.info import schema_command, tables_command
@@ -22,6 +24,7 @@ from chargen.cli.new import new_command
 from chargen.cli.rules import rules_group
 from chargen.cli.shared import RULES_HELP, checked_rules, one_line, with_global_options
 from chargen.errors import ChargenError
+from chargen.errors import one_line as one_line_text
 
 
 class _ReaderGone(BaseException):
@@ -84,6 +87,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `chargen` script and of `python -m chargen`. Every failure is one line on stderr:
     exit 2 for what a user can fix, 128 + the signal's number when stopped, 141 (quietly) when whoever
     reads standard output stops reading (`chargen batch ... --jsonl - | head`)."""
+    if not _stdout_open():
+        _fail("standard output is closed; send it somewhere, e.g. >/dev/null", 2)
+    checked_stdout()
     previous = stopping.install()
     try:
         code = cli.main(
@@ -96,7 +102,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         if isinstance(error, click.exceptions.NoArgsIsHelpError):
             error.show()  # `chargen` alone: the help, as asked
         else:
-            click.echo(one_line(error), err=True)
+            click.echo(one_line_text(one_line(error)), err=True)
         sys.exit(2 if error.exit_code == 1 else error.exit_code)
     except stopping.Stopped as stop:
         _fail(f"stopped by {signal.Signals(stop.signum).name}", stop.exit_status)
@@ -112,8 +118,23 @@ def main(argv: Sequence[str] | None = None) -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
+def _stdout_open() -> bool:
+    """Whether standard output is there to write to. A closed one (`>&-`) gets /dev/null in its place at
+    once, so that no file chargen opens takes its number and receives what was meant for the terminal."""
+    try:
+        os.fstat(1)
+    except OSError:
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            if devnull != 1:
+                os.dup2(devnull, 1)
+                os.close(devnull)
+        return False
+    return sys.stdout is not None
+
+
 def _fail(message: str, status: int) -> NoReturn:
-    click.echo(f"chargen: error: {message}", err=True)
+    click.echo(f"chargen: error: {one_line_text(message)}", err=True)
     sys.exit(status)
 
 

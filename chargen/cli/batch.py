@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from chargen.cli.options import not_empty, tables_from
-from chargen.cli.shared import completer
+from chargen.cli.shared import SEED, completer
 
 if TYPE_CHECKING:
     from chargen.batch import BatchOptions
@@ -45,7 +45,7 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
 )
 @click.option(
     "--seed",
-    type=click.IntRange(min=0),
+    type=SEED,
     help="Seed of the run: NPC i of seed S is always the same character. Default: a fresh one.",
 )
 @click.option(

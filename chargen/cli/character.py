@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from chargen.cli.options import Outputs, emit, output_options, tables_from
-from chargen.cli.shared import completer
+from chargen.cli.shared import SEED, completer
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -13,9 +13,7 @@ def _split(values: tuple[str, ...]) -> list[str]:
 
 
 @click.command("roll")
-@click.option(
-    "--seed", type=click.IntRange(min=0), help="Seed for the dice; the same seed gives the same character."
-)
+@click.option("--seed", type=SEED, help="Seed for the dice; the same seed gives the same character.")
 @click.option("--name", help="The character's name (default: one from tables/names.yaml).")
 @click.option(
     "--gender", type=click.Choice(["male", "female"]), help="Gender (6.1; default: chosen at random)."
@@ -85,7 +83,7 @@ def roll_command(
 
 @click.command("build")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--seed", type=click.IntRange(min=0), help="Seed for any dice the file does not give.")
+@click.option("--seed", type=SEED, help="Seed for any dice the file does not give.")
 @output_options
 @click.pass_context
 def build_command(
@@ -110,7 +108,7 @@ def validate_command(context: click.Context, files: tuple[str, ...]) -> None:
     """Check each FILE against the rules; stale derived values count as problems. Each file gets one line;
     the exit status is 2 if any file fails."""
     from chargen import api
-    from chargen.errors import ChargenError, InputError
+    from chargen.errors import ChargenError, InputError, one_line
 
     tables = tables_from(context)
     failed = 0
@@ -122,7 +120,7 @@ def validate_command(context: click.Context, files: tuple[str, ...]) -> None:
                 raise InputError(problems)
         except ChargenError as error:
             failed += 1
-            click.echo(f"chargen: error: {' '.join(str(error).split())}", err=True)
+            click.echo(f"chargen: error: {one_line(str(error))}", err=True)
             continue
         click.echo(f"{source}: valid")
     if failed:

@@ -26,8 +26,11 @@ from chargen.cli.options import not_empty, tables_from
     help="Where to write: a .json file for one FILE (default: standard output); a folder for several, "
     "each as FOLDER/NAME.json after its file's name.",
 )
+@click.option("--force", is_flag=True, help="Replace output files that exist (without it, they are refused).")
 @click.pass_context
-def export_command(context: click.Context, files: tuple[str, ...], fmt: str, output: str | None) -> None:
+def export_command(
+    context: click.Context, files: tuple[str, ...], fmt: str, output: str | None, force: bool
+) -> None:
     """Export each character FILE (- for standard input) for Roll20 or Foundry VTT: one JSON each."""
     from chargen import api
     from chargen.errors import InputError
@@ -47,5 +50,5 @@ def export_command(context: click.Context, files: tuple[str, ...], fmt: str, out
             assert output is not None
             target = str(Path(output) / f"{Path(file).stem if file != '-' else 'stdin'}.json")
         targets.append((target, export_json(character, tables, fmt)))
-    check_targets([("--output", target, "json") for target, _ in targets])
-    write_all([(target, text.encode("utf-8")) for target, text in targets])
+    check_targets([("--output", target, "json") for target, _ in targets], force=force)
+    write_all([(target, text.encode("utf-8")) for target, text in targets], force=force)

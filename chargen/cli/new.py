@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from chargen.cli.options import Outputs, emit, output_options, tables_from
+from chargen.cli.shared import SEED
 from chargen.render.captions import NO_BREAK, damage_increase_note
 
 if TYPE_CHECKING:
@@ -19,9 +20,7 @@ HELP_LINE = "Enter your own dice at each step, or press Enter to let chargen rol
 
 
 @click.command("new")
-@click.option(
-    "--seed", type=click.IntRange(min=0), help="Seed for the dice you leave to chargen (a walk repeats)."
-)
+@click.option("--seed", type=SEED, help="Seed for the dice you leave to chargen (a walk repeats).")
 @output_options
 @click.pass_context
 def new_command(context: click.Context, seed: int | None, outputs: Outputs) -> None:

@@ -44,6 +44,7 @@ class Outputs:
     template: str | None = None
     statblock: str | None = None
     fillable: bool = False
+    force: bool = False  # an existing file may be replaced (the one policy of chargen.output)
 
 
 def output_options(function: F) -> F:
@@ -51,7 +52,7 @@ def output_options(function: F) -> F:
 
     @functools.wraps(function)
     def command(*args: Any, **kwargs: Any) -> Any:
-        names = ("fmt", "output", "html", "pdf", "paper", "template", "statblock", "fillable")
+        names = ("fmt", "output", "html", "pdf", "paper", "template", "statblock", "fillable", "force")
         kwargs["outputs"] = Outputs(**{name: kwargs.pop(name) for name in names})
         return function(*args, **kwargs)
 
@@ -108,6 +109,9 @@ def output_options(function: F) -> F:
             help="Also write a stat block, as for `chargen batch`: text, Markdown if it ends in .md (- for "
             "standard output).",
         ),
+        click.option(
+            "--force", is_flag=True, help="Replace output files that exist (without it, they are refused)."
+        ),
     ]
     for decorator in reversed(decorators):
         command = decorator(command)
@@ -133,7 +137,7 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
         )
         if path
     ]
-    check_targets(targets)
+    check_targets(targets, force=outputs.force)
     files: list[tuple[str, bytes]] = []
     if output:
         files.append((output, dump_document(document, outputs.fmt).encode("utf-8")))
@@ -154,4 +158,4 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
 
         block = character_block(document, tables, markdown=outputs.statblock.lower().endswith(".md"))
         files.append((outputs.statblock, block.encode("utf-8")))
-    write_all(files)
+    write_all(files, force=outputs.force)

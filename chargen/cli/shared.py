@@ -106,6 +106,29 @@ def complete_table_names(_: click.Context, __: click.Parameter, incomplete: str)
     return [CompletionItem(name) for name in FILES if name.startswith(incomplete)]
 
 
+class SeedType(click.ParamType):  # type: ignore[type-arg]
+    """A seed: a whole number a character file can hold (0 to 10^15, chargen.yamlio.MAX_NUMBER), so what
+    `roll --seed` writes, `validate` reads. A wrong one is quoted short (a 5,000-digit seed is not echoed)."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from chargen.errors import shown
+        from chargen.yamlio import MAX_NUMBER
+
+        if isinstance(value, int) and not isinstance(value, bool):
+            number: int | None = value
+        else:
+            text = str(value).strip()
+            number = int(text) if text.isdigit() and len(text) <= 20 else None
+        if number is None or not 0 <= number <= MAX_NUMBER:
+            self.fail(f"must be a whole number from 0 to {MAX_NUMBER:,}, not {shown(str(value))}", param, ctx)
+        return number
+
+
+SEED = SeedType()
+
+
 def one_line(error: click.ClickException) -> str:
     """A click usage error as `chargen: error: roll: no such option: --colour (see chargen roll --help)`."""
     message = " ".join(error.format_message().split()).rstrip(".")

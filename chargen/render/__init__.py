@@ -47,11 +47,10 @@ def _sheet_page(
     from chargen.render import html
 
     size = html.paper_size(paper)
-    loaded = html.load_template(template)
     # The PDF: our template gets the CSS already parsed (chargen.render.pdf); a GM's gets our layout inline.
     pdf_css = "" if template is None else html.layout_css()
     stylesheet = html.standalone_stylesheet() if standalone else pdf_css
-    return html.render(loaded, sheet, size, stylesheet, template, form)
+    return html.render_page(template, sheet, size, stylesheet, form)
 
 
 def render_html(
@@ -59,11 +58,12 @@ def render_html(
 ) -> str:
     """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests
     (a GM's template that refers to anything outside the page is refused)."""
-    from chargen.render.fetcher import check_standalone
+    from chargen.render.fetcher import check_standalone, with_policy
 
     page = _page(character, tables, paper, template, standalone=True)
-    if template is not None:
+    if template is not None:  # ours carries the policy already; a GM's gets it first thing
         check_standalone(page, str(template))
+        page = with_policy(page)
     return page
 
 

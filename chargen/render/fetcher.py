@@ -12,7 +12,6 @@ import base64
 import mimetypes
 import re
 from dataclasses import dataclass
-from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
@@ -79,13 +78,30 @@ def _data(url: str) -> Resource:
     return Resource(url[:40], data, mime)
 
 
+#: What an HTML record may load: nothing outside itself. Inline styles, and fonts and images as data: URIs;
+#: no scripts, frames, connections or anything else (default-src). Every record and roster page carries it
+#: (our templates write it; a GM's template gets it put first, `with_policy`), so no template can make a
+#: reader's browser fetch, whatever it hides from `check_standalone`.
+POLICY = "default-src 'none'; style-src 'unsafe-inline'; font-src data:; img-src data:"
+POLICY_META = f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">'
+_DOCTYPE = re.compile(r"\s*<!doctype[^>]*>", re.IGNORECASE)  # a doctype token ends at its first '>'
+
 #: Attributes whose value a browser loads or follows.
 _URL_ATTRIBUTES = {
     "src", "href", "srcset", "poster", "data", "action", "formaction", "background", "cite", "longdesc",
-    "manifest", "ping", "xlink:href", "codebase", "archive", "lowsrc", "dynsrc", "icon",
+    "manifest", "ping", "codebase", "archive", "lowsrc", "dynsrc", "icon", "imagesrcset",
 }  # fmt: skip
+#: SVG animation elements, whose `to`/`from`/`values` may set an href.
+_ANIMATIONS = {"set", "animate"}
 _CSS_URL = re.compile(r"url\(\s*(['\"]?)([^'\")]*)\1\s*\)|@import\s*(['\"])([^'\"]*)\3", re.IGNORECASE)
-_REFRESH_URL = re.compile(r"url\s*=\s*(\S+)", re.IGNORECASE)
+
+
+def with_policy(page: str) -> str:
+    """The page with POLICY as its first element (after a doctype, which must stay first): whatever
+    follows, the browser applies the policy to it."""
+    doctype = _DOCTYPE.match(page)
+    at = doctype.end() if doctype else 0
+    return page[:at] + POLICY_META + page[at:]
 
 
 def _self_contained(url: str) -> bool:
@@ -93,49 +109,58 @@ def _self_contained(url: str) -> bool:
     return url.startswith("#") or url[:5].lower() == "data:"
 
 
-class _References(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.found: list[str] = []
-        self.in_style = False
+def _local(name: str) -> str:
+    """An element's or attribute's name without its namespace (`{...xlink}href` is `href`)."""
+    return name.rpartition("}")[2].lower()
 
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.in_style = tag == "style"
-        for name, value in attrs:
-            if value is None:
-                continue
+
+def _references(page: str) -> list[str]:
+    """Every URL the page refers to, as a browser's HTML parser reads it (tinyhtml5 follows the HTML
+    standard's parsing, comments such as `<!-- --!>` included). A refresh is refused outright: no policy
+    stops a page from replacing itself."""
+    import tinyhtml5
+
+    found: list[str] = []
+    for element in tinyhtml5.parse(page).iter():
+        if not isinstance(element.tag, str):  # a comment
+            continue
+        tag = _local(element.tag)
+        attributes = {_local(name): value for name, value in element.attrib.items()}
+        if tag == "meta" and attributes.get("http-equiv", "").strip().lower() == "refresh":
+            raise RenderError(
+                "the HTML record may not reload itself or go elsewhere (<meta http-equiv=refresh>)"
+            )
+        if tag == "style":
+            found.extend(_css(element.text or ""))
+        if tag in _ANIMATIONS and attributes.get("attributename", "").lower().endswith("href"):
+            found.extend(attributes.get(name, "") for name in ("to", "from", "values"))
+        for name, value in attributes.items():
             if name in _URL_ATTRIBUTES:
-                urls = (
-                    [part.split()[0] for part in value.split(",") if part.split()]
-                    if name == "srcset"
-                    else [value]
+                srcset = name.endswith("srcset")
+                found.extend(
+                    [part.split()[0] for part in value.split(",") if part.split()] if srcset else [value]
                 )
-                self.found.extend(urls)
             elif name == "style":
-                self.css(value)
-            elif name == "content" and ("http-equiv", "refresh") in [
-                (k, (v or "").lower()) for k, v in attrs
-            ]:
-                self.found.extend(match.group(1) for match in _REFRESH_URL.finditer(value))
+                found.extend(_css(value))
+            elif name == "srcdoc":
+                found.extend(_references(value))
+    return [url for url in found if url]
 
-    def handle_endtag(self, tag: str) -> None:
-        self.in_style = False
 
-    def handle_data(self, data: str) -> None:
-        if self.in_style:
-            self.css(data)
-
-    def css(self, text: str) -> None:
-        for match in _CSS_URL.finditer(text):
-            self.found.append(match.group(2) if match.group(2) is not None else match.group(4))
+def _css(text: str) -> list[str]:
+    return [
+        match.group(2) if match.group(2) is not None else match.group(4) for match in _CSS_URL.finditer(text)
+    ]
 
 
 def check_standalone(page: str, where: str) -> None:
-    """Refuse a standalone HTML page that refers to anything outside itself (a URL, a file)."""
-    parser = _References()
-    parser.feed(page)
-    parser.close()
-    for url in parser.found:
+    """Refuse a standalone HTML page that refers to anything outside itself (a URL, a file): a clear early
+    message for the usual mistakes. The defence is POLICY, which the browser enforces."""
+    try:
+        references = _references(page)
+    except RenderError as error:
+        raise RenderError(f"{where}: {error}") from None
+    for url in references:
         if not _self_contained(url):
             raise RenderError(
                 f"{where}: the HTML record may not refer to {_short(url)}: only data: URIs and #fragments"

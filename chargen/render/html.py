@@ -11,22 +11,25 @@ from __future__ import annotations
 
 import base64
 import re
-import signal
-import threading
 from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from chargen.paths import templates_dir
 from chargen.render import fetcher
+from chargen.render.bounded import (
+    MAX_MEMORY,
+    MAX_PAGE_CHARACTERS,
+    BoundedEnvironment,
+    TemplateBudgetError,
+    read_template,
+    run_bounded,
+)
 from chargen.render.errors import RenderError
 from chargen.render.form import Form
 from chargen.render.sheet import Sheet
@@ -59,9 +62,9 @@ def paper_size(paper: str) -> Paper:
 
 
 @lru_cache(maxsize=1)
-def environment() -> SandboxedEnvironment:
+def environment() -> BoundedEnvironment:
     """One sandboxed environment per process: templates are compiled once and cached by Jinja2."""
-    return SandboxedEnvironment(
+    return BoundedEnvironment(
         loader=jinja2.FileSystemLoader(str(templates_dir())),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
@@ -72,33 +75,31 @@ def environment() -> SandboxedEnvironment:
     )
 
 
-def load_template(template: Path | None) -> jinja2.Template:
-    """Our record template, or a GM's file. Either may extend or include the package's templates only."""
+def render_page(
+    template: Path | None, sheet: Sheet, paper: Paper, stylesheet: str, form: Form | None = None
+) -> str:
+    """The page from our record template, or from a GM's file, which may extend or include the package's
+    templates only. A GM's is read with a size limit, then compiled and run in a child process under
+    limits of memory and time it cannot escape (chargen.render.bounded)."""
+    if template is None:
+        return render(_compiled(None, None), sheet, paper, stylesheet, None, form)
+    source = read_template(template)
+    return run_bounded(
+        lambda: render(_compiled(source, template), sheet, paper, stylesheet, template, form), template
+    )
+
+
+def _compiled(source: str | None, template: Path | None) -> jinja2.Template:
     env = environment()
     try:
-        if template is None:
-            return env.get_template(DEFAULT_TEMPLATE)
-        try:
-            source = Path(template).read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            raise RenderError(f"cannot read template {template}: {reason}") from None
-        return env.from_string(source)
+        return env.get_template(DEFAULT_TEMPLATE) if source is None else env.from_string(source)
     except jinja2.TemplateSyntaxError as error:
         where = template if template is not None else error.filename or DEFAULT_TEMPLATE
         raise RenderError(f"{where}:{error.lineno}: template syntax error: {error.message}") from None
     except jinja2.TemplateNotFound as error:
         raise RenderError(f"template {error.name} not found under {templates_dir()}") from None
-
-
-#: A record's render budget: a page is a few hundred kB and takes milliseconds; a template that runs
-#: past these (a loop of a billion, a macro calling itself) is stopped with one line.
-MAX_PAGE_CHARACTERS = 10_000_000
-MAX_SECONDS = 1.5
-
-
-class _OverBudget(Exception):
-    pass
+    except TemplateBudgetError as error:
+        raise RenderError(f"{template}: template stopped: {error}") from None
 
 
 def render(
@@ -114,17 +115,18 @@ def render(
     context: dict[str, Any] = {"sheet": sheet, "paper": paper, "stylesheet": Markup(stylesheet), "form": form}
     where = source if source is not None else DEFAULT_TEMPLATE
     try:
-        with _time_limit(MAX_SECONDS):
-            return _within_budget(template.generate(context))
+        return _within_budget(template.generate(context))
     except jinja2.TemplateNotFound as error:
         raise RenderError(f"template {error.name} not found under {templates_dir()}") from None
     except jinja2.TemplateError as error:
         message = str(error).splitlines()[0] if str(error) else type(error).__name__
         raise RenderError(f"{where}: template error: {message}") from None
-    except _OverBudget as error:
+    except TemplateBudgetError as error:
         raise RenderError(f"{where}: template stopped: {error}") from None
     except RecursionError:
         raise RenderError(f"{where}: template stopped: it calls itself too deeply") from None
+    except MemoryError:
+        raise RenderError(f"{where}: template stopped: it used more than {MAX_MEMORY >> 20} MB") from None
     except Exception as error:  # a GM's template can divide by zero, overflow a range, ...
         text = " ".join(str(error).split())[:80]
         raise RenderError(f"{where}: template error: {type(error).__name__}: {text}") from None
@@ -136,31 +138,9 @@ def _within_budget(chunks: Iterator[str]) -> str:
     for chunk in chunks:
         size += len(chunk)
         if size > MAX_PAGE_CHARACTERS:
-            raise _OverBudget(f"the page grew past {MAX_PAGE_CHARACTERS:,} characters")
+            raise TemplateBudgetError(f"the page grew past {MAX_PAGE_CHARACTERS:,} characters")
         page.append(chunk)
     return "".join(page)
-
-
-@contextmanager
-def _time_limit(seconds: float) -> Iterator[None]:
-    """SIGALRM after `seconds`, where a timer can be set (the main thread, no timer of the caller's)."""
-    usable = (
-        threading.current_thread() is threading.main_thread() and signal.getitimer(signal.ITIMER_REAL)[0] == 0
-    )
-
-    def expire(signum: int, frame: FrameType | None) -> None:
-        raise _OverBudget(f"it ran past {seconds:g} seconds")
-
-    if not usable:
-        yield
-        return
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
 
 
 def read_asset(name: str) -> str:

@@ -7,6 +7,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, PlainSerializer, model_validator
 
 from chargen.dice import DiceSpec
+from chargen.errors import shown
 from chargen.vocabulary import EIGHT, PRIMARIES
 
 PRIMARY_CODES = PRIMARIES
@@ -31,10 +32,21 @@ Primary = Annotated[str, AfterValidator(_primary)]
 Modifiable = Annotated[str, AfterValidator(_modifiable)]
 
 
+#: The most dice, and sides of a die, a table may name: the book's largest is D100 (a GM's D1000 is
+#: welcome); past these a roll takes seconds (100000000D2: 14 s a character) and a table's row check
+#: builds every result (D1000000000000: out of memory).
+MAX_DICE = 100
+MAX_SIDES = 10_000
+
+
 def _dice(text: object) -> DiceSpec:
-    if isinstance(text, DiceSpec):
-        return text
-    return DiceSpec.parse(text)  # type: ignore[arg-type]
+    spec = text if isinstance(text, DiceSpec) else DiceSpec.parse(text)  # type: ignore[arg-type]
+    if spec.count > MAX_DICE or spec.sides > MAX_SIDES or abs(spec.modifier) > MAX_SIDES * MAX_DICE:
+        raise ValueError(
+            f"{shown(str(text))}: at most {MAX_DICE} dice of at most {MAX_SIDES:,} sides (and a modifier "
+            f"of at most {MAX_SIDES * MAX_DICE:,})"
+        )
+    return spec
 
 
 #: Dice notation in a table (`dice: D100`), parsed once when the tables load by chargen.dice.

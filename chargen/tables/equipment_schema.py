@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
 from chargen.formulas import Formula, compile_formula, constants_of
+from chargen.printable import check_printable
 from chargen.tables.abilities_schema import TypicalAbilities
 from chargen.tables.base import Band, Entry, Primary
 from chargen.vocabulary import GenderId
@@ -383,12 +384,16 @@ class ArchetypesFile(Entry):
     archetypes: dict[str, Archetype]
 
 
+#: A part of a name: only characters the record's fonts can print (chargen.printable).
+NamePart = Annotated[str, AfterValidator(check_printable)]
+
+
 class NameParts(Entry):
-    male: list[str] = Field(min_length=1)
-    female: list[str] = Field(min_length=1)
-    family: list[str] = Field(default_factory=list)
+    male: list[NamePart] = Field(min_length=1)
+    female: list[NamePart] = Field(min_length=1)
+    family: list[NamePart] = Field(default_factory=list)
     # Bynames ("the Bold"); optional, so names files without them still load.
-    epithets: list[str] = Field(default_factory=list)
+    epithets: list[NamePart] = Field(default_factory=list)
 
 
 class NamesFile(Entry):

@@ -106,7 +106,7 @@ class Tables:
         """One table file as plain data (for `chargen tables NAME`), with the rulesets' changes."""
         if self.layered_data is not None:
             return self.layered_data[name]
-        text = read_file(self.directory / f"{name}.yaml", name)
+        text = read_file(self.directory / f"{name}.yaml", name, regular=True)
         return load_located(text, name, alias_budget=TABLE_ALIAS_BUDGET).data
 
 
@@ -164,7 +164,7 @@ def _read_all(root: Path, shown: Path, problems: list[str]) -> dict[str, Located
     for name in FILES:
         path = shown / f"{name}.yaml"
         try:
-            text = read_file(root / f"{name}.yaml", str(path))
+            text = read_file(root / f"{name}.yaml", str(path), regular=True)
             located[name] = load_located(text, str(path), alias_budget=TABLE_ALIAS_BUDGET)
         except ChargenError as error:
             problems.append(str(error))

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chargen.errors import ChargenError
+from chargen.errors import ChargenError, shown
 from chargen.paths import tables_dir
 from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
 
@@ -59,8 +59,9 @@ def find_ruleset(spec: str) -> Ruleset:
             f"--rules {spec!r}: no such ruleset file, and no shipped ruleset of that name ({known})"
         )
     shown = f"rulesets/{spec}.yaml" if is_shipped else spec
-    raw = path.read_bytes()
-    located = load_located(read_file(path, shown), shown, alias_budget=TABLE_ALIAS_BUDGET)
+    text = read_file(path, shown, regular=True)
+    raw = text.encode("utf-8")  # the file's own bytes: read_file decoded them exactly
+    located = load_located(text, shown, alias_budget=TABLE_ALIAS_BUDGET)
     if located.data is not None and not isinstance(located.data, dict):
         raise ChargenError(f"{located.where(())}: a ruleset is a mapping of change/add/remove")
     name = spec if is_shipped else path.stem
@@ -132,8 +133,14 @@ def _remove(merge: Merge, ruleset: Ruleset, paths: Any) -> None:
         parent: Any = merge.data
         for key in keys[:-1]:
             parent = parent.get(key) if isinstance(parent, dict) else None
-        if not isinstance(parent, dict) or keys[-1] not in parent:
-            merge.problem(ruleset, ("remove", index), f"{text}: matches nothing in the base tables")
+        if len(keys) < 2:  # a whole file (`weapons`): the tables need every file, and a remove keeps it
+            merge.problem(
+                ruleset,
+                ("remove", index),
+                f"{shown(text)}: a whole table file cannot be removed; name its entries",
+            )
+        elif not isinstance(parent, dict) or keys[-1] not in parent:
+            merge.problem(ruleset, ("remove", index), f"{shown(text)}: matches nothing in the base tables")
         else:
             del parent[keys[-1]]
             merge.touched[tuple(keys[:-1])] = ruleset.located.where(("remove", index))

@@ -1,0 +1,89 @@
+"""chargen.api's arguments, checked at the door (issue 31 item 10): a wrong type is one InputError naming
+the argument and the value, never a TypeError or AttributeError from deep inside, and never a value the
+library would write into a file it then refuses to read (a seed of -1 or 10**30, a name of two lines)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, get_args
+
+from chargen.errors import InputError, shown
+from chargen.generation.pipeline import Equip
+from chargen.yamlio import MAX_NUMBER
+
+Namer = Callable[[str, str], str | None]
+
+
+def check_seed(seed: object) -> None:
+    """None, or a whole number a character file can hold (0 to MAX_NUMBER)."""
+    if seed is None:
+        return
+    if type(seed) is not int or not 0 <= seed <= MAX_NUMBER:
+        raise InputError(f"seed: must be a whole number from 0 to {MAX_NUMBER:,}, not {shown(seed)}")
+
+
+def check_text(label: str, value: object, *, optional: bool = True) -> None:
+    if value is None and optional:
+        return
+    if not isinstance(value, str):
+        raise InputError(f"{label}: must be a string, not {shown(value)} ({type(value).__name__})")
+
+
+def check_names(label: str, values: object, *, optional: bool = False) -> None:
+    """A list (or tuple) of strings; a bare string is not a list of its letters."""
+    if values is None and optional:
+        return
+    if isinstance(values, str) or not isinstance(values, Sequence):
+        raise InputError(f"{label}: must be a list of strings, not {shown(values)}")
+    for value in values:
+        check_text(label, value, optional=False)
+
+
+def check_equip(equip: object) -> None:
+    choices = get_args(Equip)
+    if not isinstance(equip, str) or equip not in choices:
+        raise InputError(f"equip: must be {' or '.join(map(repr, choices))}, not {shown(equip)}")
+
+
+def check_tables(tables: object) -> None:
+    from chargen.tables import Tables
+
+    if tables is not None and not isinstance(tables, Tables):
+        raise InputError(f"tables: must be chargen.tables.Tables (load_tables()), not {shown(tables)}")
+
+
+def checked_namer(namer: object) -> Namer | None:
+    """The namer, wrapped so that what it returns is checked as a character file's name would be."""
+    if namer is None:
+        return None
+    if not callable(namer):
+        raise InputError(f"namer: must be a function of (race, gender), not {shown(namer)}")
+
+    def named(race: str, gender: str) -> str | None:
+        from pydantic import TypeAdapter, ValidationError
+
+        from chargen.character_file import Name
+
+        name = namer(race, gender)
+        if name is None:
+            return None
+        if not isinstance(name, str):
+            raise InputError(f"namer: returned {shown(name)}, not a string")
+        try:
+            return str(TypeAdapter(Name).validate_python(name))
+        except ValidationError as error:
+            reason = error.errors()[0]["msg"].removeprefix("Value error, ")
+            raise InputError(f"namer: returned {shown(name)}: {reason}") from None
+
+    return named
+
+
+def check_roll(arguments: dict[str, Any]) -> None:
+    """Every argument of api.roll but the namer (see checked_namer)."""
+    check_seed(arguments["seed"])
+    for label in ("name", "gender", "race", "archetype", "strategy"):
+        check_text(label, arguments[label])
+    check_names("race_attempts", arguments["race_attempts"], optional=True)
+    check_names("optional", arguments["optional"])
+    check_equip(arguments["equip"])
+    check_tables(arguments["tables"])
