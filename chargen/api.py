@@ -146,6 +146,18 @@ def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables 
     return generate(resolve_names(spec, tables), tables, seed=chosen_seed)
 
 
+def record_tables(character: Character, tables: Tables | None = None) -> Tables:
+    """The tables `character` was made with: the rulesets its file records, layered over `tables` (else the
+    book's) as `build` layers them, so a record's captions describe the formulas that made its numbers."""
+    from chargen.character_file import RulesetUsed
+
+    base = tables or load_tables()
+    if not character.rules:
+        return base
+    used = [RulesetUsed(name=item["name"], sha256=item["sha256"]) for item in character.rules]
+    return with_recorded_rules(base, used)
+
+
 def validate(text: str, source: str = "<input>", *, tables: Tables | None = None) -> list[str]:
     """Problems with a character file: anything `build` refuses (raised as ChargenError), plus derived values
     in the file that disagree with the rules (returned, one line each)."""

@@ -38,8 +38,10 @@ def in_play(character: Character, tables: Tables) -> list[Item]:
         items.append(Item("TMR", num(character.tmr), race.tmr_note))
     if race.magic_resistance:
         items.append(Item("Magic resistance", f"{signed(race.magic_resistance)}%", f"race ({race.rule})"))
-    if combat.unarmed.rank is not None and combat.unarmed.rank >= record.kick.rank:
-        note = f"Unarmed Rank {num(record.kick.rank)} or more ({record.kick.rule})"
+    # 21's kick Rank as combat.yaml gives it (a ruleset changes it there: seed 004 kicks from Rank 4).
+    kick_rank = tables.combat.unarmed.kick_from_rank
+    if combat.unarmed.rank is not None and combat.unarmed.rank >= kick_rank:
+        note = f"Unarmed Rank {num(kick_rank)} or more ({record.kick.rule})"
         items.append(Item("Kick", "may kick: same Base Chance and damage, may Trip", note))
     if character.hand != "ambidextrous":
         hand = record.secondary_hand
