@@ -6,6 +6,7 @@ from typing import TypeVar
 
 from chargen.character_file import Item
 from chargen.generation.decisions import Decisions
+from chargen.generation import held
 from chargen.generation.equipment import chosen_item
 from chargen.model import (
     ArmorLine,
@@ -239,15 +240,24 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
     shield = tables.shields.get(equipment.shield.name) if equipment.shield else None
     agility = rules.modified_agility(stats.AG, armor)
     dexterity = rules.modified_manual_dexterity(stats.MD, shield)
-    shield_rank = equipment.shield.rank if equipment.shield else None
-    # A house rule's Defensive Values (seed 004): the first weapon listed is read as the prepared one.
-    first = equipment.weapons[0] if equipment.weapons else None
-    held = (tables.weapons[first.name], first.rank) if first is not None else (None, None)
-    defense_inputs = rules.defense_inputs(agility, shield, shield_rank, *held)
+    # 17.5 and 20: the shield Defense counts (none behind a two-handed first weapon; a ranked Main-Gauche
+    # is one), and a house rule's Defensive Values (seed 004) read with the first weapon listed.
+    ready, ready_id, ready_rank = held.ready_shield(equipment, tables)
     combat = tables.combat
+    defense_inputs = rules.defense_inputs(
+        agility,
+        ready,
+        ready_rank,
+        *held.held_weapon(equipment, tables),
+        fallback=combat.defense.defensive_modifier_fallback,
+    )
     tmr = tmr_from_agility(
         agility, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
     )
+    shown_shield = equipment.shield
+    if shown_shield is None and ready_id is not None:
+        shown_shield = Item(name=ready_id, rank=ready_rank)  # the Main-Gauche, on the record as a shield
+        shield = ready
     made: Combat = _NEW_COMBAT(
         agility,  # modified_agility
         dexterity,  # modified_manual_dexterity
@@ -266,7 +276,7 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
             tables,
         ),
         armor_line(decided, armor, tables),  # armor
-        shield_line(equipment.shield, shield),  # shield
+        shield_line(shown_shield, shield),  # shield
         rules.stun_threshold(stats.EN, combat),  # stun_threshold
         rules.stun_recovery(stats.WP, stats.FT, combat),  # stun_recovery
         rules.breakage_check(dexterity, combat),  # breakage_check
@@ -289,6 +299,8 @@ def character(decided: Decisions, tables: Tables) -> Character:
     """The whole typed Character: the decisions of the steps and everything derived from them."""
     stats, notes = final_characteristics(decided, tables)
     born, background, kit, abilities = decided.born, decided.heritage, decided.kit, decided.abilities
+    combat = combat_values(decided, stats, tables)
+    notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
     equipment, row = kit.equipment, decided.points.row
     made: Character = _NEW_CHARACTER(
         SCHEMA_VERSION,  # schema_version
@@ -334,7 +346,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
         background.experience_points,  # experience_points
         background.starting_silver,  # starting_silver
         background.starting_silver - kit.cost,  # silver_pennies
-        combat_values(decided, stats, tables),  # combat
+        combat,  # combat
         None,  # experience_bank
         notes,  # notes
     )

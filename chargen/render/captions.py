@@ -109,7 +109,14 @@ def defense(rules: CombatFile) -> str | None:
     terms = rules.defense
     formulas = {"": (terms.compiled, _book().defense.formula)}
     formulas |= {name.replace("_", " "): (formula, "") for name, formula in terms.posture_formulas.items()}
-    return _changed("Defense", terms.rule, formulas)
+    changed = _changed("Defense", terms.rule, formulas)
+    fallback = terms.defensive_modifier_fallback
+    if changed and fallback is not None:  # the ruleset's stated reading, where its tables give no number
+        changed += (
+            f" A weapon with no defensive modifier in the tables counts {_number(fallback)} per Rank; a shield"
+            " with none, its defense per Rank (17.5)."
+        )
+    return changed
 
 
 def damage(rules: CombatFile) -> str:
