@@ -164,7 +164,9 @@ equipment_given: true
 """
     character = api.build(text, "archer.yaml", seed=3, tables=tables)
     assert character.combat.defense == 15
-    assert any("with the Kite Shield and a one-handed weapon it is 20 (17.5)" in note for note in character.notes)
+    assert any(
+        "with the Kite Shield and a one-handed weapon it is 20 (17.5)" in note for note in character.notes
+    )
     swapped = text.replace(
         "[{name: long-bow, rank: 2}, {name: broadsword, rank: 1}]",
         "[{name: broadsword, rank: 1}, {name: long-bow, rank: 2}]",

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import TypeVar
 
 from chargen.character_file import Item
-from chargen.generation.decisions import Decisions
 from chargen.generation import held
+from chargen.generation.decisions import Decisions
 from chargen.generation.equipment import chosen_item
 from chargen.model import (
     ArmorLine,

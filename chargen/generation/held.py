@@ -39,7 +39,9 @@ def ready_shield(equipment: Equipment, tables: Tables) -> Ready:
     return NOTHING
 
 
-def held_weapon(equipment: Equipment, tables: Tables, *, one_handed: bool = False) -> tuple[Weapon | None, int | None]:
+def held_weapon(
+    equipment: Equipment, tables: Tables, *, one_handed: bool = False
+) -> tuple[Weapon | None, int | None]:
     """The weapon a house rule's Defensive Value reads: the first listed (or the first one-handed one)."""
     for item in equipment.weapons:
         weapon = tables.weapons[item.name]
@@ -51,7 +53,11 @@ def held_weapon(equipment: Equipment, tables: Tables, *, one_handed: bool = Fals
 def defense_notes(equipment: Equipment, agility: int, defense: int | None, tables: Tables) -> list[str]:
     """The record's word on a shield carried with a two-handed first weapon: Defense as each is held."""
     shield_item: Item | None = equipment.shield
-    if shield_item is None or not two_handed_first(equipment, tables) or shield_item.name not in tables.shields:
+    if (
+        shield_item is None
+        or not two_handed_first(equipment, tables)
+        or shield_item.name not in tables.shields
+    ):
         return []
     shield = tables.shields[shield_item.name]
     first = tables.weapons[equipment.weapons[0].name]

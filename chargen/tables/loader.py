@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -211,7 +212,7 @@ def covers(bands: Iterable[schema.Band], low: int, high: int, dice: object = Non
     but no two rows may share a number."""
     ordered = sorted(bands, key=lambda band: band.low)
     rolled = f"; {dice} rolls {low}-{high}" if dice is not None else ""
-    for before, after in zip(ordered, ordered[1:], strict=False):
+    for before, after in itertools.pairwise(ordered):
         if after.low <= before.high:
             return f"two rows hold {after.low}{rolled}"
     expected = low
