@@ -172,3 +172,34 @@ equipment_given: true
         "[{name: broadsword, rank: 1}, {name: long-bow, rank: 2}]",
     )
     assert api.build(swapped, "archer.yaml", seed=3, tables=tables).combat.defense == 20
+
+
+CLOUD_GIANT = """
+name: A Cloud Giant
+gender: male
+race: giant
+race_type: cloud
+allocation: {PS: 15, MD: 14, AG: 21, EN: 15, MA: 9, WP: 14}
+equipment_given: true
+rolls: {hand: [2, 9], aspect: 10, social_status: 50, birth_order: 50, sibling_rank: 5, experience: 40, silver: 40}
+"""
+
+
+def test_14_1_a_cloud_giant_with_modified_agility_19_has_tmr_14(tables: Tables) -> None:
+    # 14.1: "a Cloud Giant with a modified Agility of 19 has a TMR of 14 (average TMR of 13 + 1 for Agility
+    # = 14)": the 5.6 chart with the giant's average in place of the human's 5.
+    giant = api.build(CLOUD_GIANT, "giant.yaml", tables=tables)
+    assert (giant.characteristics.AG, giant.tmr, giant.combat.tmr) == (19, 14, 14)
+    lower = api.build(
+        CLOUD_GIANT.replace("AG: 21", "AG: 13").replace("EN: 15", "EN: 23"), "g.yaml", tables=tables
+    )
+    assert (lower.characteristics.AG, lower.tmr) == (11, 13 + 4 - 5)  # 5.6 reads 4 at Agility 9-12
+
+
+def test_14_1_other_giant_types_read_the_human_chart_until_a_gm_fills_their_average(tables: Tables) -> None:
+    # 70.1's averages for Fire, Frost and Stone giants are not in the rules text: empty entries, and the
+    # record keeps the book's note.
+    stone = api.build(CLOUD_GIANT.replace("cloud", "stone"), "giant.yaml", tables=tables)
+    assert stone.tmr == 6  # 5.6: Agility 18-21
+    assert tables.races["giant"].types["stone"].average_tmr is None
+    assert tables.races["giant"].tmr_note is not None and "70.1" in tables.races["giant"].tmr_note

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from chargen.character_file import Item
-from chargen.generation import held
+from chargen.generation import carried, held
 from chargen.generation.decisions import Decisions
 from chargen.generation.equipment import chosen_item
 from chargen.model import (
@@ -233,12 +233,20 @@ def shield_line(item: Item | None, shield: Shield | None) -> ShieldLine | None:
     )
 
 
+def average_tmr(decided: Decisions, tables: Tables) -> int | None:
+    """14.1: the giant type's average TMR, the midpoint of its chart (None: read the human chart)."""
+    race_type = decided.born.race_type
+    types = tables.races[decided.born.race.race].types
+    return types[race_type].average_tmr if race_type in types else None
+
+
 def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) -> Combat:
     """Section 12 and 17-21 values a Character Record carries."""
     equipment = decided.kit.equipment
     armor = tables.armor.get(equipment.armor) if equipment.armor else None
     shield = tables.shields.get(equipment.shield.name) if equipment.shield else None
-    agility = rules.modified_agility(stats.AG, armor)
+    # Game Terms: modified Agility is after weight carried (82.9, when a GM fills its table) and armor (18.1).
+    agility = rules.modified_agility(stats.AG, armor) - carried.agility_lost(decided, tables)
     dexterity = rules.modified_manual_dexterity(stats.MD, shield)
     # 17.5 and 20: the shield Defense counts (none behind a two-handed first weapon; a ranked Main-Gauche
     # is one), and a house rule's Defensive Values (seed 004) read with the first weapon listed.
@@ -252,7 +260,11 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
         fallback=combat.defense.defensive_modifier_fallback,
     )
     tmr = tmr_from_agility(
-        agility, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
+        agility,
+        tables.characteristics.tmr,
+        decided.modifiers.total["TMR"],
+        tables.index.tmr,
+        average_tmr(decided, tables),
     )
     shown_shield = equipment.shield
     if shown_shield is None and ready_id is not None:
@@ -334,7 +346,11 @@ def character(decided: Decisions, tables: Tables) -> Character:
         stats,  # characteristics
         dict(decided.modifiers.each),  # modifiers
         tmr_from_agility(
-            stats.AG, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
+            stats.AG,
+            tables.characteristics.tmr,
+            decided.modifiers.total["TMR"],
+            tables.index.tmr,
+            average_tmr(decided, tables),
         ),
         tables.races[born.race.race].experience_multiplier,  # experience_multiplier
         _NEW_HERITAGE(  # heritage
