@@ -402,7 +402,52 @@ def _given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tab
     armor = preferred_load(
         archetype.armor, lambda name: tables.armor[name].agility_loss, stats["AG"], 0, _free, 0, tables
     )
-    return Equipment(weapons, armor, _shield(archetype, stats, lead, None, tables))
+    # 20: a two-handed first weapon leaves no hand for a shield (16 of 600 soldiers carried a Pike and one).
+    shield = _shield(archetype, stats, lead, None, tables) if lead is None or lead.hands != "2" else None
+    return Equipment(weapons, armor, shield)
+
+
+#: Issue 30: how an NPC's given kit varies within its archetype. Each weapon after the first is kept two
+#: times in three; each Rank moves one down or up one time in four each way (within what 20.2 allows); the
+#: armor is any of the archetype's that its Agility carries (18.1, load_divisor). Our choices, not the book's.
+KEEP_SECOND = (True, True, False)
+RANK_STEP = (-1, 0, 0, 1)
+
+
+def varied_equipment(
+    base: Equipment,
+    archetype: Archetype,
+    stats: Mapping[str, int],
+    choose: Callable[[Sequence[object]], object],
+    tables: Tables,
+) -> Equipment:
+    """`base` (given_equipment's kit) varied by `choose` (the NPC's own dice), so NPCs of one archetype
+    differ in their second weapons, Ranks and armor as the rules allow; the first weapon (the one the
+    allocation aimed at) and the shield stay. Checked as given_equipment's kit is."""
+    if not base.weapons:
+        return base
+    lead, *rest = base.weapons
+    weapons = [lead, *(item for item in rest if choose(KEEP_SECOND))]
+    varied = [_item(item.name, _varied_rank(item, stats, choose, tables)) for item in weapons]
+    carried = [
+        name
+        for name in archetype.armor
+        if tables.armor[name].agility_loss * tables.archetype_file.load_divisor <= stats["AG"]
+    ]
+    armor = str(choose(carried)) if len(carried) > 1 else base.armor
+    return Equipment(varied, armor, base.shield)
+
+
+def _varied_rank(
+    item: Item, stats: Mapping[str, int], choose: Callable[[Sequence[object]], object], tables: Tables
+) -> int | None:
+    step = choose(RANK_STEP)
+    if item.rank is None or not isinstance(step, int):
+        return item.rank
+    rank = max(0, item.rank + step)
+    if rank_problem(tables.weapons[item.name], rank, stats["PS"], stats["MD"]) is not None:
+        return item.rank
+    return rank
 
 
 def _free(_: object) -> int:

@@ -31,6 +31,7 @@ from chargen.generation.equipment import (
     equipment_cost,
     forget_given,
     given_equipment,
+    varied_equipment,
 )
 from chargen.generation.heritage import Heritage, heritage
 from chargen.model import Character
@@ -89,7 +90,7 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     modifiers = modifiers_step(born, tables)
     points = allocation_step(rolled, modifiers, tables)
     primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
-    kit = kit_step(spec, options, points.archetype, primaries, background, race, tables)
+    kit = kit_step(spec, options, points.archetype, primaries, background, race, tables, dice)
     name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables, options)
     unused = dice.unused()
     if unused:
@@ -226,14 +227,19 @@ def kit_step(
     background: Heritage,
     race: Race,
     tables: Tables,
+    dice: Dice | None = None,
 ) -> Kit:
-    """8.7: equipment as given, or bought within the purse, or given to an NPC; checked and priced."""
+    """8.7: equipment as given, or bought within the purse, or given to an NPC (varied by its own `dice`
+    within its archetype, issue 30); checked and priced."""
     given = spec.equipment_given
     has_kit = bool(spec.weapons or spec.armor or spec.shield)
     if options.equip != "none" and not has_kit and archetype is not None:
         chosen = tables.archetypes[archetype]
         if options.equip == "give":  # checked when given_equipment first made it for these PS and MD
-            return Kit(given_equipment(chosen, primaries, tables), True, 0)
+            base = given_equipment(chosen, primaries, tables)
+            if dice is not None:
+                base = varied_equipment(base, chosen, primaries, dice.choice, tables)
+            return Kit(base, True, 0)
         bought = bought_kit(chosen, primaries, background.starting_silver, race, tables)
         if bought.problems:
             raise InputError(list(bought.problems))
