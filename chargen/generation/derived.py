@@ -233,6 +233,11 @@ def shield_line(item: Item | None, shield: Shield | None) -> ShieldLine | None:
     )
 
 
+def racial_talents(race: str, tables: Tables) -> list[str]:
+    """6.4-6.9: the magic entries the race grants (the elf's Witchsight, 6.5), in the table's order."""
+    return [key for key, entry in tables.abilities.magic.entries.items() if race in entry.granted_to]
+
+
 def average_tmr(decided: Decisions, tables: Tables) -> int | None:
     """14.1: the giant type's average TMR, the midpoint of its chart (None: read the human chart)."""
     race_type = decided.born.race_type
@@ -353,6 +358,8 @@ def character(decided: Decisions, tables: Tables) -> Character:
             average_tmr(decided, tables),
         ),
         tables.races[born.race.race].experience_multiplier,  # experience_multiplier
+        tables.races[born.race.race].starting_age,  # starting_age
+        racial_talents(born.race.race, tables),  # racial_talents
         _NEW_HERITAGE(  # heritage
             background.social_status,  # social_status
             background.money_multiplier,  # money_multiplier

@@ -13,7 +13,7 @@ from chargen.character_file import CharacterInput
 from chargen.dice import Dice, seeded_random
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
-from chargen.generation.abilities import forget_typical, given_abilities, with_abilities
+from chargen.generation.abilities import bought_abilities, forget_typical, given_abilities, with_abilities
 from chargen.generation.decisions import (
     NO_ABILITIES,
     Birthrights,
@@ -102,7 +102,10 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     decided = Decisions(
         spec, used_seed, points, optional, born, background, modifiers, kit, name, dice.record, npc_abilities
     )
-    return with_abilities(character(decided, tables), spec, tables)  # 8.6 and rule 3's record
+    made = character(decided, tables)
+    if options.equip == "buy":  # issue 30: a rolled character buys its archetype's abilities, as its kit
+        spec = bought_abilities(spec, made, tables)
+    return with_abilities(made, spec, tables)  # 8.6 and rule 3's record
 
 
 def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:
