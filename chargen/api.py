@@ -143,10 +143,11 @@ def build(
 def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None) -> Character:
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
     tables = with_recorded_rules(tables or load_tables(), spec.rules)
-    # Issue 30: a partial file is made whole as `roll` makes a character: what it leaves out of the kit
-    # and abilities is bought for its archetype within the purse and the Experience (none when the file
-    # says its equipment was given).
-    options = Options(equip="none" if spec.equipment_given else "buy")
+    # Issue 30: a partial file (one with none of the derived values chargen writes) is made whole as `roll`
+    # makes a character: what it leaves out of the kit and abilities is bought for its archetype within the
+    # purse and the Experience (none when it says its equipment was given). A whole file is rebuilt as it is.
+    partial = not spec.model_fields_set & set(DERIVED_KEYS)
+    options = Options(equip="buy" if partial and not spec.equipment_given else "none")
     return generate(resolve_names(spec, tables), tables, seed=chosen_seed, options=options)
 
 

@@ -215,7 +215,7 @@ class CharacterInput(_Strict):
     starting_age: str | None = Field(
         None, description="Section IV (8): the starting age the race table gives"
     )
-    racial_talents: list[str] | None = Field(
+    racial_talents: list[Id] | None = Field(
         None, description="6.4-6.9: the talents the race grants (the elf's Witchsight), not bought"
     )
     heritage: dict[str, JsonValue] | None = None
