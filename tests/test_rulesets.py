@@ -13,6 +13,7 @@ from chargen.errors import ChargenError
 from chargen.formulas import FormulaError, compile_formula
 from chargen.render import render_html
 from chargen.tables import Tables, load_tables
+from tests.render_fixtures.fields import parse_html
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -179,7 +180,7 @@ def test_house_defense_reads_the_stated_fallback_until_a_gm_gives_the_defensive_
     html = render_html(api.build(ROLF, tables=house), house)
     shown = f'<span class="value">{rolf.defense}</span><span class="label">Defense</span>'
     assert shown in html
-    assert "A weapon with no defensive modifier in the tables counts 0 per Rank" in html
+    assert "Where the tables give none: a weapon's defensive modifier 0" in parse_html(html).text()
     without = ruleset(tmp_path, "remove: [combat.defense.defensive_modifier_fallback]\n")
     dashed = api.build(ROLF, tables=load_tables(rules=["house-combat", without])).combat
     assert dashed.defense is None  # no fallback stated: "—", as before

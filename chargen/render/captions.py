@@ -112,10 +112,7 @@ def defense(rules: CombatFile) -> str | None:
     changed = _changed("Defense", terms.rule, formulas)
     fallback = terms.defensive_modifier_fallback
     if changed and fallback is not None:  # the ruleset's stated reading, where its tables give no number
-        changed += (
-            f" A weapon with no defensive modifier in the tables counts {_number(fallback)} per Rank; a shield"
-            " with none, its defense per Rank (17.5)."
-        )
+        changed += f" Where the tables give none: a weapon's defensive modifier {_number(fallback)}, a shield's its defense per Rank."
     return changed
 
 
