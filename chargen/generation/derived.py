@@ -234,8 +234,20 @@ def shield_line(item: Item | None, shield: Shield | None) -> ShieldLine | None:
 
 
 def racial_talents(race: str, tables: Tables) -> list[str]:
-    """6.4-6.9: the magic entries the race grants (the elf's Witchsight, 6.5), in the table's order."""
-    return [key for key, entry in tables.abilities.magic.entries.items() if race in entry.granted_to]
+    """6.4-6.9: the magic entries the race grants (the elf's Witchsight, 6.5), in the table's order; read
+    once per Tables and race (a fresh list each time: a Character's lists are its own)."""
+    key = (id(tables), race)
+    known = _GRANTED.get(key)
+    if known is None or known[0] is not tables:
+        granted = tuple(
+            name for name, entry in tables.abilities.magic.entries.items() if race in entry.granted_to
+        )
+        known = _GRANTED[key] = (tables, granted)
+    return list(known[1])
+
+
+#: The talents each race is granted, by (tables, race): a handful of races.
+_GRANTED: dict[tuple[int, str], tuple[Tables, tuple[str, ...]]] = {}
 
 
 def average_tmr(decided: Decisions, tables: Tables) -> int | None:

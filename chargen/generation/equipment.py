@@ -340,6 +340,7 @@ _DECIDING: dict[tuple[int, int], tuple[Tables, tuple[int, int, int]]] = {}
 def forget_given() -> None:
     """Empty the kits given so far (chargen.generation.pipeline.forget_memos)."""
     _GIVEN.clear()
+    _CARRIED.clear()
 
 
 def given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tables) -> Equipment:
@@ -428,26 +429,38 @@ def varied_equipment(
         return base
     lead, *rest = base.weapons
     weapons = [lead, *(item for item in rest if choose(KEEP_SECOND))]
-    varied = [_item(item.name, _varied_rank(item, stats, choose, tables)) for item in weapons]
-    carried = [
-        name
-        for name in archetype.armor
-        if tables.armor[name].agility_loss * tables.archetype_file.load_divisor <= stats["AG"]
-    ]
+    varied = [_varied_item(item, stats, choose, tables) for item in weapons]
+    carried = _carried_armor(archetype, stats["AG"], tables)
     armor = str(choose(carried)) if len(carried) > 1 else base.armor
     return Equipment(varied, armor, base.shield)
 
 
-def _varied_rank(
+#: The archetype's armor an Agility carries, by (tables, archetype, Agility): a batch meets few of these.
+_CARRIED: dict[tuple[int, int, int], tuple[Tables, list[str]]] = {}
+
+
+def _carried_armor(archetype: Archetype, agility: int, tables: Tables) -> list[str]:
+    key = (id(tables), id(archetype), agility)
+    known = _CARRIED.get(key)
+    if known is None or known[0] is not tables:
+        if len(_CARRIED) >= 4096:
+            _CARRIED.clear()
+        divisor = tables.archetype_file.load_divisor
+        carried = [name for name in archetype.armor if tables.armor[name].agility_loss * divisor <= agility]
+        known = _CARRIED[key] = (tables, carried)
+    return known[1]
+
+
+def _varied_item(
     item: Item, stats: Mapping[str, int], choose: Callable[[Sequence[object]], object], tables: Tables
-) -> int | None:
+) -> Item:
     step = choose(RANK_STEP)
-    if item.rank is None or not isinstance(step, int):
-        return item.rank
+    if item.rank is None or not step or not isinstance(step, int):
+        return item
     rank = max(0, item.rank + step)
-    if rank_problem(tables.weapons[item.name], rank, stats["PS"], stats["MD"]) is not None:
-        return item.rank
-    return rank
+    if rank == item.rank or rank_problem(tables.weapons[item.name], rank, stats["PS"], stats["MD"]):
+        return item
+    return _item(item.name, rank)
 
 
 def _free(_: object) -> int:
