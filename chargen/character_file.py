@@ -212,7 +212,8 @@ class CharacterInput(_Strict):
     modifiers: dict[str, dict[str, int]] | None = None
     tmr: int | None = None
     experience_multiplier: float | None = None
-    starting_age: str | None = Field(
+    life_span: Name | None = Field(None, description="Section IV (8): the life span the race table gives")
+    starting_age: Name | None = Field(
         None, description="Section IV (8): the starting age the race table gives"
     )
     racial_talents: list[Id] | None = Field(
@@ -295,6 +296,7 @@ DERIVED_KEYS = (
     "modifiers",
     "tmr",
     "experience_multiplier",
+    "life_span",
     "starting_age",
     "racial_talents",
     "heritage",

@@ -45,6 +45,7 @@ def test_a_rolled_elf_adept_has_a_college_magic_skills_and_witchsight(tables: Ta
         assert any(spell.kind in ("talent", "spell") for spell in elf.spells)
         assert elf.racial_talents == ["witchsight"]
         assert elf.starting_age == tables.races["elf"].starting_age
+        assert elf.life_span == tables.races["elf"].life_span
         assert elf.abilities_given is None  # bought (8.6), not given
         assert elf.experience_bank is not None and 0 <= elf.experience_bank <= elf.experience_points
         if elf.experience_points >= 100:  # 8.6: any one skill at Rank 0 for 100 Experience Points
@@ -79,8 +80,8 @@ def test_roll_and_batch_make_the_same_kinds_of_choices_for_a_caster(tables: Tabl
     assert npc.racial_talents == rolled.racial_talents == ["witchsight"]
 
 
-def test_the_json_schema_names_the_starting_age_and_racial_talents() -> None:
+def test_the_json_schema_names_the_life_span_starting_age_and_racial_talents() -> None:
     schema = json.loads(
         subprocess.run([*CHARGEN, "schema"], capture_output=True, text=True, check=True).stdout
     )
-    assert {"starting_age", "racial_talents"} <= set(schema["properties"])
+    assert {"life_span", "starting_age", "racial_talents"} <= set(schema["properties"])

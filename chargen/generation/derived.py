@@ -370,6 +370,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
             average_tmr(decided, tables),
         ),
         tables.races[born.race.race].experience_multiplier,  # experience_multiplier
+        tables.races[born.race.race].life_span,  # life_span
         tables.races[born.race.race].starting_age,  # starting_age
         racial_talents(born.race.race, tables),  # racial_talents
         _NEW_HERITAGE(  # heritage
