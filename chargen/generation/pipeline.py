@@ -31,9 +31,9 @@ from chargen.generation.equipment import (
     equipment_cost,
     forget_given,
     given_equipment,
-    varied_equipment,
 )
 from chargen.generation.heritage import Heritage, heritage
+from chargen.generation.variety import forget_carried, varied_equipment
 from chargen.model import Character
 from chargen.names import unknown_name
 from chargen.rules.characteristics import combined_modifiers, modified_characteristics
@@ -68,6 +68,7 @@ def forget_memos(tables: Tables) -> None:
     characteristics.forget_aims()
     forget_typical()
     forget_given()
+    forget_carried()
 
 
 def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
