@@ -151,7 +151,24 @@ def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables 
     check_tables(tables)
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
     tables = with_recorded_rules(tables or load_tables(), spec.rules)
-    return generate(resolve_names(spec, tables), tables, seed=chosen_seed)
+    # Issue 30: a partial file (one with none of the derived values chargen writes) is made whole as `roll`
+    # makes a character: what it leaves out of the kit and abilities is bought for its archetype within the
+    # purse and the Experience (none when it says its equipment was given). A whole file is rebuilt as it is.
+    partial = not spec.model_fields_set & set(DERIVED_KEYS)
+    options = Options(equip="buy" if partial and not spec.equipment_given else "none")
+    return generate(resolve_names(spec, tables), tables, seed=chosen_seed, options=options)
+
+
+def record_tables(character: Character, tables: Tables | None = None) -> Tables:
+    """The tables `character` was made with: the rulesets its file records, layered over `tables` (else the
+    book's) as `build` layers them, so a record's captions describe the formulas that made its numbers."""
+    from chargen.character_file import RulesetUsed
+
+    base = tables or load_tables()
+    if not character.rules:
+        return base
+    used = [RulesetUsed(name=item["name"], sha256=item["sha256"]) for item in character.rules]
+    return with_recorded_rules(base, used)
 
 
 def validate(text: str, source: str = "<input>", *, tables: Tables | None = None) -> list[str]:

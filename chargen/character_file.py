@@ -215,6 +215,13 @@ class CharacterInput(_Strict):
     modifiers: dict[str, dict[str, int]] | None = None
     tmr: int | None = None
     experience_multiplier: float | None = None
+    life_span: Name | None = Field(None, description="Section IV (8): the life span the race table gives")
+    starting_age: Name | None = Field(
+        None, description="Section IV (8): the starting age the race table gives"
+    )
+    racial_talents: list[Id] | None = Field(
+        None, description="6.4-6.9: the talents the race grants (the elf's Witchsight), not bought"
+    )
     heritage: dict[str, JsonValue] | None = None
     experience_points: int | None = None
     starting_silver: int | None = None
@@ -292,6 +299,9 @@ DERIVED_KEYS = (
     "modifiers",
     "tmr",
     "experience_multiplier",
+    "life_span",
+    "starting_age",
+    "racial_talents",
     "heritage",
     "experience_points",
     "starting_silver",

@@ -241,6 +241,12 @@ class Character:
     modifiers: dict[str, Modifier]
     tmr: int
     experience_multiplier: float
+    # Issue 30: what the record shows from the race table is in the file too. Section IV (8): the life span
+    # and starting age as the race table words them (None: the table gives none); 6.4-6.9: the talents the
+    # race grants (magic entry ids: the elf's Witchsight, 6.5), never bought or typed in.
+    life_span: str | None = field(default=None, metadata=OMITTED)
+    starting_age: str | None = field(default=None, metadata=OMITTED)
+    racial_talents: list[str] = field(default_factory=list, metadata=OMITTED)
     heritage: Heritage
     experience_points: int
     starting_silver: int

@@ -28,6 +28,10 @@ GIANT_TYPES = {
     "cloud": {"PS": 19, "EN": 20},
     "stone": {"PS": 8, "EN": 10},
 }
+# 14.1: "a Cloud Giant with a modified Agility of 19 has a TMR of 14 (average TMR of 13 + 1 for Agility)": the
+# type's average in place of the human 5. The other types' averages (70.1) are not in the rules text.
+GIANT_AVERAGE_TMR = {"cloud": 13}
+HUMAN_AVERAGE_TMR = 5
 # 5.6: modified Agility -> TMR, (low, high, TMR).
 TMR_ROWS = ((3, 4, 2), (5, 8, 3), (9, 12, 4), (13, 17, 5), (18, 21, 6), (22, 25, 7), (26, 27, 8))
 # 18.1: size numbers (Halfling 3, Dwarf 4, Elf 5, Orc 5, Human 6, Giant 15); a shape-changer in human form is

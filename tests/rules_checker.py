@@ -21,7 +21,9 @@ from tests.rules_charts import (
     BREAKAGE_MD_TIMES,
     FEMALE,
     FEMALE_ARMOR_MULTIPLE,
+    GIANT_AVERAGE_TMR,
     GIANT_TYPES,
+    HUMAN_AVERAGE_TMR,
     INCREASE_BREAKAGE_STEP,
     INCREASE_PS_STEP,
     INCREASE_RANK_STEP,
@@ -63,6 +65,15 @@ def tmr_for(agility: int) -> int:
         if low <= agility <= high:
             return value
     return 2 if agility < 3 else 8
+
+
+def tmr_of(doc: dict[str, Any], agility: int) -> int:
+    """5.6, and 14.1 for a giant type whose average TMR the rules text gives."""
+    chart = tmr_for(agility)
+    average = GIANT_AVERAGE_TMR.get(doc.get("race_type", "")) if doc["race"] == "giant" else None
+    if average is not None:
+        chart += average - HUMAN_AVERAGE_TMR
+    return max(1, chart + race_modifiers(doc).get("TMR", 0))
 
 
 def special_damage(chance: int) -> tuple[str | None, str | None]:
@@ -212,6 +223,16 @@ def expected_combat(doc: dict[str, Any], stats: dict[str, int], tables: Tables) 
     armor = ARMOR[doc["armor"]] if "armor" in doc else None
     shield = SHIELDS[doc["shield"]["name"]] if "shield" in doc else None
     shield_rank = doc["shield"].get("rank") if "shield" in doc else None
+    ready, ready_rank, ready_name = shield, shield_rank, doc["shield"]["name"] if "shield" in doc else None
+    weapons = doc.get("weapons", [])
+    if weapons and WEAPONS[weapons[0]["name"]].hands == "2":
+        ready = ready_rank = None  # 20: a two-handed weapon and a prepared shield never go together
+    elif ready is None:  # 17.5 note: a ranked Main-Gauche is a shield too (17.6: the Mouser's Defense 22)
+        gauche = next(
+            (item for item in weapons if item["name"] == "main-gauche" and item.get("rank") is not None), None
+        )
+        if gauche is not None:
+            ready, ready_rank, ready_name = SHIELDS["main-gauche"], gauche["rank"], "main-gauche"
     agility = stats["AG"] - (armor.agility_loss if armor else 0)
     dexterity = stats["MD"] - (shield.manual_dexterity_loss if shield else 0)
     above = max(0, stats["PS"] - UNARMED_PS_FROM)
@@ -228,8 +249,8 @@ def expected_combat(doc: dict[str, Any], stats: dict[str, int], tables: Tables) 
     combat: dict[str, Any] = {
         "modified_agility": agility,
         "modified_manual_dexterity": dexterity,
-        "defense": agility + (shield.defense_per_rank * shield_rank if shield and shield_rank else 0),
-        "tmr": max(1, tmr_for(agility) + race_modifiers(doc).get("TMR", 0)),
+        "defense": agility + (ready.defense_per_rank * ready_rank if ready and ready_rank else 0),
+        "tmr": tmr_of(doc, agility),
         "initiative": agility + stats["PC"],
         "unarmed": unarmed,
         "weapons": [
@@ -248,12 +269,13 @@ def expected_combat(doc: dict[str, Any], stats: dict[str, int], tables: Tables) 
             "stealth_adjustment": armor.stealth,
             "weight": armor_weight(doc["armor"], doc["race"], doc["gender"] == "female"),
         }
-    if shield is not None:
+    shown = shield if shield is not None else ready
+    if shown is not None:
         combat["shield"] = {
-            "name": doc["shield"]["name"],
-            "rank": shield_rank,
-            "defense_per_rank": shield.defense_per_rank,
-            "manual_dexterity_loss": shield.manual_dexterity_loss,
+            "name": doc["shield"]["name"] if shield is not None else ready_name,
+            "rank": shield_rank if shield is not None else ready_rank,
+            "defense_per_rank": shown.defense_per_rank,
+            "manual_dexterity_loss": shown.manual_dexterity_loss,
         }
     return combat
 
@@ -263,7 +285,7 @@ def expected_values(doc: dict[str, Any], tables: Tables) -> dict[str, Any]:
     stats = expected_characteristics(doc, tables)
     return {
         "characteristics": stats,
-        "tmr": max(1, tmr_for(stats["AG"]) + race_modifiers(doc).get("TMR", 0)),
+        "tmr": tmr_of(doc, stats["AG"]),
         "experience_multiplier": RACES[doc["race"]][1],
         **expected_purse(doc, tables),
         "combat": expected_combat(doc, stats, tables),

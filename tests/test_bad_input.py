@@ -130,7 +130,7 @@ FILE_WRONG: dict[str, Any] = {
 #: Keys that are derived (recomputed on build): a wrong but well-typed value there is rewritten, not refused.
 DERIVED = {"characteristics", "modifiers", "tmr", "experience_multiplier", "heritage", "experience_points"}
 DERIVED |= {"starting_silver", "silver_pennies", "combat", "notes", "seed", "unarmed_rank", "equipment_given"}
-DERIVED |= {"experience_bank"}
+DERIVED |= {"experience_bank", "life_span", "starting_age", "racial_talents"}
 #: Free text the player writes: any one line is lawful.
 FREE_TEXT = {"name", "player", "campaign"}
 

@@ -124,3 +124,82 @@ equipment_given: true
     assert character.combat.modified_manual_dexterity == 11
     assert bow.strike_chance == 55 + 15 + 4 * 2
     assert sword.strike_chance == 55 - 5 * (15 - 11) + 11 + 4 * 1
+
+
+MOUSER = """
+name: The White Mouser
+gender: male
+race: human
+allocation: {PS: 12, MD: 18, AG: 18, EN: 14, MA: 8, WP: 14}
+weapons: [{name: main-gauche, rank: 2}]
+equipment_given: true
+rolls: {hand: [2, 9], aspect: 10, social_status: 50, birth_order: 50, sibling_rank: 5, experience: 40, silver: 40}
+"""
+
+
+def test_17_6_the_mouser_built_with_a_main_gauche_has_defense_22(tables: Tables) -> None:
+    # 17.6: "The Mouser has a modified Agility of 18 and is using a Main Gauche (which he wields at Rank 2).
+    # ... The Mouser's Defense Rating is [18 + (2 x 2%)] = 22%": the Main-Gauche functions both as a weapon
+    # and a shield (17.5's note), so carried ranked with no other shield its 2 per Rank counts.
+    mouser = api.build(MOUSER, "mouser.yaml", tables=tables)
+    assert (mouser.combat.modified_agility, mouser.combat.defense) == (18, 22)
+    assert mouser.combat.shield is not None and mouser.combat.shield.name == "main-gauche"
+    assert mouser.shield is None  # the file's own shield key is untouched
+    unranked = api.build(MOUSER.replace("rank: 2", "rank: null"), "mouser.yaml", tables=tables)
+    assert unranked.combat.defense == 18  # no Rank: nothing to add
+    shielded = MOUSER + "shield: {name: buckler, rank: 1}\n"
+    assert api.build(shielded, "mouser.yaml", tables=tables).combat.defense == 18 + 2  # the other shield
+
+
+def test_20_a_two_handed_first_weapon_leaves_the_shield_out_of_defense(tables: Tables) -> None:
+    # 20: a prepared shield disallows a two-handed weapon. With the Long Bow first, Defense is modified
+    # Agility alone and a note gives the Defense with the Kite Shield (Rank 1, 5 per Rank) instead.
+    text = """
+gender: male
+race: human
+allocation: {PS: 18, MD: 15, AG: 15, EN: 16, MA: 7, WP: 17}
+weapons: [{name: long-bow, rank: 2}, {name: broadsword, rank: 1}]
+shield: {name: kite-shield, rank: 1}
+equipment_given: true
+"""
+    character = api.build(text, "archer.yaml", seed=3, tables=tables)
+    assert character.combat.defense == 15
+    assert any(
+        "with the Kite Shield and a one-handed weapon it is 20 (17.5)" in note for note in character.notes
+    )
+    swapped = text.replace(
+        "[{name: long-bow, rank: 2}, {name: broadsword, rank: 1}]",
+        "[{name: broadsword, rank: 1}, {name: long-bow, rank: 2}]",
+    )
+    assert api.build(swapped, "archer.yaml", seed=3, tables=tables).combat.defense == 20
+
+
+CLOUD_GIANT = """
+name: A Cloud Giant
+gender: male
+race: giant
+race_type: cloud
+allocation: {PS: 15, MD: 14, AG: 21, EN: 15, MA: 9, WP: 14}
+equipment_given: true
+rolls: {hand: [2, 9], aspect: 10, social_status: 50, birth_order: 50, sibling_rank: 5, experience: 40, silver: 40}
+"""
+
+
+def test_14_1_a_cloud_giant_with_modified_agility_19_has_tmr_14(tables: Tables) -> None:
+    # 14.1: "a Cloud Giant with a modified Agility of 19 has a TMR of 14 (average TMR of 13 + 1 for Agility
+    # = 14)": the 5.6 chart with the giant's average in place of the human's 5.
+    giant = api.build(CLOUD_GIANT, "giant.yaml", tables=tables)
+    assert (giant.characteristics.AG, giant.tmr, giant.combat.tmr) == (19, 14, 14)
+    lower = api.build(
+        CLOUD_GIANT.replace("AG: 21", "AG: 13").replace("EN: 15", "EN: 23"), "g.yaml", tables=tables
+    )
+    assert (lower.characteristics.AG, lower.tmr) == (11, 13 + 4 - 5)  # 5.6 reads 4 at Agility 9-12
+
+
+def test_14_1_other_giant_types_read_the_human_chart_until_a_gm_fills_their_average(tables: Tables) -> None:
+    # 70.1's averages for Fire, Frost and Stone giants are not in the rules text: empty entries, and the
+    # record keeps the book's note.
+    stone = api.build(CLOUD_GIANT.replace("cloud", "stone"), "giant.yaml", tables=tables)
+    assert stone.tmr == 6  # 5.6: Agility 18-21
+    assert tables.races["giant"].types["stone"].average_tmr is None
+    assert tables.races["giant"].tmr_note is not None and "70.1" in tables.races["giant"].tmr_note

@@ -71,8 +71,11 @@ def test_every_character_file_of_the_tests_reads_the_same(tables: Tables, path: 
     assert json_text(character) == by_json(character)
 
 
-def test_house_rules_with_no_defense_and_postures_read_the_same() -> None:
-    house = load_tables(rules=["house-combat"])
+def test_house_rules_with_no_defense_and_postures_read_the_same(tmp_path: Path) -> None:
+    # house-combat states a fallback for the defensive modifiers (issue 30); without it Defense is null.
+    unstated = tmp_path / "unstated.yaml"
+    unstated.write_text("remove: [combat.defense.defensive_modifier_fallback]\n", encoding="utf-8")
+    house = load_tables(rules=["house-combat", str(unstated)])
     rolf = api.build((TESTS / "examples" / "rolf.yaml").read_text(encoding="utf-8"), tables=house)
     assert rolf.combat.defense is None and rolf.combat.defense_postures  # null and a mapping with nulls
     for character in (rolf, *(api.roll(seed=seed, tables=house) for seed in range(20))):

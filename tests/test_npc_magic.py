@@ -134,10 +134,13 @@ def test_the_abilities_change_nothing_else_of_the_npc(tables: Tables) -> None:
         assert {key: value for key, value in document.items() if key not in ABILITY_KEYS} == without
 
 
-def test_a_rolled_player_character_is_given_nothing(tables: Tables) -> None:
+def test_a_rolled_player_character_buys_what_an_npc_is_given(tables: Tables) -> None:
+    # Issue 30: a rolled adept chooses as an NPC adept does, but buys with its Experience (8.6): never
+    # `abilities_given`, and its Experience Point Bank is what is left.
     for seed in range(20):
         rolled = api.roll(seed=seed, archetype="adept", tables=tables)
-        assert (rolled.skills, rolled.college, rolled.spells, rolled.abilities_given) == ([], None, [], None)
+        assert rolled.abilities_given is None and rolled.college is not None and rolled.spells
+        assert rolled.experience_bank is not None and rolled.experience_bank >= 0
 
 
 def test_the_record_shows_the_npc_magic_skills_and_bank(tables: Tables) -> None:

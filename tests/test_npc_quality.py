@@ -43,7 +43,7 @@ class GivenFigures:
     ranked: int
     over_margin: int
     heavy: int
-    unshielded: int  # the archetype lists a shield but the NPC was given none
+    unshielded: int  # the archetype lists a shield, the first weapon leaves a hand free, but none was given
 
 
 @dataclass(frozen=True)
@@ -79,7 +79,9 @@ def given_figures(archetype: str, count: int = NPCS) -> GivenFigures:
     lists_shield = bool(tables.archetypes[archetype].shield)
     for seed in range(1, count + 1):
         npc = api.roll(seed=seed, archetype=archetype, equip="give", tables=tables)
-        unshielded += lists_shield and npc.shield is None
+        # 20: a two-handed first weapon leaves no hand for the shield (issue 30), so none is given then.
+        two_handed = bool(npc.weapons) and tables.weapons[npc.weapons[0].name].hands == "2"
+        unshielded += lists_shield and npc.shield is None and not two_handed
         if npc.weapons:
             armed += 1
             ranked += npc.weapons[0].rank is not None

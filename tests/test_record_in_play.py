@@ -61,7 +61,10 @@ def test_stealth_combines_race_and_armor_and_magic_resistance_is_racial(tables: 
     assert (elf["Stealth"].value, elf["Stealth"].note) == ("+5%", "+10% race (6.5), \u22125% armor (18.1)")
     giant = items(api.roll(seed=7, race="giant"), tables)
     assert (giant["Magic resistance"].value, giant["Magic resistance"].note) == ("+10%", "race (6.6)")
-    assert giant["TMR"].note.startswith("read off the 5.6 chart") and giant["TMR"].note.endswith("(14.1)")
+    # A Cloud Giant: 14.1's chart around its average TMR of 13 (issue 30); the other types keep the book's note.
+    assert giant["TMR"].note == "5.6 chart around the Cloud (Air) giant's average TMR 13 in place of 5 (14.1)"
+    stone = items(fighter(tables, race="giant", race_type="stone"), tables)
+    assert stone["TMR"].note.startswith("read off the 5.6 chart") and stone["TMR"].note.endswith("(14.1)")
     assert "TMR" not in human
 
 

@@ -13,6 +13,7 @@ from chargen.errors import ChargenError
 from chargen.formulas import FormulaError, compile_formula
 from chargen.render import render_html
 from chargen.tables import Tables, load_tables
+from tests.render_fixtures.fields import parse_html
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -161,16 +162,28 @@ def test_formulas_refuse_what_is_not_arithmetic() -> None:
         load_tables(rules=["no-such-rules"])
 
 
-def test_house_defense_is_a_dash_until_a_gm_gives_the_defensive_modifiers(tmp_path: Path) -> None:
+def test_house_defense_reads_the_stated_fallback_until_a_gm_gives_the_defensive_modifiers(
+    tmp_path: Path,
+) -> None:
+    # Issue 30: the shipped ruleset gives every value its formulas need. Seed 004 has no table of defensive
+    # modifiers: a weapon counts 0 (house-combat.yaml's defensive_modifier_fallback), a shield its Shield
+    # Chart defense per Rank (17.5), one Rank higher.
     house = load_tables(rules=["house-combat"])
     rolf = api.build(ROLF, tables=house).combat  # broadsword Rank 3, large round shield Rank 3
-    assert rolf.defense is None and rolf.defense_postures == {
+    stated = 3 * 0 + 4 * (3 + 1)
+    assert rolf.defense == rolf.modified_agility + stated
+    assert rolf.defense_postures == {
         "all_out": 0,
-        "defensive": None,
-        "evading": None,
+        "defensive": rolf.modified_agility + 2 * stated,
+        "evading": rolf.modified_agility + 2 * stated + 10,
     }
     html = render_html(api.build(ROLF, tables=house), house)
-    assert '<span class="value">\u2014</span><span class="label">Defense</span>' in html
+    shown = f'<span class="value">{rolf.defense}</span><span class="label">Defense</span>'
+    assert shown in html
+    assert "Where the tables give none: a weapon's defensive modifier 0" in parse_html(html).text()
+    without = ruleset(tmp_path, "remove: [combat.defense.defensive_modifier_fallback]\n")
+    dashed = api.build(ROLF, tables=load_tables(rules=["house-combat", without])).combat
+    assert dashed.defense is None  # no fallback stated: "—", as before
     filled = ruleset(
         tmp_path,
         "add:\n  weapons:\n    weapons:\n      broadsword: {defensive_modifier: 2}\n"

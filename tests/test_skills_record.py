@@ -36,6 +36,7 @@ spells:
   - {name: Light, rank: 3, kind: spell}
   - {name: Veil of Shadows, rank: 1, kind: ritual}
 equipment: [{name: Rope, weight: 5, count: 2}, {name: Lantern, weight: 2}]
+equipment_given: true
 notes: [Owes the ferryman a favour.]
 """
 
@@ -189,7 +190,8 @@ def test_gm_columns_for_a_spell_are_printed_as_given(tables: Tables, tmp_path: P
 
 
 def test_a_character_without_them_is_written_as_before(tables: Tables) -> None:
-    plain = api.build("race: human\ngender: male\nseed: 3\n", "h.yaml", tables=tables)
+    # equipment_given: the partial file is not made whole for an archetype (issue 30), so nothing is bought.
+    plain = api.build("race: human\ngender: male\nseed: 3\nequipment_given: true\n", "h.yaml", tables=tables)
     written = dump_document(plain, "yaml")
     for key in (
         "player",

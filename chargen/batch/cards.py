@@ -6,12 +6,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from chargen.model import Character, UnarmedLine, WeaponLine
 from chargen.render.lookup import race_name
 from chargen.tables import Tables
 from chargen.vocabulary import EIGHT
+
+if TYPE_CHECKING:
+    from chargen.batch.groups import GroupPlan
 
 #: A track's boxes stand in strips of this many, to count damage by at a glance (layout, not a rule).
 BOXES_PER_STRIP = 5
@@ -92,6 +95,11 @@ class RosterCard:
     college: str = ""  # display name; "" without one
     magic: tuple[CardAbility, ...] = ()  # racial talents, then talents, spells and rituals
     skills: tuple[CardAbility, ...] = ()
+    # --group (issue 30): the group's title and members ("Bandit band 1 of 2"; "" outside a group), and
+    # whether this NPC leads it: the roster heads each group and marks its leader.
+    group: str = ""
+    group_members: str = ""
+    leader: bool = False
 
     @property
     def tracks(self) -> tuple[CardTrack, CardTrack]:
@@ -106,7 +114,10 @@ def _card_weapon(name: str, line: WeaponLine | UnarmedLine) -> CardWeapon:
     return CardWeapon(name, line.rank, line.strike_chance, line.damage, line.initiative)
 
 
-def roster_card(number: int, character: Character, tables: Tables) -> RosterCard:
+def roster_card(
+    number: int, character: Character, tables: Tables, group: GroupPlan | None = None
+) -> RosterCard:
+    """NPC `number`'s card; in a --group run, with its group's title and members and its leader mark."""
     combat = character.combat
     archetype = tables.archetypes.get(character.archetype or "")
     armor, shield = combat.armor, combat.shield
@@ -131,6 +142,9 @@ def roster_card(number: int, character: Character, tables: Tables) -> RosterCard
         college=college,
         magic=magic,
         skills=skills,
+        group=group.title(group.index_of(number)) if group is not None else "",
+        group_members=group.described(tables) if group is not None else "",
+        leader=group is not None and group.is_leader(number),
     )
 
 

@@ -187,7 +187,7 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
     if plan.want_card or plan.want_statblock:
         from chargen.batch.cards import roster_card
 
-        card = roster_card(number, character, tables)
+        card = roster_card(number, character, tables, plan.group)
     export_name = export_text = None
     if plan.export is not None:
         from chargen.export import export_json

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from chargen.batch.cards import RosterCard
+    from chargen.batch.statblock import GroupHeading
 
 TEMPLATE = "roster.html.j2"
 STYLESHEET = "roster.css"
@@ -27,13 +28,33 @@ PAGES_PER_TASK = 2  # about a second of WeasyPrint: small enough to spread over 
 @dataclass(frozen=True)
 class RosterPage:
     number: int
-    cards: Sequence[RosterCard]
+    cards: Sequence[RosterCard | GroupHeading]  # a group's heading takes one card's place (issue 30)
+
+
+def with_headings(cards: Sequence[RosterCard]) -> list[RosterCard | GroupHeading]:
+    """The cards, each --group group led by its heading (the stat blocks' own: members, best Initiative,
+    leader's Perception), which stands in one card's place so the pages keep their ten places."""
+    from chargen.batch.statblock import group_heading
+
+    entries: list[RosterCard | GroupHeading] = []
+    start = 0
+    while start < len(cards):
+        title = cards[start].group
+        end = start + 1
+        while end < len(cards) and cards[end].group == title and not cards[end].leader:
+            end += 1
+        if title:
+            entries.append(group_heading(title, cards[start].group_members, cards[start:end]))
+        entries.extend(cards[start:end])
+        start = end
+    return entries
 
 
 def paginate(cards: Sequence[RosterCard]) -> list[RosterPage]:
+    entries = with_headings(cards)
     return [
-        RosterPage(index // CARDS_PER_PAGE + 1, cards[index : index + CARDS_PER_PAGE])
-        for index in range(0, len(cards), CARDS_PER_PAGE)
+        RosterPage(index // CARDS_PER_PAGE + 1, entries[index : index + CARDS_PER_PAGE])
+        for index in range(0, len(entries), CARDS_PER_PAGE)
     ]
 
 

@@ -98,7 +98,7 @@ def build_command(
     text, source = api.read_source(file)
     tables = tables_from(context)
     document = api.build(text, source, seed=seed, tables=tables)
-    emit(document, tables, outputs)
+    emit(document, api.record_tables(document, tables), outputs)  # the file's own rulesets (issue 30)
 
 
 @click.command("validate")
@@ -145,4 +145,4 @@ def render_command(
     text, source = api.read_source(file)
     tables = tables_from(context)
     document = api.build(text, source, tables=tables)
-    emit(document, tables, outputs, print_default=False)
+    emit(document, api.record_tables(document, tables), outputs, print_default=False)

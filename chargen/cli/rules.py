@@ -57,9 +57,11 @@ def show_command(context: click.Context, name: str, diff: bool) -> None:
     if not diff:
         click.echo(dump_yaml({table: merged.raw(table) for table in touched}), nl=False)
         return
-    for table in touched:
-        for path, old, new in _differences(base.raw(table), merged.raw(table), (table,)):
-            click.echo(f"{'.'.join(map(str, path))}: {_short(old)} -> {_short(new)}")
+    found = [item for table in touched for item in _differences(base.raw(table), merged.raw(table), (table,))]
+    for path, old, new in found:
+        click.echo(f"{'.'.join(map(str, path))}: {_short(old)} -> {_short(new)}")
+    if not found:  # silence would read as a failure (issue 30)
+        click.echo(f"{ruleset.source}: changes nothing in these tables (every value it sets is already so)")
 
 
 def _touched_tables(document: dict[str, Any]) -> list[str]:

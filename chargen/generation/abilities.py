@@ -122,6 +122,64 @@ def _typical_abilities(
     return Abilities(skills, college, spells, given=True)
 
 
+def bought_abilities(spec: CharacterInput, made: Character, tables: Tables) -> CharacterInput:
+    """Issue 30: a rolled character (or a file's partial character) chooses what its archetype's NPCs are
+    given, but buys it with its own 8.5 Experience (8.6, 8.7): the college its race may join (choosing one
+    costs nothing, 34), the talents and spells that college casts, then the skills, each at the highest of
+    its typical Ranks the Cost Chart prices within what is left, else a skill at Rank 0 for 100 Experience
+    Points (8.6's note) while they last. Magic the chart does not price (the shipped chart is empty) is
+    taken at Rank 0 and the record says it was not charged. The choices are written into the spec, so
+    `with_abilities` checks and charges them as it would a file's, and the file rebuilds to itself. A file
+    that lists abilities, or says they were given, keeps its own."""
+    if _lists_abilities(spec) or spec.abilities_given or made.archetype is None:
+        return spec
+    typical = _typical_abilities(tables.archetypes.get(made.archetype), made.race, made.race_type, tables)
+    if typical is NO_ABILITIES:
+        return spec
+    prices = _Prices(made, tables)
+    left = made.experience_points
+    spells: list[MagicAbility] = []
+    for item in typical.spells:
+        rank = prices.affordable(item.name, item.rank, left, magic=True)
+        price = prices.of(item.name, rank or 0, magic=True)
+        if rank is None and price is not None:
+            continue  # priced, and beyond what is left
+        spells.append(MagicAbility(name=item.name, rank=rank or 0, kind=item.kind))
+        left -= price or 0
+    skills: list[Ability] = []
+    for skill in typical.skills:
+        rank = prices.affordable(skill.name, skill.rank, left, magic=False)
+        if rank is not None:
+            skills.append(Ability(name=skill.name, rank=rank))
+            left -= prices.of(skill.name, rank, magic=False) or 0
+    if not (skills or spells or typical.college):
+        return spec
+    return spec.model_copy(update={"skills": skills, "college": typical.college, "spells": spells})
+
+
+class _Prices:
+    """8.6's Experience for one entry at one Rank, for this character (None: the chart does not price it)."""
+
+    def __init__(self, made: Character, tables: Tables) -> None:
+        self.multiplier = made.experience_multiplier
+        self.experience = tables.abilities.experience
+
+    def of(self, name: str, rank: int, *, magic: bool) -> int | None:
+        entry = [(name, rank)]
+        spending = experience_spent(
+            () if magic else entry, (), entry if magic else (), self.multiplier, self.experience
+        )
+        return None if spending.uncharged else spending.spent
+
+    def affordable(self, name: str, typical: int, left: int, *, magic: bool) -> int | None:
+        """The highest Rank from `typical` down to 0 the chart prices at `left` or less, or None."""
+        for rank in range(typical, -1, -1):
+            points = self.of(name, rank, magic=magic)
+            if points is not None and points <= left:
+                return rank
+        return None
+
+
 def _capped(rank: int, maximum: int | None) -> int:
     """The typical Rank, within a GM's maximum for the entry."""
     return rank if maximum is None else min(rank, maximum)

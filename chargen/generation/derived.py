@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 from chargen.character_file import Item
+from chargen.generation import carried, held
 from chargen.generation.decisions import Decisions
 from chargen.generation.equipment import chosen_item
 from chargen.model import (
@@ -232,22 +233,60 @@ def shield_line(item: Item | None, shield: Shield | None) -> ShieldLine | None:
     )
 
 
+def racial_talents(race: str, tables: Tables) -> list[str]:
+    """6.4-6.9: the magic entries the race grants (the elf's Witchsight, 6.5), in the table's order; read
+    once per Tables and race (a fresh list each time: a Character's lists are its own)."""
+    key = (id(tables), race)
+    known = _GRANTED.get(key)
+    if known is None or known[0] is not tables:
+        granted = tuple(
+            name for name, entry in tables.abilities.magic.entries.items() if race in entry.granted_to
+        )
+        known = _GRANTED[key] = (tables, granted)
+    return list(known[1])
+
+
+#: The talents each race is granted, by (tables, race): a handful of races.
+_GRANTED: dict[tuple[int, str], tuple[Tables, tuple[str, ...]]] = {}
+
+
+def average_tmr(decided: Decisions, tables: Tables) -> int | None:
+    """14.1: the giant type's average TMR, the midpoint of its chart (None: read the human chart)."""
+    race_type = decided.born.race_type
+    types = tables.races[decided.born.race.race].types
+    return types[race_type].average_tmr if race_type in types else None
+
+
 def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) -> Combat:
     """Section 12 and 17-21 values a Character Record carries."""
     equipment = decided.kit.equipment
     armor = tables.armor.get(equipment.armor) if equipment.armor else None
     shield = tables.shields.get(equipment.shield.name) if equipment.shield else None
-    agility = rules.modified_agility(stats.AG, armor)
+    # Game Terms: modified Agility is after weight carried (82.9, when a GM fills its table) and armor (18.1).
+    agility = rules.modified_agility(stats.AG, armor) - carried.agility_lost(decided, tables)
     dexterity = rules.modified_manual_dexterity(stats.MD, shield)
-    shield_rank = equipment.shield.rank if equipment.shield else None
-    # A house rule's Defensive Values (seed 004): the first weapon listed is read as the prepared one.
-    first = equipment.weapons[0] if equipment.weapons else None
-    held = (tables.weapons[first.name], first.rank) if first is not None else (None, None)
-    defense_inputs = rules.defense_inputs(agility, shield, shield_rank, *held)
+    # 17.5 and 20: the shield Defense counts (none behind a two-handed first weapon; a ranked Main-Gauche
+    # is one), and a house rule's Defensive Values (seed 004) read with the first weapon listed.
+    ready, ready_id, ready_rank = held.ready_shield(equipment, tables)
     combat = tables.combat
-    tmr = tmr_from_agility(
-        agility, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
+    defense_inputs = rules.defense_inputs(
+        agility,
+        ready,
+        ready_rank,
+        *held.held_weapon(equipment, tables),
+        fallback=combat.defense.defensive_modifier_fallback,
     )
+    tmr = tmr_from_agility(
+        agility,
+        tables.characteristics.tmr,
+        decided.modifiers.total["TMR"],
+        tables.index.tmr,
+        average_tmr(decided, tables),
+    )
+    shown_shield = equipment.shield
+    if shown_shield is None and ready_id is not None:
+        shown_shield = Item(name=ready_id, rank=ready_rank)  # the Main-Gauche, on the record as a shield
+        shield = ready
     made: Combat = _NEW_COMBAT(
         agility,  # modified_agility
         dexterity,  # modified_manual_dexterity
@@ -266,7 +305,7 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
             tables,
         ),
         armor_line(decided, armor, tables),  # armor
-        shield_line(equipment.shield, shield),  # shield
+        shield_line(shown_shield, shield),  # shield
         rules.stun_threshold(stats.EN, combat),  # stun_threshold
         rules.stun_recovery(stats.WP, stats.FT, combat),  # stun_recovery
         rules.breakage_check(dexterity, combat),  # breakage_check
@@ -289,6 +328,8 @@ def character(decided: Decisions, tables: Tables) -> Character:
     """The whole typed Character: the decisions of the steps and everything derived from them."""
     stats, notes = final_characteristics(decided, tables)
     born, background, kit, abilities = decided.born, decided.heritage, decided.kit, decided.abilities
+    combat = combat_values(decided, stats, tables)
+    notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
     equipment, row = kit.equipment, decided.points.row
     made: Character = _NEW_CHARACTER(
         SCHEMA_VERSION,  # schema_version
@@ -322,9 +363,16 @@ def character(decided: Decisions, tables: Tables) -> Character:
         stats,  # characteristics
         dict(decided.modifiers.each),  # modifiers
         tmr_from_agility(
-            stats.AG, tables.characteristics.tmr, decided.modifiers.total["TMR"], tables.index.tmr
+            stats.AG,
+            tables.characteristics.tmr,
+            decided.modifiers.total["TMR"],
+            tables.index.tmr,
+            average_tmr(decided, tables),
         ),
         tables.races[born.race.race].experience_multiplier,  # experience_multiplier
+        tables.races[born.race.race].life_span,  # life_span
+        tables.races[born.race.race].starting_age,  # starting_age
+        racial_talents(born.race.race, tables),  # racial_talents
         _NEW_HERITAGE(  # heritage
             background.social_status,  # social_status
             background.money_multiplier,  # money_multiplier
@@ -334,7 +382,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
         background.experience_points,  # experience_points
         background.starting_silver,  # starting_silver
         background.starting_silver - kit.cost,  # silver_pennies
-        combat_values(decided, stats, tables),  # combat
+        combat,  # combat
         None,  # experience_bank
         notes,  # notes
     )

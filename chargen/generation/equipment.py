@@ -163,6 +163,11 @@ def _item(name: str, rank: int | None = None) -> Item:
     return item
 
 
+def kept_item(name: str, rank: int | None = None) -> Item:
+    """An Item chargen chose from its own checked tables: made once for each name and Rank, kept for good."""
+    return _item(name, rank)
+
+
 def chosen_item(item: Item) -> bool:
     """Whether chargen made this Item itself (kept for good, never changed), not read it from a file."""
     return _ITEMS.get((item.name, item.rank)) is item
@@ -402,7 +407,9 @@ def _given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tab
     armor = preferred_load(
         archetype.armor, lambda name: tables.armor[name].agility_loss, stats["AG"], 0, _free, 0, tables
     )
-    return Equipment(weapons, armor, _shield(archetype, stats, lead, None, tables))
+    # 20: a two-handed first weapon leaves no hand for a shield (16 of 600 soldiers carried a Pike and one).
+    shield = _shield(archetype, stats, lead, None, tables) if lead is None or lead.hands != "2" else None
+    return Equipment(weapons, armor, shield)
 
 
 def _free(_: object) -> int:

@@ -13,7 +13,7 @@ from chargen.character_file import CharacterInput
 from chargen.dice import Dice, seeded_random
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
-from chargen.generation.abilities import forget_typical, given_abilities, with_abilities
+from chargen.generation.abilities import bought_abilities, forget_typical, given_abilities, with_abilities
 from chargen.generation.decisions import (
     NO_ABILITIES,
     Birthrights,
@@ -33,6 +33,7 @@ from chargen.generation.equipment import (
     given_equipment,
 )
 from chargen.generation.heritage import Heritage, heritage
+from chargen.generation.variety import forget_carried, varied_equipment
 from chargen.model import Character
 from chargen.names import unknown_name
 from chargen.rules.characteristics import combined_modifiers, modified_characteristics
@@ -67,6 +68,7 @@ def forget_memos(tables: Tables) -> None:
     characteristics.forget_aims()
     forget_typical()
     forget_given()
+    forget_carried()
 
 
 def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
@@ -89,7 +91,7 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     modifiers = modifiers_step(born, tables)
     points = allocation_step(rolled, modifiers, tables)
     primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
-    kit = kit_step(spec, options, points.archetype, primaries, background, race, tables)
+    kit = kit_step(spec, options, points.archetype, primaries, background, race, tables, dice)
     name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables, options)
     unused = dice.unused()
     if unused:
@@ -101,7 +103,10 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     decided = Decisions(
         spec, used_seed, points, optional, born, background, modifiers, kit, name, dice.record, npc_abilities
     )
-    return with_abilities(character(decided, tables), spec, tables)  # 8.6 and rule 3's record
+    made = character(decided, tables)
+    if options.equip == "buy":  # issue 30: a rolled character buys its archetype's abilities, as its kit
+        spec = bought_abilities(spec, made, tables)
+    return with_abilities(made, spec, tables)  # 8.6 and rule 3's record
 
 
 def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:
@@ -226,14 +231,19 @@ def kit_step(
     background: Heritage,
     race: Race,
     tables: Tables,
+    dice: Dice | None = None,
 ) -> Kit:
-    """8.7: equipment as given, or bought within the purse, or given to an NPC; checked and priced."""
+    """8.7: equipment as given, or bought within the purse, or given to an NPC (varied by its own `dice`
+    within its archetype, issue 30); checked and priced."""
     given = spec.equipment_given
     has_kit = bool(spec.weapons or spec.armor or spec.shield)
     if options.equip != "none" and not has_kit and archetype is not None:
         chosen = tables.archetypes[archetype]
         if options.equip == "give":  # checked when given_equipment first made it for these PS and MD
-            return Kit(given_equipment(chosen, primaries, tables), True, 0)
+            base = given_equipment(chosen, primaries, tables)
+            if dice is not None:
+                base = varied_equipment(base, chosen, primaries, dice.choice, tables)
+            return Kit(base, True, 0)
         bought = bought_kit(chosen, primaries, background.starting_silver, race, tables)
         if bought.problems:
             raise InputError(list(bought.problems))

@@ -109,7 +109,11 @@ def defense(rules: CombatFile) -> str | None:
     terms = rules.defense
     formulas = {"": (terms.compiled, _book().defense.formula)}
     formulas |= {name.replace("_", " "): (formula, "") for name, formula in terms.posture_formulas.items()}
-    return _changed("Defense", terms.rule, formulas)
+    changed = _changed("Defense", terms.rule, formulas)
+    fallback = terms.defensive_modifier_fallback
+    if changed and fallback is not None:  # the ruleset's stated reading, where its tables give no number
+        changed += f" Where the tables give none: a weapon's defensive modifier {_number(fallback)}, a shield's its defense per Rank."
+    return changed
 
 
 def damage(rules: CombatFile) -> str:

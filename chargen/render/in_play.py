@@ -29,17 +29,29 @@ def in_play(character: Character, tables: Tables) -> list[Item]:
         for band in record.agility
         if band.low <= combat.modified_agility <= band.high
     ]
+    carried = tables.characteristics.weight_carried
+    if not carried.rows:  # beside modified Agility: what it does not count (82.9's table is not given)
+        items.append(Item("Weight carried", "not counted", f"{carried.note} ({carried.rule})"))
     armor = combat.armor.stealth_adjustment if combat.armor is not None else 0
     if race.stealth or armor:
         parts = [f"{signed(race.stealth)}% race ({race.rule})"] if race.stealth else []
         parts += [f"{signed(armor)}% armor (18.1)"] if armor else []
         items.append(Item("Stealth", f"{signed(race.stealth + armor)}%", ", ".join(parts)))
-    if race.tmr_note:
+    race_type = race.types.get(character.race_type or "")
+    if race_type is not None and race_type.average_tmr is not None:
+        note = (
+            f"{tables.characteristics.tmr.rule} chart around the {race_type.name} giant's average TMR "
+            f"{num(race_type.average_tmr)} in place of {num(tables.characteristics.tmr.average)} (14.1)"
+        )
+        items.append(Item("TMR", num(character.tmr), note))
+    elif race.tmr_note:
         items.append(Item("TMR", num(character.tmr), race.tmr_note))
     if race.magic_resistance:
         items.append(Item("Magic resistance", f"{signed(race.magic_resistance)}%", f"race ({race.rule})"))
-    if combat.unarmed.rank is not None and combat.unarmed.rank >= record.kick.rank:
-        note = f"Unarmed Rank {num(record.kick.rank)} or more ({record.kick.rule})"
+    # 21's kick Rank as combat.yaml gives it (a ruleset changes it there: seed 004 kicks from Rank 4).
+    kick_rank = tables.combat.unarmed.kick_from_rank
+    if combat.unarmed.rank is not None and combat.unarmed.rank >= kick_rank:
+        note = f"Unarmed Rank {num(kick_rank)} or more ({record.kick.rule})"
         items.append(Item("Kick", "may kick: same Base Chance and damage, may Trip", note))
     if character.hand != "ambidextrous":
         hand = record.secondary_hand

@@ -23,17 +23,24 @@ def defense_inputs(
     shield_rank: int | None,
     weapon: Weapon | None = None,
     weapon_rank: int | None = None,
+    *,
+    fallback: int | None = None,
 ) -> tuple[int | None, ...]:
     """The defense formulas' inputs (combat.yaml): the book's shield terms, and a house rule's Defensive Values
-    (None where the tables give no defensive_modifier)."""
+    (where a ruleset states a `fallback`, a weapon with no defensive_modifier reads it, and a shield with none
+    its Shield Chart defense per Rank; without one, None: the value is "—")."""
     held = shield is not None and shield_rank is not None
     per_rank = shield.defense_per_rank if held else 0  # type: ignore[union-attr]
     rank = shield_rank if held else 0
     weapon_defense: int | None = 0
     if weapon is not None and weapon_rank is not None:
-        modifier = weapon.defensive_modifier
+        modifier = weapon.defensive_modifier if weapon.defensive_modifier is not None else fallback
         weapon_defense = None if modifier is None else weapon_rank * modifier
-    shield_modifier = shield.defensive_modifier if held else 0  # type: ignore[union-attr]
+    shield_modifier: int | None = 0
+    if held:
+        shield_modifier = shield.defensive_modifier  # type: ignore[union-attr]
+        if shield_modifier is None and fallback is not None:
+            shield_modifier = per_rank  # the stated reading: the Shield Chart's defense per Rank (17.5)
     return (modified_agility_value, per_rank, rank, per_rank * (rank or 0), weapon_defense, shield_modifier)
 
 

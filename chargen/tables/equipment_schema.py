@@ -67,7 +67,7 @@ MEANINGS: dict[str, str] = {
     "shield_defense_per_rank": "the prepared shield's defense per Rank (0 without one)",
     "shield_rank": "Rank with the prepared shield (0 without one)",
     "shield_defense": "shield_defense_per_rank x shield_rank",
-    "weapon_defense": "the first weapon's Rank x its defensive_modifier (a house rule's; none: the value is —)",
+    "weapon_defense": "the first weapon's Rank x its defensive_modifier (a house rule's; none: defense.defensive_modifier_fallback, else —)",
     "shield_defensive_modifier": "the prepared shield's defensive_modifier (a house rule's; none: the value is —)",
     "modifier": "the Weapons Chart's damage modifier",
     "two_handed": "1 when a (1-2) weapon is used two-handed, else 0",
@@ -306,6 +306,9 @@ class DefenseRule(Entry):
     formula: Annotated[str, formula_of("defense")]
     # A house rule's Defense in other postures (seed 004: all-out, defensive, evading), printed beside Defense.
     postures: dict[str, Annotated[str, formula_of("defense")]] = Field(default_factory=dict)
+    # A house rule's stated fallback: the defensive_modifier of a weapon whose table gives none (seed 004
+    # gives no table of them; its ruleset counts such a weapon's Defensive Value as 0). None: "—".
+    defensive_modifier_fallback: int | None = None
 
     @cached_property
     def posture_formulas(self) -> dict[str, Formula]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -206,19 +207,22 @@ def _load_cached(directory: str, shown_as: str, rulesets: tuple[Ruleset, ...] = 
 
 
 def covers(bands: Iterable[schema.Band], low: int, high: int, dice: object = None) -> str | None:
-    """Why `bands` fail to cover low..high exactly once (every result of `dice`, when named), or None."""
+    """Why `bands` fail to hold every result low..high of `dice` in exactly one row, or None. A row may reach
+    past the die's results (a GM who changes D100 to 2D50 keeps the row 1-20: 1 is never rolled, 2-20 are),
+    but no two rows may share a number."""
     ordered = sorted(bands, key=lambda band: band.low)
     rolled = f"; {dice} rolls {low}-{high}" if dice is not None else ""
+    for before, after in itertools.pairwise(ordered):
+        if after.low <= before.high:
+            return f"two rows hold {after.low}{rolled}"
     expected = low
-    if ordered and ordered[0].low < low:
-        return f"the rows start at {ordered[0].low}, below the lowest roll {low}{rolled}"
     for band in ordered:
+        if band.high < expected or expected > high:
+            continue  # wholly below the lowest roll, or above the highest: never rolled
         if band.low > expected:
             return f"no row holds {expected} (the next row starts at {band.low}){rolled}"
-        if band.low != expected:
-            return f"two rows hold {band.low}{rolled}"
         expected = band.high + 1
-    if expected != high + 1:
+    if expected <= high:
         return f"rows end at {expected - 1}, not {high}{rolled}"
     return None
 

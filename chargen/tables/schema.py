@@ -121,6 +121,7 @@ class TmrTable(Entry):
     rule: str
     rows: list[ValueBand]
     minimum: int = Field(ge=0)
+    average: int = 5  # 14.1: the average human TMR, the midpoint a giant's average replaces
 
 
 class OptionalCharacteristic(Entry):
@@ -129,6 +130,17 @@ class OptionalCharacteristic(Entry):
     rule: str
     dice: DiceNotation
     roll_key: str = Field(pattern=r"^[a-z][a-z0-9_]*$")
+
+
+class WeightCarried(Entry):
+    """82.9: Agility lost for the weight carried. Game Terms: modified Agility is "after it has been modified
+    due to weight carried (see 82.9) and armor worn". 82.9's table is not in the rules text: `rows` (pounds
+    carried low-high, `value` the Agility lost) are empty for a GM to fill; until then nothing is counted and
+    the record says so."""
+
+    rule: str
+    rows: list[ValueBand] = Field(default_factory=list)
+    note: str = ""
 
 
 class CharacteristicsFile(Entry):
@@ -140,6 +152,7 @@ class CharacteristicsFile(Entry):
     perception: PerceptionRule
     tmr: TmrTable
     optional: list[OptionalCharacteristic] = Field(default_factory=list)
+    weight_carried: WeightCarried = WeightCarried(rule="82.9")
 
 
 # --- birthrights.yaml (6.1, 6.2) --------------------------------------------------------------------
@@ -170,6 +183,9 @@ class RaceType(Band):
     name: str
     modifiers: dict[Modifiable, int] = Field(default_factory=dict)
     element: str | None = None
+    # 14.1: a giant type's average TMR (70.1), the midpoint of its chart in place of 5.6's human average;
+    # None: not in the rules text, the 5.6 chart is read as for anyone (the race's tmr_note says so).
+    average_tmr: int | None = Field(default=None, ge=1)
 
 
 class Race(Entry):
