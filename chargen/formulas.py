@@ -48,6 +48,12 @@ class Formula:
     function: Callable[..., int]  # always a whole number (see compile_formula)
     folded: str = ""  # the text with the table's numbers written in, for the record's caption
     used: frozenset[str] = frozenset()  # the inputs the expression names
+    constant_items: tuple[tuple[str, Number], ...] = ()  # the table's numbers it was compiled with
+
+    def __reduce__(self) -> tuple[Callable[..., Formula], tuple[object, ...]]:
+        # Sent to a spawned worker with the tables (chargen.batch.pool): compiled again there, since a
+        # compiled function does not pickle.
+        return _compiled, (self.text, self.inputs, self.constant_items)
 
     def __call__(self, *values: Number) -> int:
         """The value (a whole number: the compiled function rounds down only when the formula divides)."""
@@ -179,7 +185,7 @@ def _compiled(text: str, inputs: tuple[str, ...], constant_items: tuple[tuple[st
     compiled = eval(compile(lambda_tree, "<formula>", "eval"), scope)  # a checked tree, never text
     function = _guarded(compiled, text.strip(), inputs)
     used = frozenset(node.id for node in ast.walk(body) if isinstance(node, ast.Name))
-    return Formula(text.strip(), inputs, function, _unwrapped(body), used)
+    return Formula(text.strip(), inputs, function, _unwrapped(body), used, constant_items)
 
 
 def _fractional(node: ast.AST) -> bool:

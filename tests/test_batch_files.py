@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import io
-import multiprocessing
 import os
 import re
 import signal
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from chargen.batch import BatchOptions, forked, run_batch, workers
+from chargen.batch import BatchOptions, pool, run_batch, workers
 from chargen.batch.npc import NpcOutput, Plan, make_output
 from chargen.errors import ChargenError
 from chargen.tables import Tables
@@ -25,7 +24,7 @@ from tests.processes import own_children
 
 def all_outputs(folder: Path, **extra: Any) -> BatchOptions:
     return BatchOptions(
-        count=100,  # past chargen.batch.workers.WARM_UP: with 2 jobs, a worker makes NPCs past 8
+        count=100,  # with 2 jobs, in chunks of 12 (chargen.batch.workers.chunk_size): NPC 87 in a worker
         seed=4,
         jsonl=str(folder / "npcs.jsonl"),
         csv=str(folder / "npcs.csv"),
@@ -37,7 +36,7 @@ def all_outputs(folder: Path, **extra: Any) -> BatchOptions:
 
 # The failure is injected by patching the module; worker processes see the patch only when they are forked.
 needs_fork = pytest.mark.skipif(
-    multiprocessing.get_start_method() != "fork", reason="patched workers need the fork start method"
+    pool.start_method() != "fork", reason="patched workers need the fork start method"
 )
 
 
@@ -91,7 +90,7 @@ def test_an_interrupt_while_writing_leaves_no_file(tmp_path: Path, tables: Table
 
     def interrupt_after_some(done: int) -> None:
         seen.append(done)
-        if sum(seen) >= 70:  # past the NPCs made before the workers start
+        if sum(seen) >= 70:  # well into the run: chunks in flight in both workers
             raise KeyboardInterrupt
 
     before = own_children()
@@ -210,12 +209,11 @@ def test_ctrl_c_leaves_no_file(tmp_path: Path) -> None:
 
 
 @needs_fork
-def test_with_jobs_the_batch_process_makes_the_first_npcs_then_works_beside_the_workers(
+def test_with_jobs_the_workers_make_the_npcs_and_they_come_in_order(
     tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The first WARM_UP NPCs are made before the worker is forked (it starts with their caches filled);
-    the batch process and the worker then claim the rest a chunk at a time; in NPC order, the bytes of one
-    job."""
+    """With 2 jobs, two worker processes share the NPCs a chunk at a time while the batch process writes;
+    in NPC order, the bytes of one job."""
     makers = tmp_path / "makers"
     made_by = workers.make_output
 
@@ -235,19 +233,17 @@ def test_with_jobs_the_batch_process_makes_the_first_npcs_then_works_beside_the_
     by_process: dict[str, set[int]] = {}
     for pid, number in zip(words[::2], words[1::2], strict=True):
         by_process.setdefault(pid, set()).add(int(number))
-    here = by_process.pop(str(os.getpid()))
-    assert set(range(1, workers.WARM_UP + 1)) < here  # the warm-up, and chunks claimed beside the worker
-    (worker,) = by_process.values()
-    assert worker and not worker & here and worker | here == set(range(1, 2001))
+    assert str(os.getpid()) not in by_process  # the batch process only writes
+    first, second = by_process.values()
+    assert first and second and not first & second and first | second == set(range(1, 2001))
 
 
-@needs_fork
-def test_where_there_is_no_fork_a_process_pool_makes_the_same_bytes(
+def test_where_there_is_no_fork_spawned_workers_make_the_same_bytes(
     tmp_path: Path, tables: Tables, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     texts = []
-    for jobs, forking in ((1, True), (2, False)):
-        monkeypatch.setattr(forked, "available", lambda forking=forking: forking)
+    for jobs, method in ((1, "fork"), (2, "spawn")):
+        monkeypatch.setattr(pool, "start_method", lambda method=method: method)
         target = tmp_path / f"{jobs}.jsonl"
         run_batch(BatchOptions(count=300, seed=5, jobs=jobs, jsonl=str(target)), tables=tables)
         texts.append(target.read_bytes())
@@ -261,15 +257,13 @@ def test_a_worker_that_dies_is_one_chargen_error(
     batch_process = os.getpid()
 
     def dying(plan: Plan, number: int, tables: Tables) -> NpcOutput:
-        if os.getpid() != batch_process:  # the worker dies on its first NPC, the chunk it claimed unsent
+        if os.getpid() != batch_process:  # a worker dies on its first NPC, its chunk unsent
             os._exit(3)
         return make_output(plan, number, tables)
 
     monkeypatch.setattr(workers, "make_output", dying)
     before = own_children()
-    with pytest.raises(
-        ChargenError, match=r"a worker process ended before it sent its NPCs \(exit status 3\)"
-    ):
+    with pytest.raises(ChargenError, match=r"^batch: a worker process ended before it sent its NPCs"):
         run_batch(BatchOptions(count=3000, seed=5, jobs=2, jsonl=str(tmp_path / "x.jsonl")), tables=tables)
     assert list(tmp_path.iterdir()) == []
     assert own_children() == before

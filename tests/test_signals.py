@@ -68,9 +68,9 @@ def test_a_signal_mid_batch_leaves_nothing_behind(tmp_path: Path, signum: signal
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads worker processes from /proc")
 @pytest.mark.parametrize(
     "work",
-    # Two workers each: a pool of 2 for records; for data NPCs, 3 jobs are the batch process and 2 forked.
-    [["-j", "2", "-n", "2000", "--pdf", "x.pdf"], ["-j", "3", "-n", "1000000", "--jsonl", "x.jsonl"]],
-    ids=["records (pool workers)", "data NPCs (forked workers)"],
+    # Two workers each, from one pool (chargen.batch.pool), for records and for data NPCs.
+    [["-j", "2", "-n", "2000", "--pdf", "x.pdf"], ["-j", "2", "-n", "1000000", "--jsonl", "x.jsonl"]],
+    ids=["records", "data NPCs"],
 )
 def test_workers_die_with_a_parent_killed_outright(tmp_path: Path, work: list[str]) -> None:
     """SIGKILL cannot be handled: the workers still go (PR_SET_PDEATHSIG), though temporaries may stay (in

@@ -9,6 +9,7 @@ byte-identical for any number of jobs; nothing is written unless the whole run s
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import time
@@ -28,11 +29,6 @@ if TYPE_CHECKING:
 
 __all__ = ["BatchOptions", "BatchSummary", "run_batch"]
 
-#: From this many Character Records a batch PDF embeds its fonts whole, once in the file
-#: (chargen.batch.pdfstream); below it a font subset per record makes the smaller file. Measured
-#: break-even, about 39 records: 10 records 341 kB with subsets, 636 kB whole; 40 records 1,113 kB, 1,106 kB.
-WHOLE_FONTS_FROM = 40
-
 
 @dataclass(frozen=True)
 class BatchOptions:
@@ -49,8 +45,8 @@ class BatchOptions:
     statblock: str | None = None  # stat blocks: text, Markdown when it ends in .md, or "-"
     group: str | None = None  # a group of tables/groups.yaml, or "bandit=5,bandit-chief=1"
     force: bool = False  # overwrite existing outputs
-    # Processes making NPCs (data NPCs: this one and jobs-1 workers; Character Records: jobs workers while
-    # this one writes). None: every core.
+    # Worker processes making NPCs while this one writes (one job: data NPCs are made here). None: every
+    # core.
     jobs: int | None = None
     paper: str = "letter"
     template: str | None = None  # a GM's Character Record template, for --pdf
@@ -89,19 +85,20 @@ def run_batch(
     jobs = options.jobs if options.jobs is not None else os.cpu_count() or 1
     if jobs < 1:
         raise InputError(f"--jobs: must be at least 1, not {jobs}")
-    chunk = workers.chunk_size(plan.count, jobs, expensive=plan.want_record)
+    report_every = 1 if plan.want_record else workers.chunk_size(plan.count, jobs)
     outputs: list[Output] = []
     try:
         title = f"{plan.count} NPCs, seed {plan.run_seed}"
         outputs = _open_outputs(options, plan, stdout or sys.stdout, title=title, jobs=jobs, tables=tables)
         done_since_report = 0
-        for npc in workers.outputs(plan, tables, jobs, chunk):
-            for output in outputs:
-                output.add(npc)
-            done_since_report += 1
-            if progress is not None and (done_since_report >= chunk or npc.number == plan.count):
-                progress(done_since_report)
-                done_since_report = 0
+        with contextlib.closing(workers.outputs(plan, tables, jobs)) as made:  # closed: workers end at once
+            for npc in made:
+                for output in outputs:
+                    output.add(npc)
+                done_since_report += 1
+                if progress is not None and (done_since_report >= report_every or npc.number == plan.count):
+                    progress(done_since_report)
+                    done_since_report = 0
         for output in outputs:
             output.finish()
         commit_all(outputs)
@@ -171,7 +168,6 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
         want_statblock=options.statblock is not None,
         paper=options.paper,
         template=options.template,
-        whole_fonts=count >= WHOLE_FONTS_FROM,
         group=group,
         fillable=options.fillable,
         export=options.export if options.export_dir is not None else None,
@@ -203,7 +199,9 @@ def _open_outputs(
             opened.append(writers.RecordsPdfOutput(options.pdf, force=force))
         if options.roster is not None:
             opened.append(
-                writers.RosterOutput(options.roster, paper=options.paper, title=title, jobs=jobs, force=force)
+                writers.RosterOutput(
+                    options.roster, paper=options.paper, title=title, count=plan.count, jobs=jobs, force=force
+                )
             )
         if options.statblock is not None:
             opened.append(writers.StatBlockOutput(options.statblock, stdout, plan.group, tables, force=force))

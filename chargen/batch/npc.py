@@ -73,7 +73,6 @@ class Plan:
     want_statblock: bool = False
     paper: str = "letter"
     template: str | None = None
-    whole_fonts: bool = False  # records embed their fonts whole, written once in the batch PDF
     fillable: bool = False  # records with form fields, named per NPC (chargen.render.form)
     export: str | None = None  # a virtual tabletop's JSON per NPC (chargen.export): "roll20" or "foundry"
     group: GroupPlan | None = None  # set: the archetypes come from the group, not from `archetypes`
@@ -176,7 +175,6 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
             tables,
             paper=plan.paper,
             template=template,
-            whole_fonts=plan.whole_fonts,
             fillable=plan.fillable,
             field_prefix=f"npc{number:0{len(str(plan.count))}d}_",
         )

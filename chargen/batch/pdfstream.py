@@ -2,35 +2,22 @@
 
 Each record arrives as a whole PDF. Its pages, their resources and its bookmarks are copied into the output
 at once, object by object, with new object numbers; an object whose bytes were already written is not
-written again but referred to. The page list and one digest per shareable object (see Memory) stay in
-memory until the end, and the offsets and the top bookmarks in unnamed files (chargen.batch.spool), when
-the page tree, the bookmarks' top level, the catalog and the cross-reference table close the file. The
-same records in the same order give the same bytes.
+written again but referred to. What the end of the file needs (each object's offset, 8 bytes; each page's
+number, 4 bytes; each record's top bookmark, about 130 bytes) and one digest per shareable object (see
+Memory) stay in memory until the end, when the page tree, the bookmarks' top level, the catalog and the
+cross-reference table close the file: about 1 kB a record, where pypdf's writer holds every object it
+has written (0.75 MB a record). The same records in the same order give the same bytes.
 
-Fonts: the records of a big batch (chargen.batch.WHOLE_FONTS_FROM) embed each font whole
-(chargen.render.wholefont), so the font programs, their text maps and widths are the same bytes in every
-record and are written once per file, not once per record; a smaller batch keeps a subset per record. A
-record leaves those big streams uncompressed (it is only passed here); a stream without a filter is
-compressed when it is first written, so the work is done once per file too. A batch's records carry a
-font's program and text map only the first time their process uses it, and a stand-in (/StandsFor) after:
-the records arrive in order, so the stream it stands for has been written by then. Records the batch
-process makes itself carry only stand-ins: the first stand-in for a stream is written as that stream,
-from the data chargen.render.wholefont holds for it in this process.
-
-Memory: what is kept per record is what the end of the file needs (each object's offset and each
-record's top bookmark, on disk; each page's number, 4 bytes in memory) and the digests of the objects
-another record could write again. An object whose bytes name an object of its own record that no other
-record can name (its pages, its bookmarks, an object in a cycle, or any object not kept, in turn) cannot
-be written by another record, nor can a page's content stream, the record's own drawing: their digests
-are neither kept nor looked up. What is kept is what records share: fonts, colour spaces, the resources
-and patterns of the layout (the patterns that rule the pencil boxes name where they are drawn, so a new
-place adds one: about 1,050 digests over 2,000 records, 0.14 MB).
+Memory: an object whose bytes name an object of its own record that no other record can name (its pages,
+its bookmarks, an object in a cycle, or any object not kept, in turn) cannot be written by another record,
+nor can a page's content stream, the record's own drawing: their digests are neither kept nor looked up.
+What is kept is what records share: colour spaces, the resources and patterns of the layout, and a font
+subset when two records use the same glyphs.
 """
 
 from __future__ import annotations
 
 import hashlib
-import zlib
 from array import array
 from io import BytesIO
 from typing import IO, Any
@@ -43,9 +30,6 @@ from pypdf.generic import (
     StreamObject,
 )
 
-from chargen.batch.spool import Bookmarks, Offsets
-from chargen.render.wholefont import STANDS_FOR, take_held
-
 HEADER = b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n"
 #: Keys of a copied page or bookmark that point back up its own tree: set by this writer, never copied.
 _UPWARD = ("/Parent", "/Prev", "/Next")
@@ -54,38 +38,27 @@ _XREF_LINES = 4096
 
 
 class StreamingPdf:
-    """Records appended one at a time to `stream` (binary, written only forward); `folder` holds the
-    writer's own unnamed files (None: the system's temporary folder). `close` them when done."""
+    """Records appended one at a time to `stream` (binary, written only forward)."""
 
-    def __init__(self, stream: IO[bytes], folder: str | None = None) -> None:
+    def __init__(self, stream: IO[bytes]) -> None:
         self.stream = stream
         self.position = 0
         # Each object's offset by number, 0 for none (the header is at 0). Number 0 is the free list's head.
-        self.offsets = Offsets(folder)
-        self.offsets.reserve()
-        try:
-            self.bookmarks = Bookmarks(folder)  # each record's top bookmark: number, own entries
-        except BaseException:
-            self.offsets.close()
-            raise
+        self.offsets = array("Q", [0])
+        self.bookmarks: list[tuple[int, bytes]] = []  # each record's top bookmark: number, own entries
         self.written_as: dict[bytes, int] = {}  # digest of a shareable object's bytes -> its number
-        self.carried: dict[str, int] = {}  # sha256 of an unfiltered stream's data -> its number
         self.page_ids = array("I")
         self.form = _Form()
         self._emit(HEADER)
         self.pages_id, self.outlines_id = self._reserve(), self._reserve()
-
-    def close(self) -> None:
-        """Free the writer's files (finished or not)."""
-        self.offsets.close()
-        self.bookmarks.close()
 
     def _emit(self, data: bytes) -> None:
         self.stream.write(data)
         self.position += len(data)
 
     def _reserve(self) -> int:
-        return self.offsets.reserve()
+        self.offsets.append(0)
+        return len(self.offsets) - 1
 
     def _write(self, number: int, body: bytes) -> None:
         self.offsets[number] = self.position
@@ -112,7 +85,7 @@ class StreamingPdf:
             item = top.get_object()
             number = copy.own_number(self._reserve())
             copy.mapped[_idnum(item)] = number
-            self.bookmarks.append(number, copy.entries(item, skip=_UPWARD))
+            self.bookmarks.append((number, copy.entries(item, skip=_UPWARD)))
             top = item.get("/Next")
         self.form.add(copy)
 
@@ -122,11 +95,11 @@ class StreamingPdf:
         self._write(self.pages_id, b"<</Type/Pages/Count %d/Kids[%s]>>" % (len(self.page_ids), kids))
         self._write_bookmarks()
         marks = self.bookmarks
-        if marks.count:
+        if marks:
             body = b"<</Type/Outlines/Count %d/First %d 0 R/Last %d 0 R>>" % (
-                marks.count,
-                marks.first,
-                marks.last,
+                len(marks),
+                marks[0][0],
+                marks[-1][0],
             )
         else:
             body = b"<</Type/Outlines/Count 0>>"
@@ -143,7 +116,7 @@ class StreamingPdf:
             self._emit(
                 b"".join(
                     b"%010d 00000 n \n" % offset if offset else b"0000000000 00000 f \n"
-                    for offset in self.offsets.read(start, min(start + _XREF_LINES, len(self.offsets)))
+                    for offset in self.offsets[start : start + _XREF_LINES]
                 )
             )
         self._emit(
@@ -152,20 +125,15 @@ class StreamingPdf:
         )
 
     def _write_bookmarks(self) -> None:
-        """Each record's top bookmark, linked to its neighbours: read back in order, one ahead."""
-        previous = None
-        following = iter(self.bookmarks)
-        current = next(following, None)
-        while current is not None:
-            after = next(following, None)
-            number, entries = current
+        """Each record's top bookmark, linked to its neighbours."""
+        marks = self.bookmarks
+        for index, (number, entries) in enumerate(marks):
             links = b"/Parent %d 0 R" % self.outlines_id
-            if previous is not None:
-                links += b"/Prev %d 0 R" % previous
-            if after is not None:
-                links += b"/Next %d 0 R" % after[0]
+            if index > 0:
+                links += b"/Prev %d 0 R" % marks[index - 1][0]
+            if index + 1 < len(marks):
+                links += b"/Next %d 0 R" % marks[index + 1][0]
             self._write(number, b"<<%s%s>>" % (entries, links))
-            previous, current = number, after
 
 
 class _RecordCopy:
@@ -219,8 +187,6 @@ class _RecordCopy:
             return known
         number = self.mapped[reference.idnum] = self.writer._reserve()
         target = reference.get_object()
-        if isinstance(target, StreamObject) and "/" + STANDS_FOR in target:
-            return self._stood_for(reference.idnum, number, target)
         self.unfinished.add(number)
         outer, self.names_own = self.names_own, False
         body = self._body(target)
@@ -236,7 +202,7 @@ class _RecordCopy:
                 self.mapped[reference.idnum] = same
                 return same  # the reserved number stays free in the cross-reference table
             self.writer.written_as[digest] = number
-        self._write(number, target, body)
+        self.writer._write(number, body)
         return number
 
     def _body(self, target: Any) -> bytes:
@@ -245,35 +211,6 @@ class _RecordCopy:
         data = target._data  # the encoded bytes, copied as they are
         head = self.entries(target, skip=("/Length",))
         return b"<<%s/Length %d>>\nstream\n%s\nendstream" % (head, len(data), data)
-
-    def _write(self, number: int, target: Any, body: bytes) -> None:
-        if isinstance(target, StreamObject) and "/Filter" not in target:
-            # A whole font's program or text map (chargen.render.wholefont): compressed once per file,
-            # and noted for the later records that carry only a stand-in for it.
-            self.writer.carried.setdefault(hashlib.sha256(target._data).hexdigest(), number)
-            body = self._compressed(target, target._data, skip=("/Length",))
-        self.writer._write(number, body)
-
-    def _compressed(self, stream: StreamObject, data: bytes, skip: tuple[str, ...]) -> bytes:
-        packed = zlib.compress(data, 9)
-        head = self.entries(stream, skip=skip)
-        return b"<<%s/Filter/FlateDecode/Length %d>>\nstream\n%s\nendstream" % (head, len(packed), packed)
-
-    def _stood_for(self, idnum: int, number: int, stand_in: StreamObject) -> int:
-        """The number of the stream a stand-in names: written by an earlier record, or now, under the number
-        reserved for the stand-in, from its entries and the data this process holds for it (where the
-        record carrying it would have had it written)."""
-        key = str(stand_in["/" + STANDS_FOR])[1:]
-        same = self.writer.carried.get(key)
-        if same is not None:
-            self.mapped[idnum] = same
-            return same
-        held = take_held(key)
-        if held is None:
-            raise ValueError(f"a stand-in for a stream no earlier record carried ({key[:12]}...)")
-        self.writer.carried[key] = number
-        self.writer._write(number, self._compressed(stand_in, held, skip=("/Length", "/" + STANDS_FOR)))
-        return number
 
 
 class _Form:

@@ -4,16 +4,21 @@ It goes through chargen.render's sandboxed Jinja2 environment and, for the PDF, 
 the same URL fetcher (only the package's templates and fonts), the fonts parsed once per process, and
 its deterministic PDF settings. WeasyPrint is imported only on the PDF path, by chargen.render.pdf.
 
+The pages come as an iterable, taken once in order: a batch's roster never holds every card (the pages
+wait on disk, chargen.batch.writers.RosterOutput). The HTML is written as it is made (Jinja's generate).
 A long roster's PDF is rendered a few pages at a time, one group per task on every core, and the groups
-joined in order. The groups are fixed by page number, never by the number of jobs, and each page carries
-its own folio, so the file is the same for any number of jobs.
+written in order into one file as they come (chargen.batch.pdfstream). The groups are fixed by page
+number, never by the number of jobs, and each page carries its own folio, so the file is the same for any
+number of jobs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+import itertools
+from collections.abc import Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 if TYPE_CHECKING:
     from chargen.batch.cards import RosterCard
@@ -61,6 +66,13 @@ def paginate(cards: Sequence[RosterCard]) -> list[RosterPage]:
 def _document(
     pages: Sequence[RosterPage], page_count: int, *, paper: str, title: str, stylesheet: str
 ) -> str:
+    return "".join(_document_parts(pages, page_count, paper=paper, title=title, stylesheet=stylesheet))
+
+
+def _document_parts(
+    pages: Iterable[RosterPage], page_count: int, *, paper: str, title: str, stylesheet: str
+) -> Iterator[str]:
+    """The document as Jinja makes it, a piece at a time, taking the pages as it reaches them."""
     import jinja2
     from markupsafe import Markup
 
@@ -70,7 +82,7 @@ def _document(
 
     template = html.environment().get_template(TEMPLATE)
     try:
-        return template.render(
+        yield from template.generate(
             pages=pages,
             page_count=page_count,
             paper=html.paper_size(paper),
@@ -84,45 +96,65 @@ def _document(
 
 def roster_html(cards: Sequence[RosterCard], *, paper: str, title: str) -> str:
     """One self-contained HTML page: the fonts as data: URIs, the CSS inline, nothing fetched."""
+    pages = paginate(cards)
+    return "".join(roster_html_parts(pages, len(pages), paper=paper, title=title))
+
+
+def roster_html_parts(
+    pages: Iterable[RosterPage], page_count: int, *, paper: str, title: str
+) -> Iterator[str]:
+    """roster_html, a piece at a time, from pages taken once in order."""
     from chargen.render import html
 
-    pages = paginate(cards)
     stylesheet = html.inline_fonts_css() + "\n" + html.read_asset(STYLESHEET)
-    return _document(pages, len(pages), paper=paper, title=title, stylesheet=stylesheet)
+    return _document_parts(pages, page_count, paper=paper, title=title, stylesheet=stylesheet)
 
 
-def _group_pdf(pages: Sequence[RosterPage], page_count: int, paper: str, title: str) -> bytes:
-    """Some pages of the roster as PDF. The fonts come from chargen.render's parsed fonts.css
-    (default_template=False adds only that), the layout from the page's own <style>."""
+def _group_pdf(task: tuple[Sequence[RosterPage], int, str, str]) -> bytes:
+    """Some pages of the roster as PDF (pages, the roster's page count, paper, title). The fonts come from
+    chargen.render's parsed fonts.css (default_template=False adds only that), the layout from the page's
+    own <style>."""
     from chargen.render import html, pdf
 
+    pages, page_count, paper, title = task
     page = _document(pages, page_count, paper=paper, title=title, stylesheet=html.read_asset(STYLESHEET))
     return pdf.write_pdf(page, default_template=False)
 
 
 def roster_pdf(cards: Sequence[RosterCard], *, paper: str, title: str, jobs: int = 1) -> bytes:
     """The roster as PDF bytes, the same for the same cards whatever `jobs`."""
-    pages = paginate(cards)
-    groups = [pages[start : start + PAGES_PER_TASK] for start in range(0, len(pages), PAGES_PER_TASK)]
-    arguments = (groups, [len(pages)] * len(groups), [paper] * len(groups), [title] * len(groups))
-    if jobs <= 1 or len(groups) <= 1:
-        return join_pdfs(list(map(_group_pdf, *arguments)))
-    from chargen.batch.workers import worker_pool
-
-    with worker_pool(min(jobs, len(groups))) as pool:
-        parts = list(pool.map(_group_pdf, *arguments))
-    return join_pdfs(parts)
-
-
-def join_pdfs(parts: Sequence[bytes]) -> bytes:
-    """The pages of every PDF, in order, in one. pypdf writes no date or random identifier."""
     from io import BytesIO
 
-    from pypdf import PdfReader, PdfWriter
-
-    writer = PdfWriter()
-    for part in parts:
-        writer.append(PdfReader(BytesIO(part)))
+    pages = paginate(cards)
     out = BytesIO()
-    writer.write(out)
+    write_roster_pdf(pages, len(pages), out, paper=paper, title=title, jobs=jobs)
     return out.getvalue()
+
+
+def write_roster_pdf(
+    pages: Iterable[RosterPage], page_count: int, out: IO[bytes], *, paper: str, title: str, jobs: int
+) -> None:
+    """The roster's PDF written to `out`, from pages taken once in order. More than one group of pages
+    is rendered by workers (chargen.batch.pool), retired as the records' are: WeasyPrint keeps a little
+    of every layout (docs/weasyprint-leak.md)."""
+    from chargen.batch import pool
+    from chargen.batch.pdfstream import StreamingPdf
+    from chargen.batch.workers import RECORDS_PER_WORKER
+
+    groups = _groups(iter(pages))
+    tasks = ((group, page_count, paper, title) for group in groups)
+    group_count = -(-page_count // PAGES_PER_TASK)
+    if group_count <= 1:
+        parts: Generator[bytes, None, None] = (_group_pdf(task) for task in tasks)
+    else:
+        parts = pool.in_order(_group_pdf, tasks, min(jobs, group_count), tasks_per_worker=RECORDS_PER_WORKER)
+    writer = StreamingPdf(out)
+    with contextlib.closing(parts):  # closed on any failure: the workers end at once
+        for part in parts:
+            writer.add(part)
+    writer.finish()
+
+
+def _groups(pages: Iterator[RosterPage]) -> Iterator[list[RosterPage]]:
+    while group := list(itertools.islice(pages, PAGES_PER_TASK)):
+        yield group

@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import csv
 import os
+import pickle
 import re
 import shutil
 import tempfile
@@ -26,6 +27,7 @@ from chargen.output import STDOUT, Journal, StagedFile, cannot, current_umask, e
 
 if TYPE_CHECKING:
     from chargen.batch.cards import RosterCard
+    from chargen.batch.roster import RosterPage
     from chargen.tables import Tables
 
 #: The bytes a row-by-row output gathers before each write to the system. A JSONL line is about 2 kB: with
@@ -245,18 +247,16 @@ class ExportOutput(DirectoryOutput):
 
 class RecordsPdfOutput:
     """Every NPC's Character Record, in order, in one PDF. Each record is rendered alone (in a worker) and
-    its pages are written into the file as it arrives (chargen.batch.pdfstream: memory stays flat, each
-    font is stored once), so the file is the same for any number of jobs."""
+    its pages are written into the file as it arrives (chargen.batch.pdfstream: memory stays flat, what
+    records share is stored once), so the file is the same for any number of jobs."""
 
     def __init__(self, target: str, *, force: bool = False) -> None:
         from chargen.batch.pdfstream import StreamingPdf
 
         self.file = StagedFile(target, force=force)
         self.in_place = self.file.in_place
-        # The writer's own files go beside the staged one (on a device's behalf, with the system's).
-        folder = None if self.in_place else str(self.file.target.parent)
         try:
-            self.writer = StreamingPdf(self.file.stream, folder)
+            self.writer = StreamingPdf(self.file.stream)
         except BaseException as error:
             self.file.discard()
             if isinstance(error, OSError):
@@ -275,45 +275,106 @@ class RecordsPdfOutput:
             self.writer.finish()
         except OSError as error:
             raise cannot(self.file.shown, error) from None
-        finally:
-            self.writer.close()
 
     def commit(self, journal: Journal) -> None:
         self.file.commit(journal)
 
     def discard(self) -> None:
-        self.writer.close()
         self.file.discard()
 
 
 class RosterOutput:
-    """The compact roster, ten NPC cards a page: PDF, or HTML when the file name ends in .html/.htm. Made
-    at the end, from the cards, on every core (see chargen.batch.roster)."""
+    """The compact roster, ten NPC cards a page: PDF, or HTML when the file name ends in .html/.htm.
+    Written at the end (chargen.batch.roster), on every core for a PDF. The cards are not kept: each
+    page's, once full, is pickled to an unnamed file (nothing to leave behind however the run ends) and
+    read back, a page at a time, as the roster is written."""
 
-    def __init__(self, target: str, *, paper: str, title: str, jobs: int, force: bool = False) -> None:
+    def __init__(
+        self, target: str, *, paper: str, title: str, count: int, jobs: int, force: bool = False
+    ) -> None:
+        from chargen.batch.roster import CARDS_PER_PAGE
+
         self.as_html = target.lower().endswith((".html", ".htm"))
         self.file = StagedFile(target, force=force)
         self.in_place = self.file.in_place
-        self.cards: list[RosterCard] = []  # small cards: a roster of 10,000 is a few megabytes
         self.paper = paper
         self.title = title
         self.jobs = jobs
+        self.page_count = -(-count // CARDS_PER_PAGE)
+        self.page: list[RosterCard] = []  # the page being filled
+        self.spooled = 0
+        try:  # beside the output (on its disk), or the system's temporary folder for a device
+            folder = None if self.in_place else self.file.target.parent
+            self.spool = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115 - closed by finish or discard
+        except OSError as error:
+            self.file.discard()
+            raise cannot(self.file.shown, error) from None
 
     def add(self, npc: NpcOutput) -> None:
+        from chargen.batch.roster import CARDS_PER_PAGE
+
         assert npc.card is not None
-        self.cards.append(npc.card)
+        self.page.append(npc.card)
+        if len(self.page) == CARDS_PER_PAGE:
+            self._spool_page()
+
+    def _spool_page(self) -> None:
+        try:
+            pickle.dump(self.page, self.spool, pickle.HIGHEST_PROTOCOL)
+        except OSError as error:
+            raise cannot(self.file.shown, error) from None
+        self.spooled += 1
+        self.page = []
+
+    def _pages(self) -> Iterator[RosterPage]:
+        from chargen.batch.roster import RosterPage
+
+        self.spool.seek(0)
+        for number in range(1, self.spooled + 1):
+            yield RosterPage(number, pickle.load(self.spool))
 
     def finish(self) -> None:
         from chargen.batch import roster
 
-        if self.as_html:
-            data = roster.roster_html(self.cards, paper=self.paper, title=self.title).encode("utf-8")
-        else:
-            data = roster.roster_pdf(self.cards, paper=self.paper, title=self.title, jobs=self.jobs)
-        self.file.write(data)
+        if self.page:
+            self._spool_page()
+        try:
+            if self.as_html:
+                parts = roster.roster_html_parts(
+                    self._pages(), self.page_count, paper=self.paper, title=self.title
+                )
+                for piece in _joined(parts, STREAM_BUFFER):
+                    self.file.write(piece.encode("utf-8"))
+            else:
+                roster.write_roster_pdf(
+                    self._pages(),
+                    self.page_count,
+                    self.file.stream,
+                    paper=self.paper,
+                    title=self.title,
+                    jobs=self.jobs,
+                )
+        except OSError as error:
+            raise cannot(self.file.shown, error) from None
+        finally:
+            self.spool.close()
 
     def commit(self, journal: Journal) -> None:
         self.file.commit(journal)
 
     def discard(self) -> None:
+        self.spool.close()
         self.file.discard()
+
+
+def _joined(parts: Iterator[str], size: int) -> Iterator[str]:
+    """Jinja's many small pieces, gathered into pieces of about `size` characters."""
+    gathered: list[str] = []
+    length = 0
+    for part in parts:
+        gathered.append(part)
+        length += len(part)
+        if length >= size:
+            yield "".join(gathered)
+            gathered, length = [], 0
+    yield "".join(gathered)

@@ -73,13 +73,11 @@ def render_pdf(
     *,
     paper: str = "letter",
     template: Path | None = None,
-    whole_fonts: bool = False,
     fillable: bool = False,
     field_prefix: str = "",
 ) -> bytes:
-    """The record as PDF bytes, the same for the same character file. `whole_fonts`: fonts embedded
-    whole, for a batch PDF that writes them once (chargen.render.pdf.write_pdf). `fillable`: the values
-    that change in play are PDF form fields (chargen.render.form), each name after `field_prefix`."""
+    """The record as PDF bytes, the same for the same character file. `fillable`: the values that
+    change in play are PDF form fields (chargen.render.form), each name after `field_prefix`."""
     import chargen
     from chargen.render import form, pdf
     from chargen.render.sheet import build_sheet
@@ -98,7 +96,6 @@ def render_pdf(
     return pdf.write_pdf(
         page_of(sheet),
         default_template=template is None,
-        whole_fonts=whole_fonts,
         fill_last_page=with_more_lines,
         forms=fillable,
     )

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from chargen.paths import templates_dir
-from chargen.render import fetcher, wholefont
+from chargen.render import fetcher
 from chargen.render.errors import RenderError
-from chargen.render.html import FONTS_CSS, LAYOUT_CSS, font_urls, fonts_css, layout_css
+from chargen.render.html import FONTS_CSS, LAYOUT_CSS, fonts_css, layout_css
 
 #: chargen's fontconfig configuration: the shipped fallback fonts only.
 FONTCONFIG_FILE = "fonts/fonts.conf"
@@ -71,22 +71,6 @@ def _make_fetcher(weasyprint: Any, refused: list[str]) -> Any:
     return SafeFetcher(fail_on_errors=True)
 
 
-def prepare_whole_fonts() -> None:
-    """The whole-font objects of the record's own fonts (fonts.css) worked out before any record is laid
-    out, each read again from its file when a batch's writer takes it (chargen.render.wholefont.prepare).
-    A font that cannot be fetched is left to the layout, which reports it."""
-    for url in font_urls():
-        try:
-            wholefont.prepare(functools.partial(_font_program, url))
-        except RenderError:
-            continue
-
-
-def _font_program(url: str) -> bytes:
-    """A font as WeasyPrint is handed it (`_resolve`), so as it embeds it whole."""
-    return _resolve(url, []).data
-
-
 def _unwoff(data: bytes) -> bytes:
     """A WOFF font as plain TrueType/OpenType, keeping its own timestamp.
 
@@ -123,15 +107,8 @@ def _private_font_configuration(make: Callable[[], Any]) -> Any:
 @functools.lru_cache(maxsize=1)
 def _engine() -> _Engine:
     import weasyprint
-    from weasyprint.pdf import fonts as pdf_fonts
-    from weasyprint.text import line_break
-    from weasyprint.text.ffi import ffi
     from weasyprint.text.fonts import FontConfiguration
 
-    from chargen.render.pango_leak import stop_leak, stop_naming_leak
-
-    stop_leak(line_break, ffi)  # before any layout: each would otherwise keep its attributes for good
-    stop_naming_leak(pdf_fonts, ffi)  # and each record's fonts their names
     refused: list[str] = []
     url_fetcher = _make_fetcher(weasyprint, refused)
     font_config = _private_font_configuration(FontConfiguration)
@@ -170,17 +147,12 @@ def write_pdf(
     html: str,
     *,
     default_template: bool,
-    whole_fonts: bool = False,
     fill_last_page: Callable[[int], str] | None = None,
     forms: bool = False,
 ) -> bytes:
     """The PDF of a page rendered by chargen.render.html; our layout CSS is added for our own template.
 
-    Fonts are subset to the glyphs the page uses, unless `whole_fonts` (for a batch PDF): then each
-    font goes in whole and uncompressed, with a text map for every glyph, so the font objects are the
-    same bytes in every record and chargen.batch.pdfstream writes (and compresses) them once per file;
-    within chargen.render.wholefont.carrying_once (a batch), only the first record of the process
-    carries each font's program and text map, later ones a stand-in for them.
+    Fonts are subset to the glyphs the page uses.
     `fill_last_page(lines)`: the page again with that many more ruled lines in its last boxes, laid out
     instead when the last page is left mostly empty and the longer page keeps the same page count.
     `forms`: the page's form elements styled `appearance: auto` become PDF form fields."""
@@ -201,10 +173,7 @@ def write_pdf(
             fuller = layout(fill_last_page(lines))
             if len(fuller.pages) == len(document.pages):
                 document = fuller
-        # Whole fonts are put back into a subset record (chargen.render.wholefont): WeasyPrint's own
-        # whole-font mode would parse every glyph of every font for every record.
-        finisher = wholefont.make_whole if whole_fonts else None
-        pdf = document.write_pdf(pdf_identifier=True, finisher=finisher, pdf_forms=forms or None)
+        pdf = document.write_pdf(pdf_identifier=True, pdf_forms=forms or None)
     except (KeyboardInterrupt, SystemExit, GeneratorExit):
         raise
     except BaseException as error:
