@@ -93,3 +93,32 @@ def test_workers_die_with_a_parent_killed_outright(tmp_path: Path, work: list[st
     finally:
         process.kill()
         end(workers)
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads worker processes from /proc")
+def test_a_pool_worker_killed_mid_batch_is_one_line_and_exit_2(tmp_path: Path) -> None:
+    """Issue 31 item 3: `batch -n 40 -j 2 --pdf o.pdf` with a worker killed was a BrokenProcessPool
+    traceback (exit 1). Now one line, exit 2, nothing written or left running."""
+    command = [sys.executable, "-m", "chargen", "batch", "-n", "40", "-j", "2", "--pdf", "o.pdf"]
+    process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))
+    workers: set[int] = set()
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and len(workers) < 2:
+            time.sleep(0.05)
+            workers |= children(process.pid) if process.poll() is None else set()
+        assert len(workers) >= 2, "the batch never started its two workers"
+        os.kill(min(workers), signal.SIGKILL)
+        _, err = process.communicate(timeout=60)
+        assert process.returncode == 2
+        assert err == (
+            "chargen: error: batch: a worker process ended before it sent its NPCs (killed, or out of "
+            "memory); nothing was written\n"
+        )
+        assert everything_under(tmp_path) == ["temporary"]
+        assert everything_under(tmp_path / "temporary") == []
+        time.sleep(0.2)
+        assert [pid for pid in workers if alive(pid)] == []
+    finally:
+        process.kill()
+        end(workers)
