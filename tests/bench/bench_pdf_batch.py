@@ -5,13 +5,11 @@
     python tests/bench/bench_pdf_batch.py --jobs 2         # 2-job figures need an idle machine
 
 Each case runs in a fresh Python process, so its peak memory is its own: the peak resident size of the
-batch process and of its largest child (ru_maxrss: a worker, when there is one; with one job the records are
-made in the batch process, and workers replaced every chargen.batch.workers.RECORDS_PER_WORKER records
-only where WeasyPrint's leak cannot be stopped, chargen.render.pango_leak; without a worker it is one of
-the short-lived helpers ctypes.util.find_library starts by vfork when WeasyPrint's import looks for its
-libraries, reported with the batch process's own size since it shares its memory until it runs its program), and the peak of the memory the whole process tree
-holds, sampled every 0.1 s as the sum of each process's proportional set size (Pss): a forked worker's
-resident size counts the pages it still shares with the batch process, which Pss counts once. The floor is WeasyPrint alone turning the same record
+batch process and of its largest child (ru_maxrss: a worker; the records are made by workers replaced every
+chargen.batch.workers.RECORDS_PER_WORKER records while the batch process writes), and the peak of the
+memory the whole process tree holds, sampled every 0.1 s as the sum of each process's proportional set
+size (Pss): a forked worker's resident size counts the pages it still shares with the batch process, which
+Pss counts once. The floor is WeasyPrint alone turning the same record
 HTML into PDFs, one after another in one process (no batch, no merging): its pages/s are the pace the
 batch can at best reach, and its own memory growth shows what WeasyPrint keeps per record.
 Not collected by pytest (the name does not start with test_).
