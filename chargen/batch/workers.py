@@ -18,7 +18,7 @@ from chargen.batch.npc import NpcOutput, Plan, make_output
 from chargen.tables import Tables
 
 #: Character Records a worker makes before a fresh one takes over. WeasyPrint keeps a little memory for
-#: good in every layout (docs/weasyprint-leak.md: about 0.1 MB a record); retired workers keep a long
+#: good in every layout (docs/weasyprint-leak.md: about 0.24 MB a record); retired workers keep a long
 #: batch at the memory of a short one. A fresh worker costs about half a second (WeasyPrint's import, our
 #: fonts and stylesheets), 40 records about twelve.
 RECORDS_PER_WORKER = 40
