@@ -38,12 +38,34 @@ def _spellings(entries: Mapping[str, Any] | Iterable[str]) -> dict[str, tuple[st
 
 
 def resolve(value: str, entries: Mapping[str, Any] | Iterable[str]) -> str | None:
-    """The id `value` names (by id or display name, spelled loosely), or None."""
+    """The id `value` names (by id or display name, spelled loosely), or None. Natural spellings are
+    forgiven when they name one entry only: the words run together or apart (`chain mail` for Chainmail),
+    or the words that tell it from the rest (`kite` for Kite Shield)."""
     ids = entries if isinstance(entries, Mapping) else list(entries)
     if value in ids:
         return value
-    match = _spellings(ids).get(name_key(value))
-    return match[0] if match else None
+    spellings = _spellings(ids)
+    key = name_key(value)
+    match = spellings.get(key)
+    if match:
+        return match[0]
+    return _one_of({entry for spelling, entry in spellings.items() if _joined(spelling) == _joined(key)}) or (
+        _one_of({entry for spelling, entry in spellings.items() if _has_words(spelling, key)})
+    )
+
+
+def _joined(key: str) -> str:
+    return key.replace("-", "")
+
+
+def _has_words(spelling: str, key: str) -> bool:
+    """Whether every word typed is a word of the spelling (`kite` of `kite-shield`)."""
+    return bool(key) and set(key.split("-")) <= set(spelling.split("-"))
+
+
+def _one_of(found: set[tuple[str, str]]) -> str | None:
+    ids = {entry_id for entry_id, _ in found}
+    return ids.pop() if len(ids) == 1 else None
 
 
 def unknown_problem(

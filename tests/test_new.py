@@ -52,6 +52,9 @@ STEPS = [
     ("Improved Plate", "Leather"),  # armor: beyond the purse
     ("Sheild", "Large Round Shield"),  # shield
     ("Heeler", ""),  # 8.6 skills at Rank 0: not a skill; Enter buys none
+    ("Elvish, Dwarvish", "Elvish"),  # 49 languages: two are beyond the 120 Experience Points
+    ("Firemagik", "celestial"),  # 34 college: not a college
+    ("Glamor", "Starfire, glamour"),  # its magic: not a spell of the tables
     ("x" * 501, "Rolf the Barbarian"),  # 8.8 name: too long
 ]
 

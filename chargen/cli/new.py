@@ -1,8 +1,14 @@
-"""chargen new: the terminal front end of the guided walk (chargen.walkthrough). Asks, shows, writes."""
+"""chargen new: the terminal front end of the guided walk (chargen.walkthrough). Asks, shows, writes.
+
+Every word of a step, its help and its checks are the walk's (a web page drives the same walk); this
+module only wraps them to the terminal, reads the answers and writes the files once the player has named
+them, each asked again until it can be written, and never replacing a file without a yes."""
 
 from __future__ import annotations
 
+import shutil
 import sys
+import textwrap
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +22,14 @@ if TYPE_CHECKING:
     from chargen.model import Character
     from chargen.tables import Tables
 
-HELP_LINE = "Enter your own dice at each step, or press Enter to let chargen roll. `back` undoes a step; Ctrl-C leaves without writing anything."
+HELP_LINE = (
+    "Enter your own dice at each step, or press Enter to let chargen roll. At any prompt: `help` says what "
+    "the step does and accepts, `back` undoes a step, `quit` leaves without writing anything."
+)
+
+
+class _Quit(Exception):
+    """The player chose to leave: nothing is written."""
 
 
 @click.command("new")
@@ -35,21 +48,57 @@ def new_command(context: click.Context, seed: int | None, outputs: Outputs) -> N
         )
     tables = tables_from(context)
     walk = new_walk(tables, seed if seed is not None else new_seed())
-    click.echo(HELP_LINE)
-    _walk_through(walk)
-    document = walk.document()
-    click.echo(_summary(document, tables))
-    output = outputs.output or click.prompt(
-        "Character file to write", default=f"{_slug(document.name)}.{outputs.fmt}"
-    )
-    pdf = outputs.pdf
-    if pdf is None and outputs.html is None:
-        pdf = click.prompt(
-            "PDF of the Character Record (a file name, or Enter for none)", default="", show_default=False
+    _say(HELP_LINE)
+    try:
+        _walk_through(walk)
+        document = walk.document()
+        click.echo(_summary(document, tables))
+        chosen = _ask_outputs(walk, document, outputs)
+    except _Quit:
+        click.echo("Left the walk; nothing was written.")
+        return
+    emit(document, tables, chosen, print_default=False)
+    written = [path for path in (chosen.output, chosen.pdf, chosen.html) if path]
+    click.echo(f"wrote {' and '.join(written)}; `chargen build {chosen.output}` gives this character back")
+
+
+def _width() -> int:
+    return max(40, shutil.get_terminal_size().columns - 1)
+
+
+def _say(text: str, indent: str = "") -> None:
+    """Text wrapped to the terminal between words, never inside one (`Hal/fling`)."""
+    for paragraph in text.split("\n"):
+        lead = indent + ("  " if paragraph.startswith("  ") and indent else "")
+        click.echo(
+            textwrap.fill(
+                paragraph,
+                _width(),
+                initial_indent=indent,
+                subsequent_indent=lead + "  ",
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
         )
-    emit(document, tables, replace(outputs, output=output, pdf=pdf or None), print_default=False)
-    done = f"wrote {output}{' and ' + pdf if pdf else ''}"
-    click.echo(f"{done}; `chargen build {output}` gives this character back")
+
+
+def _ask(question: str, walk: Any, help_text: str | None = None) -> str:
+    """One answer, the walk's words `help` and `quit` understood at every prompt (`back` is the caller's)."""
+    from chargen.walkthrough.walk import command_of
+
+    while True:
+        lines = textwrap.wrap(question, _width() - 2, break_long_words=False, break_on_hyphens=False)
+        for line in lines[:-1]:
+            click.echo(line)
+        text = str(click.prompt(lines[-1] if lines else "", default="", show_default=False))
+        command = command_of(text)
+        if command == "help":
+            _say(help_text if help_text is not None else walk.help(), "  ")
+        elif command == "quit":
+            if click.confirm("Leave the walk? Nothing will be written", default=False):
+                raise _Quit
+        else:
+            return text
 
 
 def _walk_through(walk: Any) -> None:
@@ -59,38 +108,87 @@ def _walk_through(walk: Any) -> None:
     while (question := walk.current) is not None:
         explain = question.explain(walk)
         if explain != shown:
-            click.echo(f"\n{explain}")
+            click.echo("")
+            _say(explain)
             shown = explain
-        text = click.prompt(question.ask(walk), default="", show_default=False)
+        text = _ask(question.ask(walk), walk)
         if text.strip().lower() == "back":
             click.echo("  back one step" if walk.back() else "  nothing to undo yet")
             shown = None
             continue
         try:
-            click.echo(f"  -> {walk.answer(text)}")
+            _say(f"-> {walk.answer(text)}", "  ")
         except ChargenError as error:
-            click.echo(f"  refused: {' '.join(str(error).split())}")
+            _say(f"refused: {' '.join(str(error).split())}", "  ")
+
+
+def _ask_outputs(walk: Any, document: Character, outputs: Outputs) -> Outputs:
+    """The character file and the record's files: those not given as options, asked, each asked again until
+    it can be written; an existing file replaced only after a yes."""
+    from chargen.walkthrough.outputs import Target
+
+    output = outputs.output or _ask_path(walk, Target(outputs.fmt, f"{_slug(document.name)}.{outputs.fmt}"))
+    pdf = outputs.pdf
+    if pdf is None and outputs.html is None:
+        pdf = _ask_path(walk, Target("pdf"), taken=frozenset({output}))
+    return replace(outputs, output=output, pdf=pdf or None)
+
+
+def _ask_path(walk: Any, target: Any, taken: frozenset[str] = frozenset()) -> str:
+    from chargen.walkthrough.outputs import path_problem, would_replace
+
+    while True:
+        path = _ask(target.question, walk, f"Accepts: {target.accepts}.").strip() or target.offered or ""
+        if not path:
+            return ""
+        problem = "that name is already taken by the character file" if path in taken else None
+        problem = problem or path_problem(path, target.kind)
+        if problem:
+            _say(f"refused: {problem}", "  ")
+        elif not would_replace(path) or click.confirm(f"{path} exists; replace it?", default=False):
+            return path
 
 
 def _summary(character: Character, tables: Tables) -> str:
-    """The derived values, a few lines, before anything is written."""
+    """The derived values, a few lines, before anything is written; the Experience is what is left once
+    the skills, languages and magic are bought (8.6)."""
     combat = character.combat
     race = tables.races[character.race].name
     aspect = tables.aspects[character.aspect].name
     stats = "  ".join(f"{code} {value}" for code, value in character.characteristics.items())
+    experience = (
+        f"{character.experience_points} Experience Points"
+        if character.experience_bank is None
+        else f"{character.experience_bank} Experience Points left of {character.experience_points}"
+    )
     lines = [
         "",
         f"{character.name}: {character.gender} {race}, {character.hand}-handed, {aspect}",
         f"  {stats}  TMR {character.tmr}",
         f"  Defense {combat.defense}, Initiative {combat.initiative}; "
-        f"{character.experience_points} Experience Points; {character.silver_pennies} Silver Pennies left",
+        f"{experience}; {character.silver_pennies} Silver Pennies left",
     ]
     for weapon in combat.weapons:
         name = tables.weapons[weapon.name].name
         increase = damage_increase_note(weapon.increase, tables.combat.damage_increase.rule)
         note = f": {increase.replace(NO_BREAK, ' ')}" if increase else ""  # 18.5's figures, as on the record
         lines.append(f"  {name}: strike {weapon.strike_chance}%, damage {weapon.damage}{note}")
+    bought = [
+        *(skill.name for skill in character.skills),
+        *(language.name for language in character.languages),
+        *([tables.abilities.colleges[character.college].name] if character.college else []),
+        *(spell.name for spell in character.spells),
+    ]
+    if bought:
+        lines.append(f"  Also: {', '.join(_shown_name(name, tables) for name in bought)}")
     return "\n".join(lines)
+
+
+def _shown_name(name: str, tables: Tables) -> str:
+    for table in (tables.abilities.skills, tables.abilities.magic.entries):
+        if name in table:
+            return str(table[name].name)
+    return name
 
 
 def _slug(name: str) -> str:

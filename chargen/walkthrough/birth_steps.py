@@ -30,7 +30,15 @@ def gender_question() -> Question:
         walk.data["gender"] = chosen[0]
         return chosen[0]
 
-    return Question("gender", explain, lambda walk: "male or female (Enter: chargen chooses)", take)
+    return Question(
+        "gender",
+        explain,
+        lambda walk: "male or female (Enter: chargen chooses)",
+        take,
+        accepts=lambda walk: (
+            "male or female, or the first letters of either (m, fem); Enter: chargen chooses"
+        ),
+    )
 
 
 def _modifiers(modifiers: dict[str, int]) -> str:
@@ -164,19 +172,33 @@ def _table_roll(
     )
 
 
-def name_question() -> Question:
-    def offered(walk: Walk) -> str:
-        """A name from tables/names.yaml for the race and gender, the same for the same walk."""
-        return str(walk.preview().name)
+def offered_name(walk: Walk) -> str:
+    """8.8: a name from tables/names.yaml for the race and gender, drawn with the walk's own dice (two walks
+    offer different names; a walk given --seed offers the same), once, then kept for the walk."""
+    character = walk.preview()
+    key = (character.race, character.gender)
+    kept = walk.marks.get("offered_name")
+    if kept is not None and kept[0] == key:
+        return str(kept[1])
+    parts = walk.tables.names.get(character.race) or walk.tables.names.get("human")
+    name = str(character.name)
+    if parts is not None:
+        first = walk.rng.choice(parts.male if character.gender == "male" else parts.female)
+        name = f"{first} {walk.rng.choice(parts.family)}" if parts.family else first
+    walk.marks["offered_name"] = (key, name)
+    return name
 
+
+def name_question() -> Question:
     def take(walk: Walk, text: str) -> str:
-        name = " ".join(text.split()) or offered(walk)
+        name = " ".join(text.split()) or offered_name(walk)
         walk.data["name"] = name
         return name
 
     return Question(
         "name",
         lambda walk: "8.8 Name: any name you like, or the one chargen offers.",
-        lambda walk: f"Name (Enter for {offered(walk)})",
+        lambda walk: f"Name (Enter for {offered_name(walk)})",
         take,
+        accepts=lambda walk: "any name of one line, up to 500 characters; Enter takes the one offered",
     )

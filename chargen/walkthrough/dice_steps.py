@@ -39,7 +39,15 @@ def dice_question(
         rolled = "" if entered is not None else "rolled "
         return f"{rolled}{recorded}: {result(walk, walk.preview())}"
 
-    return Question(f"rolls.{key}", explain, ask, take, applies)
+    def accepts(walk: Walk) -> str:
+        dice = dice_named(sides(walk))
+        either = " or their total" if total else ""
+        return (
+            f"the {dice} you rolled, one number per die{either}, separated by spaces or commas "
+            "(a D100 showing 00 is 100); Enter: chargen rolls them"
+        )
+
+    return Question(f"rolls.{key}", explain, ask, take, applies, accepts)
 
 
 def sides_of(spec: DiceSpec | str) -> list[int]:
@@ -69,7 +77,14 @@ def race_roll(index: int) -> Question:
     def applies(walk: Walk) -> bool:
         return len(walk.data.get("race_attempts") or []) == index + 1
 
-    return Question(f"rolls.race[{index}]", race_explain, ask, take, applies)
+    return Question(
+        f"rolls.race[{index}]",
+        race_explain,
+        ask,
+        take,
+        applies,
+        lambda walk: "the D100 you rolled, 1-100 (00 is 100); Enter: chargen rolls it",
+    )
 
 
 def race_attempt(index: int) -> Question:
@@ -107,7 +122,14 @@ def race_attempt(index: int) -> Question:
             return False
         return index == 0 or (len(rolls) == index and walk.preview().race == "human")
 
-    return Question(f"race_attempts[{index}]", race_explain, ask, take, applies)
+    def accepts(walk: Walk) -> str:
+        tried = set(walk.data.get("race_attempts") or [])
+        races = [
+            race.name for key, race in walk.tables.races.items() if race.chance < 100 and key not in tried
+        ]
+        return f"a race not tried yet ({', '.join(races)}), in any case; Enter: no more tries"
+
+    return Question(f"race_attempts[{index}]", race_explain, ask, take, applies, accepts)
 
 
 def race_explain(walk: Walk) -> str:

@@ -1,12 +1,17 @@
-"""Step 8.7: buying arms, armor and a shield within the purse, with what the character's PS and MD allow."""
+"""Step 8.7: buying arms, armor and a shield within the purse, with what the character's PS and MD allow,
+and a warning where the book takes something off for a weapon the character is too weak or clumsy for."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from chargen.errors import InputError
 from chargen.names import resolved
 from chargen.rules.combat import armor_cost
 from chargen.walkthrough.walk import Question, Walk
+
+#: What the names accept, for `help`.
+_SPELLING = "in any case, with spaces or hyphens (chain mail, Hand & Half, kite)"
 
 
 def _left(walk: Walk) -> int:
@@ -16,6 +21,21 @@ def _left(walk: Walk) -> int:
 
 def _stats(walk: Walk) -> dict[str, int]:
     return dict(walk.preview().characteristics.items())
+
+
+def _within_purse(walk: Walk, key: str, purse: int) -> None:
+    """8.5/8.7: the kit as now chosen fits the purse, else the step is refused in the walk's words (the
+    file's own refusal names a file key the player never sees)."""
+    try:
+        walk.preview()
+    except InputError as error:
+        over = next((item for item in error.items if item.label == "equipment"), None)
+        if over is None:
+            raise
+        raise InputError(
+            f"{key}: that brings the kit to {over.value} Silver Pennies, and the purse holds {purse} "
+            "(8.5); choose less, or press Enter for none"
+        ) from None
 
 
 def weapons_question() -> Question:
@@ -35,6 +55,7 @@ def weapons_question() -> Question:
         )
 
     def take(walk: Walk, text: str) -> str:
+        purse = walk.preview().starting_silver
         names = [part.strip() for part in text.split(",") if part.strip()]
         walk.data["weapons"] = [
             resolved(f"weapons[{index}]", name, walk.tables.weapons, "on the Weapons Chart (20.2)")
@@ -42,14 +63,57 @@ def weapons_question() -> Question:
         ]
         if not walk.data["weapons"]:
             del walk.data["weapons"]
-        return f"{_bought(walk, 'weapons')}; {_left(walk)} Silver Pennies left"
+        _within_purse(walk, "weapons", purse)
+        bought = f"{_bought(walk, 'weapons')}; {_left(walk)} Silver Pennies left"
+        return "\n".join([bought, *weapon_warnings(walk)])
 
     return Question(
         "weapons",
         explain,
         lambda walk: "Weapons to buy, separated by commas (e.g. Short Sword, Dagger), or Enter for none",
         take,
+        accepts=lambda walk: (
+            f"names from the Weapons Chart (20.2) {_SPELLING}, separated by commas; a weapon above your PS "
+            "or MD is sold, with a warning of what it costs you; Enter buys none"
+        ),
     )
+
+
+def weapon_warnings(walk: Walk) -> list[str]:
+    """20.2, for each weapon bought: short of its PS, one less damage a point short (the tables' number) and
+    no Rank; short of its modified MD, a lower Base Chance and no Rank. With the values the record will show."""
+    character = walk.preview()
+    stats = dict(character.characteristics.items())
+    combat = walk.tables.combat
+    lines = {line.name: line for line in character.combat.weapons}
+    warnings = []
+    for weapon_id in dict.fromkeys(_name(entry) for entry in walk.data.get("weapons") or []):
+        weapon, line = walk.tables.weapons[weapon_id], lines.get(weapon_id)
+        if stats["PS"] < weapon.ps:
+            per = combat.damage.penalty_per_strength_point_short
+            told = (
+                f"{per} less a point short"
+                if "penalty_per_strength_point_short" in combat.damage.formula
+                else "less"
+            )
+            damage = f", {line.damage} here" if line else ""
+            warnings.append(
+                f"  warning: the {weapon.name} needs PS {weapon.ps} and yours is {stats['PS']}: it does {told} "
+                f"damage{damage}, and takes no Rank until your PS is {weapon.ps} (rule {combat.damage.rule})"
+            )
+        if stats["MD"] < weapon.md:
+            per = combat.strike_chance.md_shortfall_penalty
+            chance = f", {line.strike_chance}% here" if line else ""
+            warnings.append(
+                f"  warning: the {weapon.name} needs MD {weapon.md} and yours is {stats['MD']}: its Base Chance "
+                f"is {per} lower a point short{chance}, and it takes no Rank until your MD is {weapon.md} "
+                f"(rule {combat.strike_chance.rule})"
+            )
+    return warnings
+
+
+def _name(entry: Any) -> str:
+    return entry if isinstance(entry, str) else str(entry["name"])
 
 
 def _bought(walk: Walk, key: str) -> str:
@@ -57,7 +121,7 @@ def _bought(walk: Walk, key: str) -> str:
     if not chosen:
         return "none"
     table = getattr(walk.tables, key)
-    return ", ".join(table[item].name for item in (chosen if isinstance(chosen, list) else [chosen]))
+    return ", ".join(table[_name(item)].name for item in (chosen if isinstance(chosen, list) else [chosen]))
 
 
 def armor_question() -> Question:
@@ -70,12 +134,20 @@ def armor_question() -> Question:
         return f"8.7 Armor (18.1), priced for your size; {_left(walk)} Silver Pennies left: {priced}."
 
     def take(walk: Walk, text: str) -> str:
+        purse = walk.preview().starting_silver
         walk.data.pop("armor", None)
         if text:
             walk.data["armor"] = resolved("armor", text, walk.tables.armor, "on the Armor Chart (18.1)")
+        _within_purse(walk, "armor", purse)
         return f"{_bought(walk, 'armor')}; {_left(walk)} Silver Pennies left"
 
-    return Question("armor", explain, lambda walk: "Armor (e.g. Leather), or Enter for none", take)
+    return Question(
+        "armor",
+        explain,
+        lambda walk: "Armor (e.g. Leather), or Enter for none",
+        take,
+        accepts=lambda walk: f"one name from the Armor Chart (18.1) {_SPELLING}; Enter buys none",
+    )
 
 
 def shield_question() -> Question:
@@ -84,11 +156,19 @@ def shield_question() -> Question:
         return f"8.7 Shield (17.5); {_left(walk)} Silver Pennies left: {priced}."
 
     def take(walk: Walk, text: str) -> str:
+        purse = walk.preview().starting_silver
         walk.data.pop("shield", None)
         if text:
             name = resolved("shield", text, walk.tables.shields, "on the Shield Chart (17.5)")
             walk.data["shield"] = name
+        _within_purse(walk, "shield", purse)
         shown = walk.tables.shields[walk.data["shield"]].name if "shield" in walk.data else "none"
         return f"{shown}; {_left(walk)} Silver Pennies left"
 
-    return Question("shield", explain, lambda walk: "Shield (e.g. Buckler), or Enter for none", take)
+    return Question(
+        "shield",
+        explain,
+        lambda walk: "Shield (e.g. Buckler), or Enter for none",
+        take,
+        accepts=lambda walk: f"one name from the Shield Chart (17.5) {_SPELLING}; Enter buys none",
+    )

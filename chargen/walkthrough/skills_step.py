@@ -1,14 +1,42 @@
-"""Step 8.6: skills bought at Rank 0 with the starting Experience, before the first adventure."""
+"""Step 8.6: skills and languages bought at Rank 0 with the starting Experience, before the first adventure;
+and a college of magic (34-47) with the talents and spells the tables name for it."""
 
 from __future__ import annotations
 
+from chargen.errors import InputError
 from chargen.names import resolved
+from chargen.rules.magic import may_cast, opposed_to_element
+from chargen.tables.abilities_schema import College
 from chargen.walkthrough.walk import Question, Walk
 
 
-def _bank(walk: Walk) -> int:
+def bank(walk: Walk) -> int:
+    """The Experience Points left after what the walk has bought so far (8.6)."""
     character = walk.preview()
     return character.experience_points if character.experience_bank is None else character.experience_bank
+
+
+def _names(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def _within_bank(walk: Walk, key: str) -> None:
+    """8.6: what is bought fits the Experience, else the step is refused in the walk's words."""
+    try:
+        walk.preview()
+    except InputError as error:
+        over = next((item for item in error.items if item.path == ("skills",) and item.rule == "8.6"), None)
+        if over is None:
+            raise
+        flat = walk.tables.abilities.experience.rank_zero_skill.cost
+        chosen = walk.data.pop(key)
+        left = bank(walk)
+        walk.data[key] = chosen  # the walk puts the step back as it was (Walk.answer)
+        count = len(chosen)
+        raise InputError(
+            f"{key}: {count} at {flat} Experience Points each cost {count * flat}, more than the {left} "
+            "left; choose fewer (rule 8.6)"
+        ) from None
 
 
 def skills_question() -> Question:
@@ -18,25 +46,156 @@ def skills_question() -> Question:
         names = ", ".join(skill.name for skill in abilities.skills.values())
         return (
             f"{abilities.experience.rank_zero_skill.rule} Skills: before the first adventure any skill may be "
-            f"bought at Rank 0 for {cost} Experience Points; you have {_bank(walk)}. Skills (48-62): {names}."
+            f"bought at Rank 0 for {cost} Experience Points; you have {bank(walk)}. Skills (48-62): {names}."
         )
 
     def take(walk: Walk, text: str) -> str:
         walk.data.pop("skills", None)
-        names = [part.strip() for part in text.split(",") if part.strip()]
         skills = walk.tables.abilities.skills
         chosen = [
             resolved(("skills", index, "name"), name, skills, "a skill (48-62)")
-            for index, name in enumerate(names)
+            for index, name in enumerate(_names(text))
         ]
         if chosen:
             walk.data["skills"] = [{"name": skill, "rank": 0} for skill in chosen]
+        _within_bank(walk, "skills")
         shown = ", ".join(skills[skill].name for skill in chosen) or "none"
-        return f"{shown}; {_bank(walk)} Experience Points left"
+        return f"{shown}; {bank(walk)} Experience Points left"
 
     return Question(
         "skills",
         explain,
         lambda walk: "Skills to buy at Rank 0, separated by commas (e.g. Healer), or Enter for none",
         take,
+        accepts=lambda walk: (
+            "names of skills (48-62) in any case, separated by commas, each once, within your Experience; "
+            "Enter buys none"
+        ),
+    )
+
+
+def languages_question() -> Question:
+    def explain(walk: Walk) -> str:
+        abilities = walk.tables.abilities
+        cost = abilities.experience.rank_zero_skill.cost
+        return (
+            f"{abilities.languages.rule} Languages: a language is a skill (49), bought at Rank 0 for {cost} "
+            f"Experience Points before the first adventure; you have {bank(walk)}."
+        )
+
+    def take(walk: Walk, text: str) -> str:
+        walk.data.pop("languages", None)
+        languages = walk.tables.abilities.languages
+        chosen = []
+        for index, name in enumerate(_names(text)):
+            known = languages.entries
+            if known and not languages.open:
+                name = resolved(("languages", index, "name"), name, known, "a language (49)")
+            chosen.append(name)
+        if chosen:
+            walk.data["languages"] = [{"name": language, "rank": 0} for language in chosen]
+        _within_bank(walk, "languages")
+        return f"{', '.join(chosen) or 'none'}; {bank(walk)} Experience Points left"
+
+    def accepts(walk: Walk) -> str:
+        languages = walk.tables.abilities.languages
+        which = "any language your GM allows" if languages.open else "the languages the tables list"
+        return f"{which}, separated by commas, each once, within your Experience; Enter buys none"
+
+    return Question(
+        "languages",
+        explain,
+        lambda walk: "Languages to buy at Rank 0, separated by commas (e.g. Elvish), or Enter for none",
+        take,
+        accepts=accepts,
+    )
+
+
+def _colleges(walk: Walk) -> dict[str, College]:
+    """The colleges this character may join (6.6: never the one opposed to a giant's element), id -> name."""
+    character = walk.preview()
+    race = walk.tables.races[character.race]
+    element = race.types[character.race_type].element if character.race_type in race.types else None
+    abilities = walk.tables.abilities
+    return {
+        key: college
+        for key, college in abilities.colleges.items()
+        if not opposed_to_element(element, college, abilities.opposed_elements)
+    }
+
+
+def college_question() -> Question:
+    def explain(walk: Walk) -> str:
+        listed = ", ".join(f"{college.name} ({college.rule})" for college in _colleges(walk).values())
+        return (
+            "34 College of magic: an adept belongs to one college, whose talents, spells and rituals he may "
+            f"learn; most characters join none. Colleges you may join: {listed}."
+        )
+
+    def take(walk: Walk, text: str) -> str:
+        walk.data.pop("college", None)
+        walk.data.pop("spells", None)
+        if not text:
+            return "none"
+        college = resolved("college", text, _colleges(walk), "a college you may join (34-47)")
+        walk.data["college"] = college
+        return walk.tables.abilities.colleges[college].name
+
+    return Question(
+        "college",
+        explain,
+        lambda walk: "College to join (e.g. Fire Magics), or Enter for none",
+        take,
+        accepts=lambda walk: (
+            f"one of: {', '.join(college.name for college in _colleges(walk).values())}, in any case; "
+            "Enter joins none"
+        ),
+    )
+
+
+def _castable(walk: Walk) -> dict[str, str]:
+    """The talents, spells and rituals the tables name that the college casts (34, 4.2), id -> how the
+    record names them; what the race has already (6.5's Witchsight) is not bought."""
+    race = walk.preview().race
+    college = walk.data.get("college")
+    return {
+        key: f"{entry.name} ({entry.kind}, {entry.rule})"
+        for key, entry in walk.tables.abilities.magic.entries.items()
+        if may_cast(entry, college) and race not in entry.granted_to
+    }
+
+
+def magic_question() -> Question:
+    def explain(walk: Walk) -> str:
+        college = walk.tables.abilities.colleges[walk.data["college"]].name
+        granted = [
+            entry.name
+            for entry in walk.tables.abilities.magic.entries.values()
+            if walk.preview().race in entry.granted_to
+        ]
+        own = f" Your race has {', '.join(granted)} already." if granted else ""
+        return (
+            f"34 Magic of {college}: the talents and spells the tables name that an adept of it may learn, "
+            f"each at Rank 0: {', '.join(_castable(walk).values())}.{own}"
+        )
+
+    def take(walk: Walk, text: str) -> str:
+        walk.data.pop("spells", None)
+        offered = _castable(walk)
+        chosen = [
+            resolved(("spells", index, "name"), name, offered, "magic the college casts (34)")
+            for index, name in enumerate(_names(text))
+        ]
+        if chosen:
+            walk.data["spells"] = [{"name": key, "rank": 0} for key in dict.fromkeys(chosen)]
+        names = [walk.tables.abilities.magic.entries[key].name for key in dict.fromkeys(chosen)]
+        return f"{', '.join(names) or 'none'}; {bank(walk)} Experience Points left"
+
+    return Question(
+        "spells",
+        explain,
+        lambda walk: "Talents and spells to learn, separated by commas, or Enter for none",
+        take,
+        lambda walk: bool(walk.data.get("college")) and bool(_castable(walk)),
+        accepts=lambda walk: f"names from: {', '.join(_castable(walk).values())}; Enter learns none",
     )

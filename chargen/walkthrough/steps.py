@@ -19,7 +19,12 @@ from chargen.walkthrough.dice_steps import dice_question, race_attempt, race_rol
 from chargen.walkthrough.entries import lawful_values
 from chargen.walkthrough.increase_step import increase_question, optional_rules, withheld_rules
 from chargen.walkthrough.shopping import armor_question, shield_question, weapons_question
-from chargen.walkthrough.skills_step import skills_question
+from chargen.walkthrough.skills_step import (
+    college_question,
+    languages_question,
+    magic_question,
+    skills_question,
+)
 from chargen.walkthrough.walk import Question, Walk
 
 
@@ -42,6 +47,9 @@ def questions(walk_tables: Any) -> list[Question]:
         armor_question(),
         shield_question(),
         skills_question(),  # 8.6
+        languages_question(),  # 49, bought as 8.6's skills
+        college_question(),  # 34
+        magic_question(),  # 34-47, for an adept
         name_question(),
     ]
 
@@ -126,7 +134,14 @@ def _allocate(code: str, codes: list[str]) -> Question:
             walk.data["allocation"] = dict(walk.allocation)
         return f"{code} {value}; {left - value} points left"
 
-    return Question(f"allocation.{code}", _allocation_explain, ask, take)
+    def accepts(walk: Walk) -> str:
+        values, left = _allowed(walk, slots)
+        return (
+            f"a whole number among those 5.2 still allows ({_spans(values)}), so the rest can be spent; "
+            f"Enter takes {_even(values, left, slots)}, near an even share"
+        )
+
+    return Question(f"allocation.{code}", _allocation_explain, ask, take, accepts=accepts)
 
 
 def _why_not(walk: Walk, code: str, value: int, values: list[int]) -> str:
@@ -181,6 +196,9 @@ def _optional() -> Question:
         lambda walk: f"Codes to use (e.g. {', '.join(_optional_codes(walk))}), or Enter for none",
         take,
         lambda walk: bool(_optional_codes(walk)),
+        accepts=lambda walk: (
+            f"codes separated by commas or spaces, from: {', '.join(_optional_codes(walk))}; Enter for none"
+        ),
     )
 
 

@@ -27,6 +27,22 @@ class Question:
     ask: Callable[[Walk], str]
     take: Callable[[Walk, str], str]
     applies: Callable[[Walk], bool] = lambda walk: True
+    #: What the step accepts, in full, for `help` (None: the question itself says it).
+    accepts: Callable[[Walk], str] | None = None
+
+
+#: Words every prompt of a walk understands, whatever the step, with what each does (for `help`).
+COMMANDS = {
+    "back": "undo the last step",
+    "help": "say what this step does and what it accepts",
+    "quit": "leave the walk; nothing is written",
+}
+
+
+def command_of(text: str) -> str | None:
+    """The walk's own command a player typed (`back`, `help`, `quit`, in any case), or None."""
+    word = text.strip().lower()
+    return word if word in COMMANDS else None
 
 
 @dataclass
@@ -78,6 +94,15 @@ class Walk:
         self._history.append(snapshot)
         self.position += 1
         return shown
+
+    def help(self) -> str:
+        """What the current step does and what it accepts, with the words every prompt understands."""
+        question = self.current
+        if question is None:
+            return "The walk is done."
+        accepts = question.accepts(self) if question.accepts else question.ask(self)
+        commands = "; ".join(f"{word}: {told}" for word, told in COMMANDS.items())
+        return f"{question.explain(self)}\nAccepts: {accepts}.\nAt any prompt: {commands}."
 
     def back(self) -> bool:
         """Undo the last step taken (False when there is none)."""

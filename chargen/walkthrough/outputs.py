@@ -1,0 +1,76 @@
+"""Where a walk writes what the player made: each file name checked before anything is written, in words a
+player can act on (asked again, never a lost character), and whether the name would replace a file.
+Plain Python, no terminal: `chargen new` asks, a web page may ask the same."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from chargen.output import EXTENSIONS, is_special
+
+#: What each file the walk writes is, for its question and its messages.
+KINDS = {
+    "yaml": "character file",
+    "json": "character file",
+    "pdf": "PDF of the Character Record",
+    "html": "HTML page of the Character Record",
+}
+
+
+@dataclass(frozen=True)
+class Target:
+    """One file the walk may write: its kind (a key of KINDS) and the name offered for Enter (None: Enter
+    writes no such file)."""
+
+    kind: str
+    offered: str | None = None
+
+    @property
+    def question(self) -> str:
+        offered = f"Enter for {self.offered}" if self.offered else "or Enter for none"
+        return f"{KINDS[self.kind][:1].upper()}{KINDS[self.kind][1:]} to write ({offered})"
+
+    @property
+    def accepts(self) -> str:
+        endings = " or ".join(EXTENSIONS[self.kind])
+        where = "in the current folder, or with a folder that exists"
+        none = "" if self.offered else "; Enter writes none"
+        return f"a file name ending in {endings}, {where}{none}"
+
+
+def path_problem(path: str, kind: str) -> str | None:
+    """Why the walk cannot write the `kind` file `path` (None: it can). The name's ending, its folder (it
+    must exist), whether it is a folder, and whether the folder takes a new file (tried, not guessed from
+    the permission bits: a superuser or a read-only disk would mislead them)."""
+    what = KINDS[kind]
+    endings = EXTENSIONS[kind]
+    target = Path(path)
+    if not path.strip():
+        return f"give the {what} a file name"
+    if is_special(target):
+        return None  # /dev/null and named pipes are written into where they are (chargen.output)
+    if target.suffix.lower() not in endings:
+        suggestion = f"{target.stem or 'character'}{endings[0]}"
+        return f"{path} does not end in {' or '.join(endings)}, as a {what} does: try {suggestion}"
+    if target.is_dir():
+        return f"{path} is a folder; give a file name in it"
+    folder = target.parent
+    if not folder.is_dir():
+        return f"the folder {folder} does not exist; name a file in a folder that does"
+    if target.exists() and not os.access(target, os.W_OK):
+        return f"{path} cannot be replaced (it is read-only); give another name"
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as error:
+        return f"cannot write in {folder} ({error.strerror or error}); give a file in another folder"
+    return None
+
+
+def would_replace(path: str) -> bool:
+    """Whether writing `path` replaces a file already there (the walk asks first)."""
+    target = Path(path)
+    return target.is_file() and not is_special(target)
