@@ -268,9 +268,12 @@ def _all_enter(tmp_path: Path, seed: str) -> str:
 
 
 def test_a_seed_repeats_a_walk_left_to_chargen(tmp_path: Path) -> None:
-    first = _all_enter(tmp_path, "5")
-    assert _all_enter(tmp_path, "5") == first
-    assert _all_enter(tmp_path, "6") != first
+    folders = [tmp_path / name for name in ("first", "again", "other")]
+    for folder in folders:
+        folder.mkdir()
+    first = _all_enter(folders[0], "5")
+    assert _all_enter(folders[1], "5") == first
+    assert _all_enter(folders[2], "6") != first
 
 
 def test_ctrl_c_leaves_nothing_written(tmp_path: Path) -> None:

@@ -6,6 +6,7 @@ them, each asked again until it can be written, and never replacing a file witho
 
 from __future__ import annotations
 
+import os
 import shutil
 import sys
 import textwrap
@@ -46,13 +47,14 @@ def new_command(context: click.Context, seed: int | None, outputs: Outputs) -> N
         raise InputError(
             "new: asks its questions in a terminal; without one, use `chargen roll` or `chargen build FILE`"
         )
+    _check_given(outputs)  # before the dice, not after ten minutes of them
     tables = tables_from(context)
     walk = new_walk(tables, seed if seed is not None else new_seed())
     _say(HELP_LINE)
     try:
         _walk_through(walk)
         document = walk.document()
-        click.echo(_summary(document, tables))
+        _say(_summary(document, tables))
         chosen = _ask_outputs(walk, document, outputs)
     except _Quit:
         click.echo("Left the walk; nothing was written.")
@@ -63,18 +65,25 @@ def new_command(context: click.Context, seed: int | None, outputs: Outputs) -> N
 
 
 def _width() -> int:
-    return max(40, shutil.get_terminal_size().columns - 1)
+    """The terminal's width as the terminal says now (a COLUMNS variable left from elsewhere may be stale)."""
+    try:
+        columns = os.get_terminal_size(sys.stdout.fileno()).columns
+    except (OSError, ValueError):
+        columns = shutil.get_terminal_size().columns
+    return max(40, columns - 1)
 
 
 def _say(text: str, indent: str = "") -> None:
-    """Text wrapped to the terminal between words, never inside one (`Hal/fling`)."""
+    """Text wrapped to the terminal between words, never inside one (`Hal/fling`); each line's own leading
+    spaces kept, its continuation lines indented two more."""
     for paragraph in text.split("\n"):
-        lead = indent + ("  " if paragraph.startswith("  ") and indent else "")
+        words = paragraph.lstrip(" ")
+        lead = indent + paragraph[: len(paragraph) - len(words)]
         click.echo(
             textwrap.fill(
-                paragraph,
+                words,
                 _width(),
-                initial_indent=indent,
+                initial_indent=lead,
                 subsequent_indent=lead + "  ",
                 break_long_words=False,
                 break_on_hyphens=False,
@@ -127,11 +136,45 @@ def _ask_outputs(walk: Any, document: Character, outputs: Outputs) -> Outputs:
     it can be written; an existing file replaced only after a yes."""
     from chargen.walkthrough.outputs import Target
 
-    output = outputs.output or _ask_path(walk, Target(outputs.fmt, f"{_slug(document.name)}.{outputs.fmt}"))
-    pdf = outputs.pdf
-    if pdf is None and outputs.html is None:
-        pdf = _ask_path(walk, Target("pdf"), taken=frozenset({output}))
-    return replace(outputs, output=output, pdf=pdf or None)
+    offered = f"{_slug(document.name)}.{outputs.fmt}"
+    output = _kept(walk, outputs.output, Target(outputs.fmt, offered))
+    given = frozenset({output})
+    html = _kept(walk, outputs.html, Target("html"), given) if outputs.html else None
+    pdf = _kept(walk, outputs.pdf, Target("pdf"), given) if outputs.pdf else None
+    if outputs.pdf is None and outputs.html is None:
+        pdf = _ask_path(walk, Target("pdf"), taken=given)
+    return replace(outputs, output=output, html=html or None, pdf=pdf or None)
+
+
+def _check_given(outputs: Outputs) -> None:
+    """The files named by options, checked as the walk checks an answer, before the walk begins."""
+    from chargen.errors import InputError
+    from chargen.walkthrough.outputs import path_problem
+
+    for option, path, kind in (
+        ("--output", outputs.output, outputs.fmt),
+        ("--html", outputs.html, "html"),
+        ("--pdf", outputs.pdf, "pdf"),
+    ):
+        problem = path_problem(path, kind) if path and path != "-" else None
+        if problem:
+            raise InputError(f"{option}: {problem}")
+
+
+def _kept(walk: Any, path: str | None, target: Any, taken: frozenset[str] = frozenset()) -> str:
+    """A file named by an option, kept unless it would replace a file the player will not have replaced
+    (then another name is asked); no name given: asked."""
+    from chargen.walkthrough.outputs import would_replace
+
+    if path is None:
+        return _ask_path(walk, target, taken)
+    if path == "-" or not would_replace(path) or _replace(path):
+        return path
+    return _ask_path(walk, target, taken)
+
+
+def _replace(path: str) -> bool:
+    return bool(click.confirm(f"{path} exists; replace it?", default=False))
 
 
 def _ask_path(walk: Any, target: Any, taken: frozenset[str] = frozenset()) -> str:
@@ -145,7 +188,7 @@ def _ask_path(walk: Any, target: Any, taken: frozenset[str] = frozenset()) -> st
         problem = problem or path_problem(path, target.kind)
         if problem:
             _say(f"refused: {problem}", "  ")
-        elif not would_replace(path) or click.confirm(f"{path} exists; replace it?", default=False):
+        elif not would_replace(path) or _replace(path):
             return path
 
 

@@ -92,21 +92,21 @@ def weapon_warnings(walk: Walk) -> list[str]:
         if stats["PS"] < weapon.ps:
             per = combat.damage.penalty_per_strength_point_short
             told = (
-                f"{per} less a point short"
+                f"{per} less damage for each point short"
                 if "penalty_per_strength_point_short" in combat.damage.formula
-                else "less"
+                else "less damage"
             )
-            damage = f", {line.damage} here" if line else ""
+            here = f" ({line.damage} here)" if line else ""
             warnings.append(
-                f"  warning: the {weapon.name} needs PS {weapon.ps} and yours is {stats['PS']}: it does {told} "
-                f"damage{damage}, and takes no Rank until your PS is {weapon.ps} (rule {combat.damage.rule})"
+                f"  warning: the {weapon.name} needs PS {weapon.ps} and yours is {stats['PS']}: it does {told}"
+                f"{here}, and takes no Rank until your PS is {weapon.ps} (rule {combat.damage.rule})"
             )
         if stats["MD"] < weapon.md:
             per = combat.strike_chance.md_shortfall_penalty
-            chance = f", {line.strike_chance}% here" if line else ""
+            here = f" ({line.strike_chance}% here)" if line else ""
             warnings.append(
                 f"  warning: the {weapon.name} needs MD {weapon.md} and yours is {stats['MD']}: its Base Chance "
-                f"is {per} lower a point short{chance}, and it takes no Rank until your MD is {weapon.md} "
+                f"is {per} lower for each point short{here}, and it takes no Rank until your MD is {weapon.md} "
                 f"(rule {combat.strike_chance.rule})"
             )
     return warnings
