@@ -8,6 +8,7 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
+from chargen.all_problems import every_problem
 from chargen.api_door import check_roll, check_seed, check_tables, check_text, checked_namer
 from chargen.character_file import (
     DERIVED_KEYS,
@@ -23,7 +24,7 @@ from chargen.model import Character, Characteristics, to_document_value
 from chargen.resolve import resolve_names
 from chargen.tables import Tables, load_tables
 from chargen.tables.loader import with_recorded_rules
-from chargen.yamlio import read_file, read_stdin
+from chargen.yamlio import Located, load_located, read_file, read_stdin
 
 
 def new_seed() -> int:
@@ -137,11 +138,22 @@ def build(
     """Build a character from a character file's text (YAML or JSON): given rolls and choices are used and
     checked, the rest rolled with `seed` (else the file's seed, else a fresh one)."""
     _check_source(text, source, seed, tables)
-    spec, located = parse_located(text, source)
+    spec, located = _parsed(text, source, tables)
     try:
         return build_spec(spec, seed=seed, tables=tables)
     except InputError as error:
-        raise locate_problems(error, located) from None
+        raise every_problem(located, tables, locate_problems(error, located)) from None
+
+
+def _parsed(text: str, source: str, tables: Tables | None) -> tuple[CharacterInput, Located]:
+    """The file read and checked against its schema; failing, every problem of the file (all_problems)."""
+    located = load_located(text, source)
+    try:
+        return parse_located(text, source, located)
+    except InputError as error:
+        if not isinstance(located.data, dict):
+            raise
+        raise every_problem(located, tables, error) from None
 
 
 def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None) -> Character:
@@ -175,11 +187,11 @@ def validate(text: str, source: str = "<input>", *, tables: Tables | None = None
     """Problems with a character file: anything `build` refuses (raised as ChargenError), plus derived values
     in the file that disagree with the rules (returned, one line each)."""
     _check_source(text, source, None, tables)
-    spec, located = parse_located(text, source)
+    spec, located = _parsed(text, source, tables)
     try:
         rebuilt = build_spec(spec, tables=tables)
     except InputError as error:
-        raise locate_problems(error, located) from None
+        raise every_problem(located, tables, locate_problems(error, located)) from None
     written = spec.model_dump(include=set(DERIVED_KEYS), exclude_none=True)
     problems: list[Problem] = []
     for key in DERIVED_KEYS:

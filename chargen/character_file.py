@@ -26,7 +26,7 @@ from pydantic import (
 )
 from pydantic_core import ErrorDetails
 
-from chargen.errors import InputError, shown
+from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.model import OMIT, Character, characteristics_from_mapping, to_document
 from chargen.printable import check_printable
 from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
@@ -76,10 +76,12 @@ class Allocation(_Strict):
     @model_validator(mode="before")
     @classmethod
     def _codes_in_any_case(cls, data: Any) -> Any:
-        """`ps: 15` is PS 15."""
+        """`ps: 15` is PS 15 (a key that is no code is left as typed, for its message)."""
         if isinstance(data, dict):
+            codes = set(cls.model_fields)
             return {
-                key.strip().upper() if isinstance(key, str) else key: value for key, value in data.items()
+                key.strip().upper() if isinstance(key, str) and key.strip().upper() in codes else key: value
+                for key, value in data.items()
             }
         return data
 
@@ -266,9 +268,17 @@ class CharacterInput(_Strict):
     @field_validator("optional", mode="before")
     @classmethod
     def _rule_numbers(cls, value: Any) -> Any:
-        """`optional: [18.5]`: YAML reads a rule number as a float; it is the code "18.5"."""
+        """`optional: [18.5]`: YAML reads a rule number as a float; it is the code "18.5". A code is read in
+        any case (`pb` is PB), as the tables write them."""
         if isinstance(value, list):
-            return [str(item) if isinstance(item, float) else item for item in value]
+            return [
+                str(item)
+                if isinstance(item, float)
+                else item.strip().upper()
+                if isinstance(item, str)
+                else item
+                for item in value
+            ]
         return value
 
     @field_validator("shield", mode="before")
@@ -317,9 +327,10 @@ def parse_character(text: str, source: str) -> CharacterInput:
     return parse_located(text, source)[0]
 
 
-def parse_located(text: str, source: str) -> tuple[CharacterInput, Located]:
-    """parse_character, also returning where each key stands in the file (for later messages)."""
-    located = load_located(text, source)
+def parse_located(text: str, source: str, located: Located | None = None) -> tuple[CharacterInput, Located]:
+    """parse_character, also returning where each key stands in the file (for later messages); `located`:
+    the text already read as YAML."""
+    located = located if located is not None else load_located(text, source)
     if not isinstance(located.data, dict):
         raise InputError(f"{source}: a character file is a mapping of keys (name, gender, allocation, ...)")
     return character_input(located.data, located.where), located
@@ -336,10 +347,35 @@ def character_input(
         return CharacterInput.model_validate(data)
     except ValidationError as error:
         problems = []
-        for item in error.errors():
-            problem = rewritten(item, CharacterInput.model_fields)
+        for problem in _missing_together(
+            [rewritten(item, CharacterInput.model_fields) for item in error.errors()]
+        ):
             problems.append(problem.at(where(problem.path)) if where else problem)
         raise InputError(problems) from None
+
+
+def _missing_together(problems: list[Problem]) -> list[Problem]:
+    """The keys missing from one mapping as one problem (`allocation: PS, MD and WP are missing`), not a
+    line for each: one mistake, one line."""
+    missing: dict[KeyPath, list[Problem]] = {}
+    for problem in problems:
+        if problem.message == "is required" and len(problem.path) > 1:
+            missing.setdefault(problem.path[:-1], []).append(problem)
+    joined = {}
+    for parent, items in missing.items():
+        if len(items) > 1:
+            keys = [str(item.path[-1]) for item in items]
+            told = f"{', '.join(keys[:-1])} and {keys[-1]} are missing"
+            joined[parent] = Problem(parent, told, items[0].rule)
+    kept: list[Problem] = []
+    for problem in problems:
+        parent = problem.path[:-1]
+        if problem.message == "is required" and parent in joined:
+            if joined[parent] not in kept:
+                kept.append(joined[parent])
+        else:
+            kept.append(problem)
+    return kept
 
 
 def unvalidated_input(values: dict[str, Any]) -> CharacterInput:

@@ -43,6 +43,9 @@ class Problem:
     value: object = None
     label: str | None = None  # shown instead of a key path, for what is not in the file (`--race`)
     place: str | None = None
+    #: True when the value alone is wrong, whatever else the file says (a name no table knows): reported
+    #: even once other keys were set aside to find more problems (chargen.all_problems).
+    alone: bool = False
 
     @property
     def text(self) -> str:
@@ -64,9 +67,23 @@ class Problem:
 class ChargenError(Exception):
     """A user-facing failure. The message names the field, the value and the rule broken."""
 
+    @property
+    def lines(self) -> list[str]:
+        """The failure as the command line prints it: one line for each problem, each on one line."""
+        return [one_line(str(self))]
+
 
 class TableError(ChargenError):
-    """A rules table under tables/ is missing, unreadable or breaks its schema."""
+    """A rules table under tables/ is missing, unreadable or breaks its schema. `problems`: each problem's
+    own line (naming its file, line, column and key), when there are several."""
+
+    def __init__(self, message: str, problems: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.problems = list(problems)
+
+    @property
+    def lines(self) -> list[str]:
+        return [one_line(problem) for problem in self.problems] or super().lines
 
 
 class InputError(ChargenError):
@@ -82,3 +99,7 @@ class InputError(ChargenError):
     def problems(self) -> list[str]:
         """Each problem's one-line text."""
         return [item.text for item in self.items]
+
+    @property
+    def lines(self) -> list[str]:
+        return [one_line(text) for text in self.problems]

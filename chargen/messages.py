@@ -82,21 +82,64 @@ def _rule(loc: tuple[str | int, ...], words: str) -> str | None:
 NESTED_KEYS = {
     "allocation": ("PS", "MD", "AG", "EN", "MA", "WP"),
     "points": ("total", "maximum"),
-    "weapons": ("name", "rank"),
+    "weapons": ("name", "rank", "increase"),
     "shield": ("name", "rank"),
+    "skills": ("name", "rank"),
+    "languages": ("name", "rank"),
+    "spells": ("name", "rank", "kind"),
+    "equipment": ("name", "weight", "count"),
+}
+
+
+#: 5.1's six characteristics by the words a player may type for them, for a did-you-mean on `strenght:`.
+CHARACTERISTIC_WORDS = {
+    "strength": ("PS", "Physical Strength"),
+    "physical_strength": ("PS", "Physical Strength"),
+    "dexterity": ("MD", "Manual Dexterity"),
+    "manual_dexterity": ("MD", "Manual Dexterity"),
+    "agility": ("AG", "Agility"),
+    "endurance": ("EN", "Endurance"),
+    "aptitude": ("MA", "Magical Aptitude"),
+    "magical_aptitude": ("MA", "Magical Aptitude"),
+    "willpower": ("WP", "Willpower"),
 }
 
 
 def rewritten(item: ErrorDetails, known_keys: Iterable[str] = ()) -> Problem:
-    """One pydantic error as a Problem: its key path, what is wrong (got value), and the rule."""
+    """One pydantic error as a Problem: its key path, what is wrong (got value), and the rule; a mistyped
+    key or a value off a fixed list gets the nearest one suggested."""
     loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
     if item["type"] == "extra_forbidden":
-        keys = list(known_keys) if len(loc) == 1 else list(NESTED_KEYS.get(str(loc[0]), ()))
-        close = difflib.get_close_matches(str(loc[-1]), keys, n=1)
-        hint = f"; did you mean {close[0]!r}?" if close else ""
-        return Problem(loc, f"unknown key{hint}")
+        return Problem(loc, f"unknown key{_key_hint(loc, known_keys)}")
     if item["type"] == "invalid_key":  # `1:` in YAML is the number 1, not a list index: say which key
         key = loc[-1] if loc else item["input"]
         return Problem(loc[:-1], f"key {shown(key)} is a number; keys are names such as race or name")
     words = _WORDS[item["type"]](item) if item["type"] in _WORDS else str(item["msg"])
+    if item["type"] == "literal_error" and isinstance(item["input"], str):
+        words += _value(item) + _value_hint(item)
+        return Problem(loc, words, _rule(loc, words), item.get("input"))
     return Problem(loc, f"{words}{_value(item)}", _rule(loc, words), item.get("input"))
+
+
+def _key_hint(loc: tuple[str | int, ...], known_keys: Iterable[str]) -> str:
+    """`; did you mean 'gender'?`, or for a characteristic's name (`strenght:`) where the file gives it."""
+    typed = str(loc[-1])
+    keys = list(known_keys) if len(loc) == 1 else list(NESTED_KEYS.get(str(loc[0]), ()))
+    close = difflib.get_close_matches(typed, keys, n=1)
+    if close:
+        return f"; did you mean {close[0]!r}?"
+    spelled = typed.strip().lower().replace(" ", "_").replace("-", "_")
+    named = difflib.get_close_matches(spelled, list(CHARACTERISTIC_WORDS), n=1, cutoff=0.75)
+    if not named or len(loc) > 2:
+        return ""
+    code, name = CHARACTERISTIC_WORDS[named[0]]
+    if len(loc) == 2:
+        return f"; did you mean {code} ({name})?"
+    return f"; did you mean {named[0]}? {name} is given under allocation, as allocation.{code} (rule 5.2)"
+
+
+def _value_hint(item: ErrorDetails) -> str:
+    """`; did you mean 'female'?` for a value off a fixed list (`femal`)."""
+    expected = [word.strip(" '") for word in str(_context(item, "expected")).replace(" or ", ",").split(",")]
+    close = difflib.get_close_matches(str(item["input"]).strip().lower(), expected, n=1, cutoff=0.5)
+    return f"; did you mean {close[0]!r}?" if close else ""

@@ -83,8 +83,8 @@ def unknown_problem(
         hint = f"; one of: {', '.join(sorted({entry_id for entry_id, _ in spellings.values()}))}"
     message = f"{shown(value)} is not {what}{hint}"
     if isinstance(where, str):
-        return Problem(label=where, message=message, value=value)
-    return Problem(path=where, message=message, value=value)
+        return Problem(label=where, message=message, value=value, alone=True)
+    return Problem(path=where, message=message, value=value, alone=True)
 
 
 def unknown_name(

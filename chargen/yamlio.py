@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import stat
 import sys
+import textwrap
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -93,6 +94,12 @@ def _at(source: str, mark: Any) -> str:
 
 def _line_column(event: Any) -> tuple[int, int]:
     return event.start_mark.line + 1, event.start_mark.column + 1
+
+
+def _sentence(problem: str) -> str:
+    """PyYAML's own sentence, whole (cut mid-word, `violates i...` says nothing); one that quotes much of the
+    file (an alias's long name) is shortened between words."""
+    return textwrap.shorten(problem, width=200, placeholder=" ...")
 
 
 def _short(value: str) -> str:
@@ -286,10 +293,11 @@ def load_located(text: str, source: str, *, alias_budget: int = 0) -> Located:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
-        problem = " ".join(str(error.problem or error.context).split())
-        raise ChargenError(f"{where}: broken YAML: {_short(problem)}") from None
+        raise ChargenError(
+            f"{where}: broken YAML: {_sentence(str(error.problem or error.context))}"
+        ) from None
     except yaml.YAMLError as error:
-        raise ChargenError(f"{source}: broken YAML: {_short(' '.join(str(error).split()))}") from None
+        raise ChargenError(f"{source}: broken YAML: {_sentence(str(error))}") from None
     except (ValueError, OverflowError) as error:  # a plain value PyYAML cannot construct
         raise ChargenError(f"{source}: broken YAML: {_short(str(error))}") from None
     return Located(builder.root, source, builder.marks)

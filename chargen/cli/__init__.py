@@ -97,7 +97,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         sys.stdout.flush()
     except ChargenError as error:
-        _fail(" ".join(str(error).split()), 2)
+        *first, last = error.lines  # every problem at once, one line each (issue 30)
+        for line in first:
+            click.echo(f"chargen: error: {line}", err=True)
+        _fail(last, 2)
     except click.ClickException as error:
         if isinstance(error, click.exceptions.NoArgsIsHelpError):
             error.show()  # `chargen` alone: the help, as asked

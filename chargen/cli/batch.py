@@ -70,7 +70,9 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
     help="One race, or a weighted mix such as human=5,elf=1. Default: rolled (6.3).",
 )
 @click.option(
-    "--gender", type=click.Choice(["male", "female"]), help="Gender of every NPC (default: rolled)."
+    "--gender",
+    type=click.Choice(["male", "female"], case_sensitive=False),
+    help="Gender of every NPC (default: rolled).",
 )
 @click.option(
     "--jsonl",
@@ -121,7 +123,7 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
 )
 @click.option(
     "--paper",
-    type=click.Choice(["letter", "a4"]),
+    type=click.Choice(["letter", "a4"], case_sensitive=False),
     default="letter",
     show_default=True,
     help="Paper size of --pdf and --roster.",

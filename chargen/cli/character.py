@@ -16,7 +16,9 @@ def _split(values: tuple[str, ...]) -> list[str]:
 @click.option("--seed", type=SEED, help="Seed for the dice; the same seed gives the same character.")
 @click.option("--name", help="The character's name (default: one from tables/names.yaml).")
 @click.option(
-    "--gender", type=click.Choice(["male", "female"]), help="Gender (6.1; default: chosen at random)."
+    "--gender",
+    type=click.Choice(["male", "female"], case_sensitive=False),
+    help="Gender (6.1; default: chosen at random).",
 )
 @click.option(
     "--race",
@@ -105,8 +107,8 @@ def build_command(
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.pass_context
 def validate_command(context: click.Context, files: tuple[str, ...]) -> None:
-    """Check each FILE against the rules; stale derived values count as problems. Each file gets one line;
-    the exit status is 2 if any file fails."""
+    """Check each FILE against the rules; stale derived values count as problems. Each problem gets one
+    line, every problem of a file at once; the exit status is 2 if any file fails."""
     from chargen import api
     from chargen.errors import ChargenError, InputError, one_line
 
@@ -120,7 +122,8 @@ def validate_command(context: click.Context, files: tuple[str, ...]) -> None:
                 raise InputError(problems)
         except ChargenError as error:
             failed += 1
-            click.echo(f"chargen: error: {one_line(str(error))}", err=True)
+            for line in error.lines:
+                click.echo(f"chargen: error: {one_line(line)}", err=True)
             continue
         click.echo(f"{source}: valid")
     if failed:

@@ -14,7 +14,13 @@ from chargen.cli.shared import complete_table_names
 
 @click.command("tables")
 @click.argument("name", required=False, shell_complete=complete_table_names)
-@click.option("--format", "fmt", type=click.Choice(["yaml", "json"]), default="yaml", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["yaml", "json"], case_sensitive=False),
+    default="yaml",
+    show_default=True,
+)
 @click.option(
     "--export",
     type=click.Path(file_okay=False),

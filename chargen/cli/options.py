@@ -60,7 +60,7 @@ def output_options(function: F) -> F:
         click.option(
             "--format",
             "fmt",
-            type=click.Choice(["yaml", "json"]),
+            type=click.Choice(["yaml", "json"], case_sensitive=False),
             default="yaml",
             show_default=True,
             help="Format of the character file.",
@@ -86,7 +86,7 @@ def output_options(function: F) -> F:
         ),
         click.option(
             "--paper",
-            type=click.Choice(["letter", "a4"]),
+            type=click.Choice(["letter", "a4"], case_sensitive=False),
             default="letter",
             show_default=True,
             help="Paper size of the Character Record.",
