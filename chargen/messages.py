@@ -70,6 +70,8 @@ _WORDS: dict[str, Callable[[ErrorDetails], str]] = {
 def _value(item: ErrorDetails) -> str:
     if item["type"] == "missing" or isinstance(item["input"], dict | list):
         return ""
+    if item["type"] == "value_error" and shown(item["input"]) in _WORDS["value_error"](item):
+        return ""  # the message quotes it already
     return f" (got {shown(item['input'])})"
 
 

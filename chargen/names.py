@@ -59,8 +59,9 @@ def _joined(key: str) -> str:
 
 
 def _has_words(spelling: str, key: str) -> bool:
-    """Whether every word typed is a word of the spelling (`kite` of `kite-shield`)."""
-    return bool(key) and set(key.split("-")) <= set(spelling.split("-"))
+    """Whether every word typed, each once, is a word of the spelling (`kite` of `kite-shield`)."""
+    typed = key.split("-")
+    return bool(key) and len(set(typed)) == len(typed) and set(typed) <= set(spelling.split("-"))
 
 
 def _one_of(found: set[tuple[str, str]]) -> str | None:

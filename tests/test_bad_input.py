@@ -78,7 +78,8 @@ def _assert_refused(argv: list[str], folder: Path, capsys: pytest.CaptureFixture
         main(argv)
     captured = capsys.readouterr()
     assert exit_info.value.code == 2, f"{argv}: exit {exit_info.value.code}, stderr {captured.err!r}"
-    assert captured.err.startswith("chargen: error: ") and captured.err.count("\n") == 1, captured.err
+    lines = captured.err.splitlines()  # one line a problem, every problem at once (issue 30)
+    assert lines and all(line.startswith("chargen: error: ") for line in lines), captured.err
     assert "Traceback" not in captured.err and captured.out == ""
     assert sorted(folder.iterdir()) == before
     return captured.err

@@ -264,7 +264,7 @@ def test_broken_table_names_file_entry_and_line(tmp_path: Path, capsys: pytest.C
     code, out, err = run(["--tables", str(house), "roll", "--seed", "1"], capsys)
     assert (code, out) == (2, "")
     assert f"{armor}:9:84: armor.leather.protection" in err  # the `four` on the leather line
-    assert "armor.leather.protection: Input should be a valid integer" in err
+    assert "armor.leather.protection: should be a whole number (got 'four')" in err
     assert err.count("\n") == 1
 
 

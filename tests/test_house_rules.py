@@ -194,7 +194,7 @@ def test_aspect_die_changed_to_2d50_is_rolled_as_2d50(tmp_path: Path) -> None:
             "dice: D12\n",
             "heritage.yaml:46:5: sibling_rank.rows: rows end at 10, not 12; D12 rolls 1-12",
         ),
-        ("aspects", "dice: D100", "dice: 2X50", "aspects.yaml:6:7: dice: Value error, '2X50' is not dice"),
+        ("aspects", "dice: D100", "dice: 2X50", "aspects.yaml:6:7: dice: '2X50' is not dice"),
     ],
 )
 def test_a_die_that_does_not_fit_its_table_is_a_one_line_table_error(

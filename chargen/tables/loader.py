@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -114,14 +115,29 @@ class Tables:
 def _validate(
     name: str, located: Located, merge: Merge, model: type[Model], problems: list[str]
 ) -> Model | None:
+    from chargen.messages import rewritten
+
     try:
         return model.model_validate(merge.data[name], strict=True)  # "5" is not 5 in a table either
     except ValidationError as error:
-        for item in error.errors():
+        items = error.errors()
+        wrong = {tuple(item["loc"]) for item in items}
+        for item in items:
             loc = tuple(item["loc"])
+            if _follows(item, loc, wrong):
+                continue
             where = merge.where((name, *loc), located.where(loc))
-            problems.append(f"{where}: {format_path(loc)}: {item['msg']}")
+            shown = format_path(merge.key_path((name, *loc), loc))
+            problems.append(f"{where}: {shown}: {rewritten(item).message}")
         return None
+
+
+def _follows(item: Any, loc: tuple[Any, ...], wrong: set[tuple[Any, ...]]) -> bool:
+    """Whether a formula's `unknown input X` only follows from X's own problem beside it (a value refused
+    is not there for the formula to read): one mistake, one line."""
+    error = (item.get("ctx") or {}).get("error")
+    named = re.search(r"unknown input `(\w+)`", str(error or ""))
+    return named is not None and (*loc[:-1], named.group(1)) in wrong
 
 
 def load_tables(directory: Path | str | None = None, rules: Sequence[str | Ruleset] = ()) -> Tables:
@@ -198,11 +214,16 @@ def _load_cached(directory: str, shown_as: str, rulesets: tuple[Ruleset, ...] = 
 
         for name, key_path, message in cross_check(tables):
             where = merge.where((name, *key_path), located[name].where(key_path))
-            problems.append(f"{where}: {format_path(key_path)}: {message}")
+            named = format_path(merge.key_path((name, *key_path), key_path))
+            problems.append(f"{where}: {named}: {message}")
     if problems:
         count = f"{len(problems)} problems" if len(problems) > 1 else "1 problem"
         layers = f" with {', '.join(rule.source for rule in rulesets)}" if rulesets else ""
-        raise TableError(f"rules tables in {shown}{layers}: {count}: " + "; ".join(problems))
+        folder = (
+            "the book's tables" if Path(directory) == tables_dir().resolve() else f"rules tables in {shown}"
+        )
+        # One line each on the command line (TableError.lines), each naming its own file and key.
+        raise TableError(f"{folder}{layers}: {count}: " + "; ".join(problems), problems)
     return tables
 
 

@@ -10,6 +10,7 @@ Shipped rulesets live in tables/rulesets/ and are found by name; anything else i
 from __future__ import annotations
 
 import copy
+import difflib
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -76,11 +77,22 @@ class Merge:
     data: dict[str, Any]
     touched: dict[KeyPath, str] = field(default_factory=dict)
     problems: list[str] = field(default_factory=list)
+    #: The ruleset's own key path of each table key path it touched (`change.combat.stun`).
+    origins: dict[KeyPath, KeyPath] = field(default_factory=dict)
 
     def where(self, path: KeyPath, fallback: str) -> str:
         for length in range(len(path), 0, -1):
             if path[:length] in self.touched:
                 return self.touched[path[:length]]
+        return fallback
+
+    def key_path(self, path: KeyPath, fallback: KeyPath) -> KeyPath:
+        """The key path a message names: the ruleset's (`change.combat.stun.endurance_divisor`) where a
+        ruleset set the value, else `fallback` (the table file's own)."""
+        for length in range(len(path), 0, -1):
+            origin = self.origins.get(path[:length])
+            if origin is not None:
+                return (*origin, *path[length:])
         return fallback
 
     def problem(self, ruleset: Ruleset, path: KeyPath, message: str) -> None:
@@ -116,12 +128,15 @@ def _merge(
         elif exists and adding:
             merge.problem(ruleset, path, "already in the base tables: put it under `change` to replace it")
         elif not exists and not adding:
+            close = difflib.get_close_matches(str(key), [str(known) for known in base], n=1)
+            hint = f"did you mean {close[0]}? " if close else ""
             merge.problem(
-                ruleset, path, "matches nothing in the base tables (to put in a new entry, use `add`)"
+                ruleset, path, f"matches nothing in the base tables ({hint}to put in a new entry, use `add`)"
             )
         else:
             base[key] = copy.deepcopy(value)
             merge.touched[path[1:]] = ruleset.located.where(path)
+            merge.origins[path[1:]] = path
 
 
 def _remove(merge: Merge, ruleset: Ruleset, paths: Any) -> None:
