@@ -95,7 +95,11 @@ def test_house_combat_captions_show_the_changed_formulas(tables: Tables) -> None
         ),
         ("add:\n  weapons:\n    weapons:\n      dagger: {name: D}\n", ":4:22", "already in the base tables"),
         ("remove: [weapons.weapons.no-such]\n", ":1:10", "matches nothing"),
-        ('change:\n  combat:\n    initiative:\n      rank_multiplier: "x"\n', ":4:24", "should be a whole number"),
+        (
+            'change:\n  combat:\n    initiative:\n      rank_multiplier: "x"\n',
+            ":4:24",
+            "should be a whole number",
+        ),
     ],
 )
 def test_a_broken_ruleset_is_one_line_with_its_place_and_nothing_is_written(
