@@ -87,7 +87,10 @@ def test_the_endurance_track_marks_the_unconscious_box(tables: Tables) -> None:
     sheet = build_sheet(fighter(tables), tables, "t")
     endurance = sheet.tracks[0]
     assert endurance.label == "Endurance" and len(endurance.boxes) == 16
-    assert [box.number for box in endurance.boxes if box.mark] == ["3"]
+    # Each box shows what is left once ticked: 15 down to 0 (dead, 19); the marked one leaves 3, where 19's
+    # figure falls unconscious: the 13th point lost, not the 14th (issue 30: one point late).
+    assert [box.number for box in endurance.boxes] == [str(left) for left in range(15, -1, -1)]
+    assert [(place, box.number) for place, box in enumerate(endurance.boxes, 1) if box.mark] == [(13, "3")]
     assert endurance.note == "unconscious at 3, dead at 0 (3.4, 19)"
     fatigue = sheet.tracks[1]
     assert len(fatigue.boxes) == fighter(tables).characteristics.FT

@@ -78,8 +78,11 @@ def test_each_card_has_a_box_per_point_of_endurance_and_fatigue(
         endurance, fatigue = section.find_all("p", "track")
         assert endurance.find_all("span", "label")[0].text() == "EN"
         assert endurance.find_all("span", "value")[0].text() == str(card.characteristics["EN"])
-        # ticked from the left, the box numbered `unconscious` is that many from the right end
-        assert _track(endurance) == (card.characteristics["EN"], [card.characteristics["EN"] - unconscious])
+        # ticked from the left, the box that leaves `unconscious` (19) has that many boxes after it
+        assert _track(endurance) == (
+            card.characteristics["EN"],
+            [card.characteristics["EN"] - unconscious - 1],
+        )
         assert fatigue.find_all("span", "label")[0].text() == "FT"
         assert fatigue.find_all("span", "value")[0].text() == str(card.characteristics["FT"])
         assert _track(fatigue) == (card.characteristics["FT"], [])
@@ -88,13 +91,13 @@ def test_each_card_has_a_box_per_point_of_endurance_and_fatigue(
 
 def test_the_boxes_stand_in_strips_of_five() -> None:
     """Every fifth box from the left ends a strip; the box where Endurance knocks out is marked."""
-    assert CardTrack("Endurance", "EN", 12, 3).boxes == [
+    assert CardTrack("Endurance", "EN", 12, 3).boxes == [  # the 9th tick leaves 3: unconscious (19)
         *("", "", "", "", "end"),
-        *("", "", "", "", "marked end"),
+        *("", "", "", "marked", "end"),
         *("", ""),
     ]
     assert CardTrack("Fatigue", "FT", 11, None).boxes == [*(["", "", "", "", "end"] * 2), ""]
-    assert CardTrack("Endurance", "EN", 8, 4).boxes == ["", "", "", "", "marked end", "", "", ""]
+    assert CardTrack("Endurance", "EN", 8, 4).boxes == ["", "", "", "marked", "end", "", "", ""]
 
 
 def _boxes(box: Any, *, into_clipped: bool = True) -> Iterator[Any]:

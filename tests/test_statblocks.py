@@ -264,7 +264,7 @@ def test_a_run_without_a_group_draws_no_leader(tables: Tables) -> None:
     assert set(choices) == set(tables.archetypes) - leaders
 
 
-def test_a_bad_groups_table_stops_the_cli_in_one_line(tmp_path: Path) -> None:
+def test_a_bad_groups_table_stops_the_cli_a_line_a_problem(tmp_path: Path) -> None:
     text = (
         "best_of: 3\nleaders: [sergeant]\ngroups:\n  patrol:\n    name: Patrol\n    members: {soldier: 0}\n"
     )
@@ -276,7 +276,8 @@ def test_a_bad_groups_table_stops_the_cli_in_one_line(tmp_path: Path) -> None:
         except SystemExit as exit_info:
             code = exit_info.code
     message = stderr.getvalue().decode("utf-8")
-    assert code == 2 and message.count("\n") == 1 and "Traceback" not in message
+    # Two problems, a line each (issue 30: every problem at once, one line each).
+    assert code == 2 and message.count("\n") == 2 and "Traceback" not in message
     assert f"{folder}/groups.yaml:5:5: groups.patrol: no leader" in message
     assert "groups.yaml:6:24: groups.patrol.members.soldier: count 0 of 'soldier'" in message
     assert not target.exists()

@@ -56,19 +56,22 @@ class CardTrack:
     label: str
     code: str  # the card's short label, as its stats row names the characteristic
     value: int
-    marked: int | None  # the box that is marked (Endurance: unconscious there, 19), or None
+    marked: (
+        int | None
+    )  # what is left when the marked box is ticked (Endurance: unconscious at 3, 19), or None
 
     @property
     def boxes(self) -> list[str]:
-        """A box for each point from the value down to 1 (ticked from the left), as the card's classes:
-        "marked" for the marked box, "end" for the last of each strip of five (to count by at a glance)."""
+        """A box for each point (ticked from the left), as the card's classes: "marked" for the box whose
+        tick leaves `marked` (19: the figure whose Endurance reaches 3 falls unconscious, so the box that
+        brings it to 3), "end" for the last of each strip of five (to count by at a glance)."""
         return [
             " ".join(
                 name
-                for name, wanted in (("marked", point == self.marked), ("end", place % BOXES_PER_STRIP == 0))
+                for name, wanted in (("marked", left == self.marked), ("end", place % BOXES_PER_STRIP == 0))
                 if wanted
             )
-            for place, point in enumerate(range(self.value, 0, -1), 1)
+            for place, left in enumerate(range(self.value - 1, -1, -1), 1)
         ]
 
 

@@ -39,8 +39,10 @@ class Track:
 
 
 def tracks(character: Character, tables: Tables) -> list[Track]:
-    """Boxes numbered from the value down to 1, ticked from the left as points are lost or spent; the
-    Endurance box where 19 knocks the character out is marked."""
+    """A box for each point, ticked from the left as points are lost or spent, each numbered with what is
+    left once it is ticked (the value less one, down to 0). The Endurance box whose tick leaves the
+    Endurance at which 19 knocks the character out is marked: 19 "When figure's Endurance reaches 3, he
+    falls unconscious", so the box that brings it to 3, not the one after (one point late)."""
     record = tables.record
     endurance = character.characteristics.EN
     fatigue = character.characteristics.FT
@@ -52,8 +54,8 @@ def tracks(character: Character, tables: Tables) -> list[Track]:
             record.endurance.rule,
             f"unconscious at {num(out)}, dead at 0 ({record.endurance.rule})",
             [
-                TrackBox(num(point), "unconscious" if point == out else "")
-                for point in range(endurance, 0, -1)
+                TrackBox(num(left), "unconscious" if left == out else "")
+                for left in range(endurance - 1, -1, -1)
             ],
         ),
         Track(
@@ -61,6 +63,6 @@ def tracks(character: Character, tables: Tables) -> list[Track]:
             num(fatigue),
             record.fatigue.rule,
             "",
-            [TrackBox(num(point), "") for point in range(fatigue, 0, -1)],
+            [TrackBox(num(left), "") for left in range(fatigue - 1, -1, -1)],
         ),
     ]
