@@ -123,6 +123,9 @@ class Sheet:
     version: str
     page_two_new_page: bool
     blank_lines: dict[str, int] = field(default_factory=dict)
+    # The Equipment box kept whole on one page (moved on when it does not fit) unless it is long: split,
+    # a box that just misses the page leaves a stub of blank lines and its frame on the next page.
+    carried_whole: bool = False
 
 
 #: What the renderer takes: the typed Character, or a character file's mapping as chargen wrote it.
@@ -199,9 +202,17 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
             "languages": max(2, 4 - len(languages)),
             "notes": max(2, 4 - len(character.notes)),
             "wounds": max(1, wounds),
-            "carried": 2,
+            "carried": CARRIED_BLANK_LINES,
         },
+        carried_whole=len(carried) + CARRIED_BLANK_LINES <= CARRIED_WHOLE_LINES,
     )
+
+
+#: Blank lines under the Equipment carried, for pencil.
+CARRIED_BLANK_LINES = 2
+#: Entries (two columns of them) up to which the Equipment box is never split: about a third of a page,
+#: the most a page may be left short by moving the box whole to the next.
+CARRIED_WHOLE_LINES = 40
 
 
 #: Ruled Wounds lines the front page holds beside a record with the fewest weapon lines and captions.
