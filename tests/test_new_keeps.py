@@ -302,3 +302,26 @@ def test_text_is_wrapped_between_words_and_the_summary_shows_experience_left(tmp
     assert "Experience Points left of" in text  # 8.6's purchases taken off in the summary
     summary = text[text.rindex("Rolf: male") :]
     assert re.search(r"\b20 Experience Points left of 120\b", " ".join(summary.split()))
+
+
+def test_natural_spellings_and_the_purse_through_the_terminal(tmp_path: Path) -> None:
+    child = _spawn(tmp_path, "-o", "rolf.yaml")
+    shown = []
+    entries = [entry for entry in RIGHT]
+    armor = entries.index("Leather")
+    entries[armor : armor + 2] = ["Improved Plate", "chain mail", "kite"]
+    for entry in [*entries, "Rolf"]:
+        child.expect(PROMPT)
+        shown.append(str(child.before))
+        child.sendline(entry)
+    child.expect_exact("PDF of the Character Record")
+    shown.append(str(child.before))
+    child.sendline("")
+    child.expect(pexpect.EOF)
+    child.close()
+    text = " ".join(" ".join(shown).split())
+    assert "refused: armor: that brings the kit to 410 Silver Pennies, and the purse holds 275 (8.5)" in text
+    assert "equipment_given" not in text
+    assert "-> Chainmail; 15 Silver Pennies left" in text and "-> Kite Shield; 0 Silver Pennies left" in text
+    written = (tmp_path / "rolf.yaml").read_text(encoding="utf-8")
+    assert "armor: chainmail\n" in written and "shield: {name: kite-shield}\n" in written
