@@ -124,12 +124,19 @@ class Rolls(BaseModel):
         return read
 
 
+def _lower(value: Any) -> Any:
+    """A fixed choice in any case (`Rank`, ` Talent `): the words a file may give are lower case."""
+    return value.strip().lower() if isinstance(value, str) else value
+
+
 class Item(_Strict):
     name: Id
     rank: Rank | None = Field(None, description="no rank = unranked; 0 is Rank 0")
     increase: Literal["strength", "rank"] | None = Field(
         None, description="18.5 (with optional: [18.5]): the system of increased damage; strength unless rank"
     )
+
+    _increase_in_any_case = field_validator("increase", mode="before")(_lower)
 
 
 class Ability(_Strict):
@@ -145,6 +152,8 @@ class MagicAbility(_Strict):
     name: Name
     rank: Rank
     kind: Literal["talent", "spell", "ritual"] | None = None
+
+    _kind_in_any_case = field_validator("kind", mode="before")(_lower)
 
 
 class Gear(_Strict):

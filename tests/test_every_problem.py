@@ -160,3 +160,13 @@ def test_every_fixed_choice_in_any_case(tmp_path: Path, args: list[str]) -> None
 def test_optional_codes_in_any_case_are_written_as_the_tables_write_them(tmp_path: Path) -> None:
     result = _chargen(tmp_path, "roll", "--seed", "1", "--optional", "pb")
     assert "optional: [PB]\n" in result.stdout
+
+
+def test_fixed_values_of_a_file_in_any_case() -> None:
+    text = (
+        "optional: [pb, 18.5]\nrolls: {points: 9, beauty: [1, 2, 3, 4]}\ngender: Female\nhand: LEFT\n"
+        "weapons: [{name: dagger, increase: Rank}]\nspells: [{name: Foo, rank: 0, kind: Talent}]\n"
+    )
+    character = api.build(text, "<in>", seed=1)
+    assert (character.optional, character.gender, character.hand) == (["PB", "18.5"], "female", "left")
+    assert character.weapons[0].increase == "rank" and character.spells[0].kind == "talent"
