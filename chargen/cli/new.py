@@ -24,8 +24,9 @@ if TYPE_CHECKING:
     from chargen.tables import Tables
 
 HELP_LINE = (
-    "Enter your own dice at each step, or press Enter to let chargen roll. At any prompt: `help` says what "
-    "the step does and accepts, `back` undoes a step, `quit` leaves without writing anything."
+    "Enter your own dice at each step, or press Enter to let chargen roll. `back` undoes a step; Ctrl-C leaves "
+    "without writing anything.\nAt any prompt: `help` says what the step does and what it accepts; `quit` "
+    "asks, then leaves with nothing written."
 )
 
 
