@@ -182,7 +182,8 @@ def _ask_path(walk: Any, target: Any, taken: frozenset[str] = frozenset()) -> st
     from chargen.walkthrough.outputs import path_problem, would_replace
 
     while True:
-        path = _ask(target.question, walk, f"Accepts: {target.accepts}.").strip() or target.offered or ""
+        told = f"Accepts: {target.accepts}.\n`quit` asks, then leaves with nothing written."
+        path = _ask(target.question, walk, told).strip() or target.offered or ""
         if not path:
             return ""
         problem = "that name is already taken by the character file" if path in taken else None
