@@ -57,7 +57,10 @@ def form_fields(sheet: Sheet, prefix: str = "") -> Form:
     tracks = []
     for track in sheet.tracks:  # 3.4, 3.7: a box per point
         name = prefix + _slug(track.label)
-        tracks.append(TrackFields(f"{name}_current", [f"{name}_box_{box.number}" for box in track.boxes]))
+        # A box is named for the point it stands for (the first box the highest), whatever number the
+        # record prints in it (what is left once it is ticked, chargen.render.tracks).
+        points = range(len(track.boxes), 0, -1)
+        tracks.append(TrackFields(f"{name}_current", [f"{name}_box_{point}" for point in points]))
     return Form(
         tracks=tracks,
         experience=[
