@@ -135,16 +135,20 @@ def _walk_through(walk: Any) -> None:
 def _ask_outputs(walk: Any, document: Character, outputs: Outputs) -> Outputs:
     """The character file and the record's files: those not given as options, asked, each asked again until
     it can be written; an existing file replaced only after a yes."""
-    from chargen.walkthrough.outputs import Target
+    from chargen.walkthrough.outputs import Target, would_replace
 
     offered = f"{_slug(document.name)}.{outputs.fmt}"
-    output = _kept(walk, outputs.output, Target(outputs.fmt, offered))
+    force = outputs.force
+    output = _kept(walk, outputs.output, Target(outputs.fmt, offered), force=force)
     given = frozenset({output})
-    html = _kept(walk, outputs.html, Target("html"), given) if outputs.html else None
-    pdf = _kept(walk, outputs.pdf, Target("pdf"), given) if outputs.pdf else None
+    html = _kept(walk, outputs.html, Target("html"), given, force=force) if outputs.html else None
+    pdf = _kept(walk, outputs.pdf, Target("pdf"), given, force=force) if outputs.pdf else None
     if outputs.pdf is None and outputs.html is None:
-        pdf = _ask_path(walk, Target("pdf"), taken=given)
-    return replace(outputs, output=output, html=html or None, pdf=pdf or None)
+        pdf = _ask_path(walk, Target("pdf"), taken=given, force=force)
+    # A file there now was either named with --force or replaced after the player's yes (chargen.output
+    # replaces a file only under force: one policy for every command).
+    agreed = force or any(would_replace(path) for path in (output, html, pdf) if path)
+    return replace(outputs, output=output, html=html or None, pdf=pdf or None, force=agreed)
 
 
 def _check_given(outputs: Outputs) -> None:
@@ -162,23 +166,26 @@ def _check_given(outputs: Outputs) -> None:
             raise InputError(f"{option}: {problem}")
 
 
-def _kept(walk: Any, path: str | None, target: Any, taken: frozenset[str] = frozenset()) -> str:
+def _kept(
+    walk: Any, path: str | None, target: Any, taken: frozenset[str] = frozenset(), *, force: bool
+) -> str:
     """A file named by an option, kept unless it would replace a file the player will not have replaced
     (then another name is asked); no name given: asked."""
     from chargen.walkthrough.outputs import would_replace
 
     if path is None:
-        return _ask_path(walk, target, taken)
-    if path == "-" or not would_replace(path) or _replace(path):
+        return _ask_path(walk, target, taken, force=force)
+    if path == "-" or not would_replace(path) or _replace(path, force=force):
         return path
-    return _ask_path(walk, target, taken)
+    return _ask_path(walk, target, taken, force=force)
 
 
-def _replace(path: str) -> bool:
-    return bool(click.confirm(f"{path} exists; replace it?", default=False))
+def _replace(path: str, *, force: bool) -> bool:
+    """Whether the player has a file there replaced: yes with --force, else asked (Enter is no)."""
+    return force or bool(click.confirm(f"{path} exists; replace it?", default=False))
 
 
-def _ask_path(walk: Any, target: Any, taken: frozenset[str] = frozenset()) -> str:
+def _ask_path(walk: Any, target: Any, taken: frozenset[str] = frozenset(), *, force: bool) -> str:
     from chargen.walkthrough.outputs import path_problem, would_replace
 
     while True:
@@ -190,7 +197,7 @@ def _ask_path(walk: Any, target: Any, taken: frozenset[str] = frozenset()) -> st
         problem = problem or path_problem(path, target.kind)
         if problem:
             _say(f"refused: {problem}", "  ")
-        elif not would_replace(path) or _replace(path):
+        elif not would_replace(path) or _replace(path, force=force):
             return path
 
 

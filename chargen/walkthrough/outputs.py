@@ -9,7 +9,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from chargen.output import EXTENSIONS, is_special
+from chargen.output import EXTENSIONS, is_special, would_replace
+
+__all__ = ["KINDS", "Target", "path_problem", "would_replace"]  # would_replace: the one policy's own test
 
 #: What each file the walk writes is, for its question and its messages.
 KINDS = {
@@ -68,9 +70,3 @@ def path_problem(path: str, kind: str) -> str | None:
     except OSError as error:
         return f"cannot write in {folder} ({error.strerror or error}); give a file in another folder"
     return None
-
-
-def would_replace(path: str) -> bool:
-    """Whether writing `path` replaces a file already there (the walk asks first)."""
-    target = Path(path)
-    return target.is_file() and not is_special(target)
