@@ -149,7 +149,8 @@ def _refused(status: int, message: str) -> Response:
 def _headers(response: Response) -> Response:
     response.headers.setdefault("Content-Security-Policy", PAGE_POLICY)
     response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
+    # same-origin, not no-referrer: under no-referrer Chromium sends `Origin: null` with the page's own forms
+    response.headers["Referrer-Policy"] = "same-origin"
     response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
     response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
     if not request.path.startswith("/static/"):
