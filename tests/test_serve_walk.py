@@ -126,7 +126,7 @@ def test_back_across_steps(page: Any, server: Served) -> None:
     assert page.locator("ol.taken li").count() == 5
     page.get_by_role("button", name="Back one step").click()
     assert step(page) == keys[4] and page.locator("ol.taken li").count() == 4
-    page.get_by_role("button", name=f"Back to step 2, {keys[1]}").click()
+    page.get_by_role("button", name=f"Back to here: step 2, {keys[1]}").click()
     assert step(page) == keys[1] and page.locator("ol.taken li").count() == 1
     page.fill("#entry", "999")
     page.get_by_role("button", name="Use my entry").click()

@@ -124,7 +124,7 @@ def job_page(key: str) -> Response:
     if job is None:
         return gm_page(404, "That batch is no longer here: make it again (the same seed makes the same NPCs).")
     status = job_status(key).get_json()
-    return page("job.html", job=job, status=status, labels=LABELS, preview=PREVIEW)
+    return page("job.html", job=job, progress=status, labels=LABELS, preview=PREVIEW)
 
 
 def job_file(key: str, name: str) -> Response:
