@@ -182,7 +182,6 @@ def _chargen_error(error: ChargenError) -> Response:
 def _unexpected(error: Exception) -> Response:
     # A bug of chargen's: one line in the server's log, a short page for the browser, and the server goes on.
     print(f"chargen serve: {request.method} {request.path}: {type(error).__name__}", file=sys.stderr)
-    import traceback; traceback.print_exc()
     return _refused(500, "Something went wrong on chargen's side; the page was not made. Try again.")
 
 

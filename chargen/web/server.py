@@ -56,7 +56,8 @@ def serve(
             port=port,
             threads=THREADS,
             connection_limit=CONNECTIONS,
-            max_request_body_size=MAX_BODY,
+            # a body past Flask's MAX_BODY gets the page's own 413; past this, waitress closes the connection
+            max_request_body_size=4 * MAX_BODY,
             ident="chargen",
             clear_untrusted_proxy_headers=True,
         )
