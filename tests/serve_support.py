@@ -110,7 +110,9 @@ class Requests:
         page.on("request", lambda request: self.urls.append(request.url))
 
     def outside(self, base: str) -> list[str]:
-        return [url for url in self.urls if not url.startswith(base) and not url.startswith(("data:", "about:"))]
+        return [
+            url for url in self.urls if not url.startswith(base) and not url.startswith(("data:", "about:"))
+        ]
 
 
 def wait_for(check: Any, seconds: float = 60) -> None:

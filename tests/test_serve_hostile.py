@@ -39,7 +39,7 @@ ROUTES = [
     "/static/../app.py",
     "/no/such/page",
 ]
-SCRIPT = '<script>alert(1)</script>"\'><img src=x onerror=alert(2)>'
+SCRIPT = "<script>alert(1)</script>\"'><img src=x onerror=alert(2)>"
 
 
 @dataclass
@@ -55,7 +55,9 @@ def server() -> Iterator[Served]:
         yield running
 
 
-def send(server: Served, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> Answer:
+def send(
+    server: Served, method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None
+) -> Answer:
     address = urlsplit(server.url)
     connection = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
     try:
@@ -85,9 +87,13 @@ def _form(**fields: str) -> tuple[bytes, dict[str, str]]:
 
 def _multipart(name: str, filename: str, data: bytes, boundary: str = "xyz") -> tuple[bytes, dict[str, str]]:
     body = (
-        f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
-        f"Content-Type: application/octet-stream\r\n\r\n"
-    ).encode() + data + f"\r\n--{boundary}--\r\n".encode()
+        (
+            f'--{boundary}\r\nContent-Disposition: form-data; name="{name}"; filename="{filename}"\r\n'
+            f"Content-Type: application/octet-stream\r\n\r\n"
+        ).encode()
+        + data
+        + f"\r\n--{boundary}--\r\n".encode()
+    )
     return body, {"Content-Type": f"multipart/form-data; boundary={boundary}"}
 
 
@@ -96,21 +102,40 @@ def test_every_route_with_every_method_and_junk(server: Served) -> None:
     for path in ROUTES:
         for method in ("GET", "HEAD", "POST", "PUT", "DELETE", "OPTIONS", "PATCH"):
             for body in junk:
-                sane(send(server, method, path, body, {"Content-Type": "application/x-www-form-urlencoded"}), f"{method} {path}")
+                sane(
+                    send(server, method, path, body, {"Content-Type": "application/x-www-form-urlencoded"}),
+                    f"{method} {path}",
+                )
         sane(send(server, "GET", path + "?" + "q=" + "x" * 5000), path)
     still_answers(server)
 
 
 def test_script_laden_and_malformed_forms(server: Served) -> None:
     posts = {
-        "/new": [{"action": "take", "step": "rolls.points", "entry": SCRIPT}, {"action": "back-to-" + "9" * 400},
-                 {"action": SCRIPT}, {"step": SCRIPT, "entry": "x" * 100_000}, {"action": "take"}],
-        "/open": [{"text": SCRIPT}, {"text": f"name: '{SCRIPT}'\n"}, {"text": "a: &a [*a]\n"}, {"text": "[" * 5000},
-                  {"text": "rolls: {points: 1e400}\n"}, {"text": "\x00\x01"}],
+        "/new": [
+            {"action": "take", "step": "rolls.points", "entry": SCRIPT},
+            {"action": "back-to-" + "9" * 400},
+            {"action": SCRIPT},
+            {"step": SCRIPT, "entry": "x" * 100_000},
+            {"action": "take"},
+        ],
+        "/open": [
+            {"text": SCRIPT},
+            {"text": f"name: '{SCRIPT}'\n"},
+            {"text": "a: &a [*a]\n"},
+            {"text": "[" * 5000},
+            {"text": "rolls: {points: 1e400}\n"},
+            {"text": "\x00\x01"},
+        ],
         "/rules": [{"shipped": SCRIPT}, {"keep": "yes"}, {"shipped": "../../etc/passwd"}],
-        "/gm": [{"count": SCRIPT}, {"count": "5", "archetype": SCRIPT}, {"count": "99999999999999999999"},
-                {"count": "2", "group": SCRIPT, "race": SCRIPT, "gender": SCRIPT, "paper": SCRIPT, "seed": "-1"},
-                {"count": "2", "files": "../../../etc/passwd"}, {"count": "1001"}],
+        "/gm": [
+            {"count": SCRIPT},
+            {"count": "5", "archetype": SCRIPT},
+            {"count": "99999999999999999999"},
+            {"count": "2", "group": SCRIPT, "race": SCRIPT, "gender": SCRIPT, "paper": SCRIPT, "seed": "-1"},
+            {"count": "2", "files": "../../../etc/passwd"},
+            {"count": "1001"},
+        ],
     }
     for path, forms in posts.items():
         for fields in forms:
@@ -125,7 +150,16 @@ def test_script_laden_and_malformed_forms(server: Served) -> None:
         body, headers = _multipart(name, "x.yaml", b"", boundary="")
         sane(send(server, "POST", path, body, headers), f"{path} no boundary")
         body, _ = _multipart(name, "x.yaml", b"x: 1\n")
-        sane(send(server, "POST", path, body[: len(body) // 2], {"Content-Type": "multipart/form-data; boundary=xyz"}), path)
+        sane(
+            send(
+                server,
+                "POST",
+                path,
+                body[: len(body) // 2],
+                {"Content-Type": "multipart/form-data; boundary=xyz"},
+            ),
+            path,
+        )
     still_answers(server)
 
 
@@ -147,12 +181,22 @@ def test_oversized_requests_are_refused_in_one_line(server: Served) -> None:
 
 def test_cross_origin_posts_are_refused(server: Served) -> None:
     body, headers = _form(action="roll", step="rolls.points")
-    for extra in ({"Origin": "http://evil.example"}, {"Origin": "null"}, {"Sec-Fetch-Site": "cross-site"},
-                  {"Sec-Fetch-Site": "same-site"}):
+    for extra in (
+        {"Origin": "http://evil.example"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site"},
+    ):
         answer = send(server, "POST", "/new", body, {**headers, **extra})
         sane(answer, str(extra))
         assert answer.status == 403 and b"another site" in answer.body
-    same = send(server, "POST", "/new", body, {**headers, "Origin": server.url.rstrip("/"), "Sec-Fetch-Site": "same-origin"})
+    same = send(
+        server,
+        "POST",
+        "/new",
+        body,
+        {**headers, "Origin": server.url.rstrip("/"), "Sec-Fetch-Site": "same-origin"},
+    )
     assert same.status in (303, 409)
     still_answers(server)
 
@@ -203,10 +247,15 @@ def test_a_busy_port_is_one_line_and_exit_2(server: Served) -> None:
     port = str(urlsplit(server.url).port)
     done = subprocess.run(
         [sys.executable, "-m", "chargen", "serve", "--port", port, "--no-browser"],
-        capture_output=True, text=True, timeout=60, check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
     )
     assert done.returncode == 2
-    assert done.stderr.splitlines() == [f"chargen: error: serve: 127.0.0.1:{port} is in use; give another with --port"]
+    assert done.stderr.splitlines() == [
+        f"chargen: error: serve: 127.0.0.1:{port} is in use; give another with --port"
+    ]
 
 
 def test_ctrl_c_stops_cleanly_and_leaves_no_process(tmp_path: Path) -> None:
@@ -231,7 +280,8 @@ def test_a_non_local_host_says_who_can_reach_it() -> None:
 
     process = subprocess.Popen(
         [sys.executable, "-m", "chargen", "serve", "--host", "127.0.0.2", "--port", "0", "--no-browser"],
-        stderr=subprocess.PIPE, text=True,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     assert process.stderr is not None
     line = process.stderr.readline()
@@ -244,7 +294,9 @@ def _children(pid: int) -> list[int]:
     found = []
     for task in Path(f"/proc/{pid}/task").iterdir():
         found += [int(child) for child in (task / "children").read_text().split()]
-    return found + [grandchild for child in found for grandchild in _children(child) if Path(f"/proc/{child}").exists()]
+    return found + [
+        grandchild for child in found for grandchild in _children(child) if Path(f"/proc/{child}").exists()
+    ]
 
 
 def _alive(pid: int) -> bool:

@@ -34,7 +34,9 @@ def browser() -> Iterator[Any]:
 @pytest.fixture
 def page(browser: Any, server: Served) -> Iterator[Any]:
     # bypass_csp: only so the test can put axe-core into the page; the page's own policy is tested apart.
-    context = browser.new_context(viewport={"width": 1200, "height": 900}, accept_downloads=True, bypass_csp=True)
+    context = browser.new_context(
+        viewport={"width": 1200, "height": 900}, accept_downloads=True, bypass_csp=True
+    )
     opened = context.new_page()
     opened.requests = Requests(opened)
     yield opened
@@ -87,7 +89,11 @@ def test_axe_finds_no_serious_or_critical_violation(page: Any, server: Served, t
     for name in _visit_every_page(page, server, tmp_path):
         page.add_script_tag(path=str(AXE))
         found = page.evaluate("async () => (await axe.run(document)).violations")
-        bad = [(item["id"], item["impact"], len(item["nodes"])) for item in found if item["impact"] in ("serious", "critical")]
+        bad = [
+            (item["id"], item["impact"], len(item["nodes"]))
+            for item in found
+            if item["impact"] in ("serious", "critical")
+        ]
         assert bad == [], f"{name}: {bad}"
         unlabelled = page.evaluate(
             """() => [...document.querySelectorAll('input:not([type=hidden]), select, textarea')]
@@ -174,7 +180,9 @@ def test_the_gms_downloads_equal_chargen_batch(page: Any, server: Served, tmp_pa
     cli.mkdir()
     args = command.split()[1:]
     assert args[:5] == ["batch", "--count=4", "--seed=11", "--archetype=bandit=2,fighter=1", "--paper=a4"]
-    done = subprocess.run([sys.executable, "-m", "chargen", *args, "-q"], cwd=cli, capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "chargen", *args, "-q"], cwd=cli, capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr
     for name in names:
         assert (tmp_path / f"page-{name}").read_bytes() == (cli / name).read_bytes(), name
@@ -183,6 +191,8 @@ def test_the_gms_downloads_equal_chargen_batch(page: Any, server: Served, tmp_pa
 
 
 def _chargen(*args: str) -> str:
-    done = subprocess.run([sys.executable, "-m", "chargen", *args], capture_output=True, text=True, check=False)
+    done = subprocess.run(
+        [sys.executable, "-m", "chargen", *args], capture_output=True, text=True, check=False
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout

@@ -12,7 +12,9 @@ import click
     show_default=True,
     help="Address to listen on. Only 127.0.0.1 keeps the page to this computer; 0.0.0.0 opens it to your network.",
 )
-@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one).")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="Port (0: any free one)."
+)
 @click.option("--no-browser", is_flag=True, help="Do not open the page in a browser.")
 @click.pass_context
 def serve_command(context: click.Context, host: str, port: int, no_browser: bool) -> None:

@@ -134,7 +134,9 @@ def _checked_request() -> Response | None:
             "same-origin",
             "none",
         ):
-            return _refused(403, "A form from another site was refused: chargen takes forms from its own page only.")
+            return _refused(
+                403, "A form from another site was refused: chargen takes forms from its own page only."
+            )
     return None
 
 
@@ -186,6 +188,8 @@ def _unexpected(error: Exception) -> Response:
 
 
 Handler = Callable[..., Response]
+
+
 def shared(app: Flask) -> Server:
     """What the application's pages share (the server closes it when it stops)."""
     found: Server = app.extensions["chargen"]

@@ -3,11 +3,12 @@ of their own, with its progress on the page, the roster shown, and each file to 
 
 from __future__ import annotations
 
+import secrets
 import shlex
 import shutil
-import secrets
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flask import Flask, Response, jsonify, redirect, request
 
@@ -16,6 +17,9 @@ from chargen.web.app import browser, download, find_job, page, record_response, 
 from chargen.web.jobs import PREVIEW, batch_job, outcome, read_progress
 from chargen.web.pool import Batches
 from chargen.web.state import Job
+
+if TYPE_CHECKING:
+    from chargen.batch import BatchOptions
 
 #: NPCs a batch from the page may make (a run of `chargen batch` has no such limit).
 MAX_NPCS = 1000
@@ -95,15 +99,15 @@ def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
     return job
 
 
-def _command(options: object, files: tuple[str, ...], rules: list[str]) -> str:
+def _command(options: BatchOptions, files: tuple[str, ...], rules: list[str]) -> str:
     """The `chargen batch` command that writes the same files."""
     words = ["chargen", *(f"--rules={name}" for name in rules), "batch"]
     for name in ("count", "seed", "archetype", "group", "race", "gender"):
         value = getattr(options, name)
         if value is not None:
             words.append(f"--{name}={value}")
-    if getattr(options, "paper") != "letter":
-        words.append(f"--paper={getattr(options, 'paper')}")
+    if options.paper != "letter":
+        words.append(f"--paper={options.paper}")
     words += [f"{LABELS[name][2]}={name}" for name in files]
     return shlex.join(words)
 
@@ -116,13 +120,17 @@ def job_status(key: str) -> Response:
     ended = outcome(job.folder)
     if ended is None and not server().batches.running(job.key):
         ended = ("failed", "the batch stopped before it was done")
-    return jsonify(state=ended[0] if ended else "running", done=done, total=total, message=ended[1] if ended else "")
+    return jsonify(
+        state=ended[0] if ended else "running", done=done, total=total, message=ended[1] if ended else ""
+    )
 
 
 def job_page(key: str) -> Response:
     job = find_job(key)
     if job is None:
-        return gm_page(404, "That batch is no longer here: make it again (the same seed makes the same NPCs).")
+        return gm_page(
+            404, "That batch is no longer here: make it again (the same seed makes the same NPCs)."
+        )
     status = job_status(key).get_json()
     return page("job.html", job=job, progress=status, labels=LABELS, preview=PREVIEW)
 

@@ -63,7 +63,9 @@ DONE = "done"
 FAILED = "failed"
 
 
-def batch_job(rules: RulesChoice, options: BatchOptions, folder: str, files: tuple[str, ...], npcs: int) -> None:
+def batch_job(
+    rules: RulesChoice, options: BatchOptions, folder: str, files: tuple[str, ...], npcs: int
+) -> None:
     """`batch`, its outcome left in the folder for the page: a `done` file, or `failed` with one line."""
     from chargen.errors import ChargenError
 
@@ -113,7 +115,17 @@ def batch(rules: RulesChoice, options: BatchOptions, folder: str, files: tuple[s
     for index, outputs in enumerate(runs):
         done = npcs * index
         paths = {option: str(Path(folder) / name) for option, name in outputs.items()}
-        run_batch(replace(options, **paths, jobs=1, force=True), tables=tables, progress=report)
+        run = replace(
+            options,
+            jsonl=paths.get("jsonl"),
+            csv=paths.get("csv"),
+            statblock=paths.get("statblock"),
+            roster=paths.get("roster"),
+            pdf=paths.get("pdf"),
+            jobs=1,
+            force=True,
+        )
+        run_batch(run, tables=tables, progress=report)
     _write_progress(folder, total, total)
 
 

@@ -54,7 +54,10 @@ class Pool:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(["chargen.web.jobs", "chargen.api", "chargen.render"])
                 self._executor = ProcessPoolExecutor(
-                    self._workers, mp_context=context, initializer=quiet_worker, max_tasks_per_child=self._tasks
+                    self._workers,
+                    mp_context=context,
+                    initializer=quiet_worker,
+                    max_tasks_per_child=self._tasks,
                 )
             return self._executor
 

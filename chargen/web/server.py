@@ -64,7 +64,7 @@ def serve(
     except OSError as error:
         reason = "is in use; give another with --port" if error.errno == errno.EADDRINUSE else error.strerror
         raise ChargenError(f"serve: {host}:{port} {reason}") from None
-    actual = int(server.effective_port)  # type: ignore[union-attr]
+    actual = int(server.effective_port)
     state = shared(app)
     state.allowed_hosts = allowed_hosts(host, actual)  # before the first request is read
     shown = f"[{host}]" if ":" in host else host

@@ -140,7 +140,10 @@ def file_download(kind: str) -> Response:
 
 def _slug(name: str) -> str:
     """The file name a download is offered under, as `chargen new` offers it."""
-    return "-".join("".join(c if c.isalnum() and c.isascii() else " " for c in name.lower()).split()) or "character"
+    return (
+        "-".join("".join(c if c.isalnum() and c.isascii() else " " for c in name.lower()).split())
+        or "character"
+    )
 
 
 def register(app: Flask) -> None:
