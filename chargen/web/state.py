@@ -14,6 +14,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from chargen.web.jobs import RulesChoice
 
@@ -44,6 +45,10 @@ class Browser:
     opened: tuple[str, str] | None = None  # (the file's name, its text)
     jobs: list[Job] = field(default_factory=list)
     used: float = field(default_factory=time.monotonic)
+    # The walk as last replayed, kept so an update answers one step rather than replaying them all; only a
+    # copy of what `answers` says (chargen.web.walk_pages checks it still is). One request at a time uses it.
+    walk: Any = None
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
 
 class Store:

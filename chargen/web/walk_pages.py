@@ -35,8 +35,25 @@ class Taken:
     shown: str
 
 
-def replayed(state: Browser) -> tuple[Walk, list[Taken]]:
-    """The browser's walk: its seed, then each accepted answer again (a walk repeats exactly)."""
+@dataclass
+class Replayed:
+    """A browser's walk as its answers make it, and the steps taken with what the walk said of each."""
+
+    made_of: tuple[object, ...]
+    walk: Walk
+    taken: list[Taken]
+
+
+def _made_of(state: Browser) -> tuple[object, ...]:
+    return (state.seed, state.rules, tuple(state.answers))
+
+
+def replayed(state: Browser) -> Replayed:
+    """The browser's walk: its seed, then each accepted answer again (a walk repeats exactly). The last one
+    is kept, so a step answered or undone changes it rather than replaying every step (state.lock held)."""
+    kept = state.walk
+    if isinstance(kept, Replayed) and kept.made_of == _made_of(state):
+        return kept
     walk = new_walk(state.rules.tables(), state.seed)
     taken: list[Taken] = []
     for text in state.answers:
@@ -44,7 +61,9 @@ def replayed(state: Browser) -> tuple[Walk, list[Taken]]:
         if question is None:
             break
         taken.append(Taken(question.key, walk.answer(text)))
-    return walk, taken
+    made = Replayed(_made_of(state), walk, taken)
+    state.walk = made
+    return made
 
 
 def _help(walk: Walk) -> str:
@@ -57,84 +76,105 @@ def _help(walk: Walk) -> str:
 
 
 def walk_page(error: str = "", entry: str = "", status: int = 200) -> Response:
-    walk, taken = replayed(browser())
-    question = walk.current
-    return page(
-        "walk.html",
-        status,
-        walk=walk,
-        question=question,
-        explain=question.explain(walk) if question else "",
-        ask=question.ask(walk) if question else "",
-        help=_help(walk) if question else "",
-        taken=taken,
-        error=error,
-        entry=entry,
-        downloads=DOWNLOADS if question is None else {},
-        name=walk.document().name if question is None else "",
-    )
+    state = browser()
+    with state.lock:
+        made = replayed(state)
+        walk, question = made.walk, made.walk.current
+        return page(
+            "walk.html",
+            status,
+            walk=walk,
+            question=question,
+            explain=question.explain(walk) if question else "",
+            ask=question.ask(walk) if question else "",
+            help=_help(walk) if question else "",
+            taken=made.taken,
+            error=error,
+            entry=entry,
+            downloads=DOWNLOADS if question is None else {},
+            name=walk.document().name if question is None else "",
+        )
 
 
 def take() -> Response:
     state = browser()
     action = request.form.get("action", "take")
-    if action == "restart":
-        from chargen.api import new_seed
-
-        state.answers, state.seed = [], new_seed()
-    elif action == "back":
-        del state.answers[-1:]
-    elif action.startswith("back-to-"):
-        step = action.removeprefix("back-to-")
-        if step.isdigit():
-            del state.answers[int(step) :]
-    elif action in ("take", "roll"):
+    if action in ("take", "roll"):
         return _answer(state, "" if action == "roll" else request.form.get("entry", ""))
+    with state.lock:
+        if action == "restart":
+            from chargen.api import new_seed
+
+            state.answers, state.seed = [], new_seed()
+        elif action == "back" or (action.startswith("back-to-") and action[8:].isdigit()):
+            keep = len(state.answers) - 1 if action == "back" else int(action[8:])
+            _back_to(state, max(0, keep))
     return redirect("/new", 303)  # type: ignore[return-value]
+
+
+def _back_to(state: Browser, keep: int) -> None:
+    """Undo the steps after the first `keep`, with the walk's own `back`."""
+    made = replayed(state)
+    while len(state.answers) > keep and made.walk.back():
+        state.answers.pop()
+        made.taken.pop()
+    made.made_of = _made_of(state)
 
 
 def _answer(state: Browser, entry: str) -> Response:
-    walk, _ = replayed(state)
-    question = walk.current
-    shown_entry = entry[:MAX_ENTRY]
-    if question is None:
-        return walk_page("The character is complete: download it below, or go back a step.", status=409)
-    if request.form.get("step") != question.key:
-        return walk_page("That form was for another step; here is the step the walk is at.", status=409)
-    try:
-        if len(entry) > MAX_ENTRY or len(state.answers) >= MAX_ANSWERS:
-            raise InputError(f"{question.key}: an entry is at most {MAX_ENTRY} characters")
-        walk.answer(entry)
-    except ChargenError as refused:
-        return walk_page(" ".join(str(refused).split()), shown_entry, status=422)
-    state.answers.append(entry)
-    return redirect("/new", 303)  # type: ignore[return-value]
+    with state.lock:
+        made = replayed(state)
+        question = made.walk.current
+        if question is None:
+            refused, status = "The character is complete: download it below, or go back a step.", 409
+        elif request.form.get("step") != question.key:
+            refused, status = "That form was for another step; here is the step the walk is at.", 409
+        else:
+            try:
+                if len(entry) > MAX_ENTRY or len(state.answers) >= MAX_ANSWERS:
+                    raise InputError(f"{question.key}: an entry is at most {MAX_ENTRY} characters")
+                made.taken.append(Taken(question.key, made.walk.answer(entry)))
+            except ChargenError as error:
+                refused, status = " ".join(str(error).split()), 422
+            else:
+                state.answers.append(entry)
+                made.made_of = _made_of(state)
+                return redirect("/new", 303)  # type: ignore[return-value]
+    return walk_page(refused, entry[:MAX_ENTRY] if status == 422 else "", status)
 
 
 def record() -> Response:
     from chargen.render import render_html
 
-    walk, _ = replayed(browser())
-    return record_response(render_html(walk.preview(), walk.tables))
+    state = browser()
+    with state.lock:
+        walk = replayed(state).walk
+        return record_response(render_html(walk.preview(), walk.tables))
 
 
 def file_download(kind: str) -> Response:
     from chargen.character_file import dump_document
     from chargen.render import render_html
 
-    walk, _ = replayed(browser())
     if kind not in DOWNLOADS:
         return walk_page("There is no such download.", status=404)
-    if walk.current is not None:
+    state = browser()
+    with state.lock:
+        walk = replayed(state).walk
+        if walk.current is not None:
+            document = None
+        else:
+            document = walk.document()
+            html = render_html(document, walk.tables) if kind == "html" else ""
+    if document is None:
         return walk_page("Finish the steps first: the downloads are of the whole character.", status=409)
-    document = walk.document()
     name = _slug(document.name)
     if kind in ("yaml", "json"):
         return download(dump_document(document, kind), f"{name}.{kind}", DOWNLOADS[kind][1])
     if kind == "html":
-        return download(render_html(document, walk.tables), f"{name}.html", "text/html")
+        return download(html, f"{name}.html", "text/html")
     paper = kind.removesuffix(".pdf")
-    data = server().pool.run(record_pdf, browser().rules, dump_document(document, "yaml"), paper)
+    data = server().pool.run(record_pdf, state.rules, dump_document(document, "yaml"), paper)
     return download(data, f"{name}-{paper}.pdf", "application/pdf")
 
 
