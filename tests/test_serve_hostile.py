@@ -53,6 +53,8 @@ class Answer:
 def server() -> Iterator[Served]:
     with served() as running:
         yield running
+    # nothing went wrong on the server's side either: its log is its first and last line
+    assert running.log[1:] == ["chargen serve: stopped"], running.log
 
 
 def send(
