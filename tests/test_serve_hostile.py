@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.serve_support import Served, served
+from tests.serve_support import Served, served, wait_for
 
 #: Every route of the page (a job id and file name that are not this browser's stand in for the GM's).
 ROUTES = [
@@ -34,6 +34,7 @@ ROUTES = [
     "/gm",
     "/gm/jobs/nope",
     "/gm/jobs/nope/status",
+    "/gm/jobs/nope/files/npcs.jsonl",
     "/gm/jobs/nope/files/..%2f..%2fetc%2fpasswd",
     "/static/app.css",
     "/static/../app.py",
@@ -97,6 +98,22 @@ def _multipart(name: str, filename: str, data: bytes, boundary: str = "xyz") -> 
         + f"\r\n--{boundary}--\r\n".encode()
     )
     return body, {"Content-Type": f"multipart/form-data; boundary={boundary}"}
+
+
+def test_the_routes_here_are_every_route_of_the_page() -> None:
+    from chargen.web.app import create_app, shared
+
+    app = create_app()
+    adapter = app.url_map.bind("localhost")
+    reached = set()
+    for path in ROUTES:
+        for method in ("GET", "POST"):
+            try:
+                reached.add(adapter.match(path.replace("%2f", "/"), method=method)[0])
+            except Exception:  # no such route, or not for this method: the answer is still checked
+                continue
+    assert reached == {rule.endpoint for rule in app.url_map.iter_rules()}
+    shared(app).close()
 
 
 def test_every_route_with_every_method_and_junk(server: Served) -> None:
@@ -273,7 +290,8 @@ def test_ctrl_c_stops_cleanly_and_leaves_no_process(tmp_path: Path) -> None:
     assert status == 0
     assert running.log[-1] == "chargen serve: stopped"
     assert not any("Traceback" in line for line in running.log)
-    assert [pid for pid in children if _alive(pid)] == []
+    # the forkserver sees its server gone and ends too, within moments
+    wait_for(lambda: [pid for pid in children if _alive(pid)] == [], seconds=10)
 
 
 def test_a_non_local_host_says_who_can_reach_it() -> None:

@@ -4,6 +4,7 @@ and a clean stop on Ctrl-C or SIGTERM (worker processes stopped, batch files del
 from __future__ import annotations
 
 import errno
+import logging
 import threading
 import webbrowser
 from collections.abc import Callable
@@ -48,6 +49,8 @@ def serve(
     from chargen.web.app import MAX_BODY, create_app, shared
 
     rules.tables()  # the server's own rules checked before it listens
+    # Requests waiting for a free thread is the bound at work (THREADS), not news for the terminal.
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     app = create_app(rules)
     try:
         server = waitress.create_server(
