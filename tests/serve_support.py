@@ -115,6 +115,13 @@ class Requests:
         ]
 
 
+def press(page: Any, name: str) -> None:
+    """Press the button of that name and wait for the page it brings (every form of the page answers
+    with a new page)."""
+    with page.expect_navigation():
+        page.get_by_role("button", name=name).click()
+
+
 def wait_for(check: Any, seconds: float = 60) -> None:
     deadline = time.monotonic() + seconds
     while not check():

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.serve_support import AXE, Requests, Served, chromium, served
+from tests.serve_support import AXE, Requests, Served, chromium, press, served
 
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -51,17 +51,17 @@ def _visit_every_page(page: Any, server: Served, tmp_path: Path) -> Iterator[str
     page.goto(server.url + "new")
     yield "walk, first step"
     page.fill("#entry", "999")
-    page.get_by_role("button", name="Use my entry").click()
+    press(page, "Use my entry")
     yield "walk, a refusal"
     while page.locator("form.answer").count():
-        page.get_by_role("button", name="Roll for me").click()
+        press(page, "Roll for me")
     yield "walk, complete"
     page.goto(server.url + "open")
     page.fill("#text", "name: Bad\nrolls: {points: 99}\nrace: martian\n")
-    page.get_by_role("button", name="Open").click()
+    press(page, "Open")
     yield "open, problems"
     page.set_input_files("#file", str(EXAMPLES / "rolf.yaml"))
-    page.get_by_role("button", name="Open").click()
+    press(page, "Open")
     yield "open, a record"
     page.goto(server.url + "rules")
     yield "rules"
@@ -69,7 +69,7 @@ def _visit_every_page(page: Any, server: Served, tmp_path: Path) -> Iterator[str
     yield "gm"
     page.fill("#count", "3")
     page.fill("#seed", "5")
-    page.get_by_role("button", name="Make the NPCs").click()
+    press(page, "Make the NPCs")
     page.wait_for_selector("iframe.roster", timeout=120_000)
     yield "gm, a batch"
 
@@ -105,7 +105,7 @@ def test_axe_finds_no_serious_or_critical_violation(page: Any, server: Served, t
 def test_an_opened_file_lists_every_problem_with_key_path_and_rule(page: Any, server: Served) -> None:
     page.goto(server.url + "open")
     page.fill("#text", "name: Bad\nrolls: {points: 99}\nrace: martian\ngender: robot\n")
-    page.get_by_role("button", name="Open").click()
+    press(page, "Open")
     problems = page.locator("ul.problems li").all_inner_texts()
     assert problems, page.locator("main").inner_text()
     assert all(":" in problem for problem in problems)
@@ -118,7 +118,7 @@ def test_an_opened_file_shows_its_record_and_its_pdf_is_chargen_renders(
 ) -> None:
     page.goto(server.url + "open")
     page.set_input_files("#file", str(EXAMPLES / "rolf.yaml"))
-    page.get_by_role("button", name="Open").click()
+    press(page, "Open")
     frame = page.frame_locator("iframe")
     assert frame.locator("h1.name").inner_text() == "Rolf the Barbarian"
     with page.expect_download() as info:
@@ -132,7 +132,7 @@ def test_a_script_laden_name_is_text_on_the_page_and_in_the_record(page: Any, se
     hostile = '<img src=x onerror="document.title=1"><script>document.title=2</script>'
     page.goto(server.url + "open")
     page.fill("#text", f"name: '{hostile}'\n")
-    page.get_by_role("button", name="Open").click()
+    press(page, "Open")
     frame = page.frame_locator("iframe")
     assert frame.locator("h1.name").inner_text() == hostile
     assert page.title() == "Open a file · chargen"
@@ -143,14 +143,14 @@ def test_house_rules_are_checked_and_recorded(page: Any, server: Served, tmp_pat
     bad.write_text("change:\n  weapons:\n    no_such_key: 3\n", encoding="utf-8")
     page.goto(server.url + "rules")
     page.set_input_files("#ruleset", str(bad))
-    page.get_by_role("button", name="Use these rules").click()
+    press(page, "Use these rules")
     assert "broken.yaml" in page.get_by_role("alert").inner_text()
     page.get_by_label("house-combat", exact=False).check()
-    page.get_by_role("button", name="Use these rules").click()
+    press(page, "Use these rules")
     assert "House rules: house-combat" in page.locator("header").inner_text()
     page.goto(server.url + "new")
     while page.locator("form.answer").count():
-        page.get_by_role("button", name="Roll for me").click()
+        press(page, "Roll for me")
     with page.expect_download() as info:
         page.get_by_role("link", name="character file (YAML)").click()
     info.value.save_as(tmp_path / "ruled.yaml")
@@ -167,7 +167,7 @@ def test_the_gms_downloads_equal_chargen_batch(page: Any, server: Served, tmp_pa
     page.select_option("#paper", "a4")
     for label in ("Stat blocks (Markdown)", "Every Character Record in one PDF"):
         page.get_by_label(label, exact=False).check()
-    page.get_by_role("button", name="Make the NPCs").click()
+    press(page, "Make the NPCs")
     page.wait_for_selector("iframe.roster", timeout=180_000)
     assert page.frame_locator("iframe.roster").locator("body").inner_text().strip()
     command = page.locator("main p code").first.inner_text()

@@ -93,8 +93,9 @@ def server() -> Server:
 def browser() -> Browser:
     """This browser's state (a new one, with a new cookie, when it has none the server knows)."""
     if "browser" not in g:
-        key, state = server().store.get(request.cookies.get(COOKIE))
-        g.browser_key, g.browser = key, state
+        keep = request.method == "POST"
+        key, state = server().store.get(request.cookies.get(COOKIE), keep=keep)
+        g.browser, g.browser_key = state, key if keep or key == request.cookies.get(COOKIE) else None
     found: Browser = g.browser
     return found
 
@@ -157,7 +158,7 @@ def _headers(response: Response) -> Response:
     response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
     if not request.path.startswith("/static/"):
         response.headers["Cache-Control"] = "no-store"
-    if "browser_key" in g and request.cookies.get(COOKIE) != g.browser_key:
+    if g.get("browser_key") and request.cookies.get(COOKIE) != g.browser_key:
         response.set_cookie(COOKIE, g.browser_key, httponly=True, samesite="Strict", path="/")
     return response
 

@@ -60,8 +60,9 @@ class Store:
         self.default_rules = default_rules
         self._on_drop: Callable[[Job], None] = on_drop or (lambda job: None)
 
-    def get(self, key: str | None) -> tuple[str, Browser]:
-        """The browser with this id, or a new one (a new id) when it is unknown or forgotten."""
+    def get(self, key: str | None, *, keep: bool = True) -> tuple[str, Browser]:
+        """The browser with this id, or a new one (a new id) when it is unknown or forgotten; a new one is
+        kept only when `keep` (a request that changes something), so reading pages fills no place."""
         from chargen.api import new_seed
 
         now = time.monotonic()
@@ -74,6 +75,8 @@ class Store:
             if browser is None or key is None:
                 key = secrets.token_urlsafe(24)
                 browser = Browser(rules=self.default_rules, seed=new_seed())
+                if not keep:
+                    return key, browser
                 self._browsers[key] = browser
                 while len(self._browsers) > MAX_BROWSERS:
                     dropped.append(self._browsers.popitem(last=False)[1])
