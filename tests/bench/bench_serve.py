@@ -68,7 +68,8 @@ def _get(url: str, path: str, cookie: str = "") -> tuple[bytes, str]:
         connection.close()
 
 
-def _post_file(url: str, cookie: str) -> None:
+def _post_file(url: str) -> str:
+    """Open Rolf's file in a new browser; its cookie."""
     address = urlsplit(url)
     boundary = "bench"
     body = (
@@ -81,10 +82,12 @@ def _post_file(url: str, cookie: str) -> None:
         "POST",
         "/open",
         body=body,
-        headers={"Cookie": cookie, "Content-Type": f"multipart/form-data; boundary={boundary}"},
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary}"},
     )
-    assert connection.getresponse().status == 303
+    response = connection.getresponse()
+    assert response.status == 303
     connection.close()
+    return (response.getheader("Set-Cookie") or "").split(";")[0]
 
 
 def _memory(pid: int) -> int:
@@ -126,12 +129,12 @@ def main() -> None:
     values = [ms for _, ms in steps]
     print(
         f"preview: {len(steps)} updates, median {statistics.median(values):.1f} ms, "
-        f"slowest {max(values):.1f} ms ({max(steps, key=lambda item: item[1])[0]})"
+        f"slowest {max(values):.1f} ms ({max(steps, key=lambda item: item[1])[0]})",
+        flush=True,
     )
     floor = floor_times(args.runs)
     with served() as server:
-        _, cookie = _get(server.url, "/open")
-        _post_file(server.url, cookie)
+        cookie = _post_file(server.url)
         pdf_times, after_50 = [], 0
         for number in range(1, args.pdfs + 1):
             started = time.perf_counter()
@@ -140,6 +143,8 @@ def main() -> None:
                 pdf_times.append(time.perf_counter() - started)
             if number == 50:
                 after_50 = _memory(server.process.pid)
+            if number % 50 == 0:
+                print(f"  {number} PDFs: {_memory(server.process.pid) / 1024:.0f} MB", flush=True)
         after_all = _memory(server.process.pid)
     print(
         f"pdf: download median {statistics.median(pdf_times) * 1000:.0f} ms; WeasyPrint's floor "
