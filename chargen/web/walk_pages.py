@@ -56,11 +56,15 @@ def replayed(state: Browser) -> Replayed:
         return kept
     walk = new_walk(state.rules.tables(), state.seed)
     taken: list[Taken] = []
-    for text in state.answers:
+    for index, text in enumerate(state.answers):
         question = walk.current
-        if question is None:
+        try:
+            if question is None:
+                raise InputError("the walk is done")
+            taken.append(Taken(question.key, walk.answer(text)))
+        except ChargenError:  # cannot happen with the same rules; the walk goes on from what still holds
+            del state.answers[index:]
             break
-        taken.append(Taken(question.key, walk.answer(text)))
     made = Replayed(_made_of(state), walk, taken)
     state.walk = made
     return made
