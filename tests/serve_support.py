@@ -77,12 +77,13 @@ def need_browser() -> None:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        _missing("playwright is not installed")
+        missing("playwright is not installed")
     if CHROMIUM is None:
-        _missing("Debian's chromium is not installed")
+        missing("Debian's chromium is not installed")
 
 
-def _missing(why: str) -> None:
+def missing(why: str) -> None:
+    """Skip for want of a tool, except on CI (CI=true), which installs every one: there it fails."""
     if os.environ.get("CI") == "true":
         pytest.fail(f"{why}; CI installs it (.ci/run)")
     pytest.skip(why)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from tests.serve_support import AXE, Requests, Served, chromium, press, served
+from tests.serve_support import AXE, Requests, Served, chromium, missing, press, served
 
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -85,7 +85,7 @@ def test_every_page_at_phone_width_has_no_sideways_scroll(page: Any, server: Ser
 
 def test_axe_finds_no_serious_or_critical_violation(page: Any, server: Served, tmp_path: Path) -> None:
     if not AXE.exists():
-        pytest.skip("axe-core is not installed (npm install in tests/axe; .ci/run does it)")
+        missing("axe-core is not installed (npm ci in tests/axe; .ci/run does it)")
     for name in _visit_every_page(page, server, tmp_path):
         page.add_script_tag(path=str(AXE))
         found = page.evaluate("async () => (await axe.run(document)).violations")
