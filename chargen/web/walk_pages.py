@@ -73,7 +73,8 @@ def replayed(state: Browser) -> Replayed:
 def _help(walk: Walk) -> str:
     """A step's longer help, where the walk gives one."""
     question = walk.current
-    told = getattr(question, "help", None)
+    # `accepts` (what the terminal's `help` says of a step) where the walk gives it
+    told = getattr(question, "accepts", None) or getattr(question, "help", None)
     if callable(told):
         told = told(walk)
     return told if isinstance(told, str) else ""
