@@ -9,7 +9,7 @@ import threading
 import webbrowser
 from collections.abc import Callable
 
-from chargen.errors import ChargenError
+from chargen.errors import ChargenError, shown
 from chargen.web.jobs import RulesChoice
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
@@ -66,12 +66,14 @@ def serve(
         )
     except OSError as error:
         reason = "is in use; give another with --port" if error.errno == errno.EADDRINUSE else error.strerror
-        raise ChargenError(f"serve: {host}:{port} {reason}") from None
+        raise ChargenError(f"serve: {host[:60]}:{port} {reason}") from None
+    except ValueError:  # waitress: not a host name or address at all
+        raise ChargenError(f"serve: --host {shown(host)} is not an address to listen on") from None
     actual = int(server.effective_port)
     state = shared(app)
     state.allowed_hosts = allowed_hosts(host, actual)  # before the first request is read
-    shown = f"[{host}]" if ":" in host else host
-    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else shown}:{actual}/"
+    named = f"[{host}]" if ":" in host else host
+    url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else named}:{actual}/"
     echo(f"chargen serve: {url} ({reach(host, actual)}; Ctrl-C stops it)")
     if browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
