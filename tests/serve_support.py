@@ -50,6 +50,8 @@ class Served:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+            # its stderr is not read: a worker left behind would keep it open
+            raise AssertionError("chargen serve did not stop within 30 s of Ctrl-C") from None
         assert self.process.stderr is not None
         self.log.extend(self.process.stderr.read().splitlines())
         return self.process.returncode

@@ -82,3 +82,14 @@ def test_who_can_reach_the_page() -> None:
     assert "anyone who can reach every address of this machine on port 8000" in reach("0.0.0.0", 8000)
     assert allowed_hosts("127.0.0.1", 8000) == frozenset({"127.0.0.1:8000", "localhost:8000", "[::1]:8000"})
     assert allowed_hosts("0.0.0.0", 8000) is None
+
+
+def test_workers_are_replaced_after_their_share_of_tasks() -> None:
+    import os
+
+    pool = Pool(workers=1, tasks_per_worker=2)
+    try:
+        pids = [pool.run(os.getpid) for _ in range(5)]
+    finally:
+        pool.close()
+    assert pids[0] == pids[1] and pids[2] == pids[3] and len(set(pids)) == 3
