@@ -22,10 +22,8 @@ T = TypeVar("T")
 
 #: Workers for PDFs; the machine chargen is written on has 2 cores, and a page makes one PDF at a time.
 WORKERS = 2
-#: Tasks a set of workers is given before it is retired for a fresh one (memory stays flat; a fresh
-#: worker costs a fork of the forkserver, which has chargen and WeasyPrint imported already). Retired
-#: whole, rather than by ProcessPoolExecutor's max_tasks_per_child: a server stopped after hundreds of
-#: replacements by that way once hung in the executor's shutdown (Python 3.11).
+#: Tasks a worker does before it is replaced by a fresh one (memory stays flat; a fresh worker costs
+#: a fork of the forkserver, which has chargen and WeasyPrint imported already).
 TASKS_PER_WORKER = 25
 #: Tasks waiting or running at once; past that a request is told the server is busy.
 WAITING = 16
@@ -45,43 +43,34 @@ class Busy(ChargenError):
 class Pool:
     def __init__(self, workers: int = WORKERS, tasks_per_worker: int = TASKS_PER_WORKER) -> None:
         self._workers = workers
-        self._tasks = tasks_per_worker * workers
+        self._tasks = tasks_per_worker
         self._slots = threading.BoundedSemaphore(WAITING)
         self._lock = threading.Lock()
         self._executor: ProcessPoolExecutor | None = None
-        self._given = 0  # tasks the current executor has been given
 
-    def _next(self) -> tuple[ProcessPoolExecutor, ProcessPoolExecutor | None]:
-        """The executor for the next task, and the one to retire (it has had its share), if any."""
+    def _pool(self) -> ProcessPoolExecutor:
         with self._lock:
             if self._executor is None:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(["chargen.web.jobs", "chargen.api", "chargen.render"])
                 self._executor = ProcessPoolExecutor(
-                    self._workers, mp_context=context, initializer=quiet_worker
+                    self._workers,
+                    mp_context=context,
+                    initializer=quiet_worker,
+                    max_tasks_per_child=self._tasks,
                 )
-                self._given = 0
-            executor = self._executor
-            self._given += 1
-            if self._given < self._tasks:
-                return executor, None
-            self._executor = None
-            return executor, executor
+            return self._executor
 
     def submit(self, function: Callable[..., T], *args: Any) -> Future[T]:
         """Start `function(*args)` in a worker; Busy when WAITING tasks are already there."""
         if not self._slots.acquire(blocking=False):
             raise Busy("the server is busy with other PDFs and batches; try again in a moment")
         try:
-            executor, retired = self._next()
             try:
-                future = executor.submit(function, *args)
+                future = self._pool().submit(function, *args)
             except BrokenProcessPool:  # a worker died (killed, out of memory): start afresh once
                 self._reset()
-                executor, retired = self._next()
-                future = executor.submit(function, *args)
-            if retired is not None:
-                retired.shutdown(wait=False)  # its workers finish what they were given, then end
+                future = self._pool().submit(function, *args)
         except BaseException:
             self._slots.release()
             raise
