@@ -119,7 +119,8 @@ class Batches:
             if len(self._running) >= BATCHES:
                 raise Busy(f"{BATCHES} batches are being made already; try again when one is done")
             context = multiprocessing.get_context("forkserver")
-            process = context.Process(target=_quiet_call, args=(function, *args), daemon=True)
+            # not a daemon: the batch starts worker processes of its own (a daemon may not); close() ends it
+            process = context.Process(target=_quiet_call, args=(function, *args))
             process.start()
             self._running[key] = process
 
