@@ -22,6 +22,7 @@ from chargen.cli.export import export_command
 from chargen.cli.info import schema_command, tables_command
 from chargen.cli.new import new_command
 from chargen.cli.rules import rules_group
+from chargen.cli.serve import serve_command
 from chargen.cli.shared import RULES_HELP, checked_rules, one_line, with_global_options
 from chargen.errors import ChargenError
 from chargen.errors import one_line as one_line_text
@@ -72,6 +73,7 @@ for command in (
     tables_command,
     schema_command,
     rules_group,
+    serve_command,
 ):
     cli.add_command(with_global_options(command))
 

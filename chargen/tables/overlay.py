@@ -60,13 +60,18 @@ def find_ruleset(spec: str) -> Ruleset:
             f"--rules {spec!r}: no such ruleset file, and no shipped ruleset of that name ({known})"
         )
     shown = f"rulesets/{spec}.yaml" if is_shipped else spec
-    text = read_file(path, shown, regular=True)
-    raw = text.encode("utf-8")  # the file's own bytes: read_file decoded them exactly
-    located = load_located(text, shown, alias_budget=TABLE_ALIAS_BUDGET)
+    name = spec if is_shipped else path.stem
+    return ruleset_from_text(read_file(path, shown, regular=True), name, shown, shipped=is_shipped)
+
+
+def ruleset_from_text(text: str, name: str, source: str, *, shipped: bool = False) -> Ruleset:
+    """A ruleset from its text (a file's, or one uploaded to `chargen serve`), named as a file of that stem
+    would be; its hash is of the UTF-8 bytes, as a file's (read_file decoded them exactly)."""
+    located = load_located(text, source, alias_budget=TABLE_ALIAS_BUDGET)
     if located.data is not None and not isinstance(located.data, dict):
         raise ChargenError(f"{located.where(())}: a ruleset is a mapping of change/add/remove")
-    name = spec if is_shipped else path.stem
-    return Ruleset(name, shown, hashlib.sha256(raw).hexdigest()[:16], is_shipped, located)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    return Ruleset(name, source, digest, shipped, located)
 
 
 @dataclass

@@ -1,0 +1,144 @@
+"""Open a character file (uploaded or pasted) and choose house rules: both read by chargen's own loaders,
+with the same limits and checks as a file on the command line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from flask import Flask, Response, redirect, request
+
+from chargen.errors import ChargenError, InputError
+from chargen.web.app import browser, download, page, record_response, server
+from chargen.web.jobs import RulesChoice, record_pdf
+from chargen.yamlio import MAX_BYTES, decode, format_path
+
+#: A name the page shows for an upload: its file name, cut to letters, digits and a few marks.
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+@dataclass(frozen=True)
+class Shown:
+    """One problem as the page lists it: where (file:line:column), key path, what, and the rule."""
+
+    place: str
+    path: str
+    message: str
+    rule: str
+
+
+def _upload(field: str, paste: str = "") -> tuple[str, str] | None:
+    """(name, text) of an uploaded file, else of pasted text; None when neither was given. Decoded by
+    chargen.yamlio as a file is: UTF-8, at most MAX_BYTES."""
+    sent = request.files.get(field)
+    if sent is not None and sent.filename:
+        name = _UNSAFE.sub("-", sent.filename.rsplit("/", 1)[-1])[:60] or "upload"
+        return name, decode(sent.stream.read(MAX_BYTES + 1), name)
+    text = request.form.get(paste, "") if paste else ""
+    if text.strip():
+        return "pasted", decode(text.encode("utf-8"), "pasted")
+    return None
+
+
+def _problems(error: ChargenError) -> list[Shown]:
+    items = error.items if isinstance(error, InputError) else []
+    if not items:
+        return [Shown("", "", " ".join(str(error).split()), "")]
+    return [
+        Shown(item.place or "", item.label or format_path(item.path), item.message, item.rule or "")
+        for item in items
+    ]
+
+
+def open_page(status: int = 200, problems: list[Shown] | None = None) -> Response:
+    from chargen import api
+
+    opened = browser().opened
+    found, stale = list(problems or []), []
+    if opened is not None and not found:
+        try:
+            stale = api.validate(opened[1], opened[0], tables=browser().rules.tables())
+        except ChargenError as error:
+            found = _problems(error)
+    return page("open.html", status if not found else 422, opened=opened, problems=found, stale=stale)
+
+
+def open_file() -> Response:
+    try:
+        sent = _upload("file", "text")
+    except ChargenError as error:
+        return open_page(problems=_problems(error))
+    if sent is None:
+        return open_page(problems=[Shown("", "", "Choose a file to upload, or paste one.", "")])
+    browser().opened = sent
+    return redirect("/open", 303)  # type: ignore[return-value]
+
+
+def _opened() -> tuple[str, str, object]:
+    """The opened file's name, text and built character (a ChargenError when it does not build)."""
+    from chargen import api
+
+    opened = browser().opened
+    if opened is None:
+        raise InputError("open a character file first")
+    return opened[0], opened[1], api.build(opened[1], opened[0], tables=browser().rules.tables())
+
+
+def opened_record() -> Response:
+    from chargen.model import Character
+    from chargen.render import render_html
+
+    _, _, character = _opened()
+    assert isinstance(character, Character)
+    return record_response(render_html(character, browser().rules.tables()))
+
+
+def opened_pdf(paper: str) -> Response:
+    name, text, _ = _opened()
+    if paper not in ("letter", "a4"):
+        return open_page(404, [Shown("", "", "There is no such paper.", "")])
+    data = server().pool.run(record_pdf, browser().rules, text, paper)
+    return download(data, f"{name.rsplit('.', 1)[0]}-{paper}.pdf", "application/pdf")
+
+
+def rules_page(status: int = 200, problem: str = "") -> Response:
+    from chargen.tables.overlay import shipped_dir, shipped_names
+
+    shipped = {
+        name: (shipped_dir() / f"{name}.yaml").read_text(encoding="utf-8").partition("\n")[0].lstrip("# ")
+        for name in shipped_names()
+    }
+    return page("rules.html", status, shipped=shipped, rules=browser().rules, problem=problem)
+
+
+def choose_rules() -> Response:
+    from chargen.tables.overlay import shipped_names
+
+    state = browser()
+    chosen = [name for name in request.form.getlist("shipped") if name in shipped_names()]
+    uploaded = state.rules.uploaded if request.form.get("keep") == "yes" else ()
+    try:
+        sent = _upload("ruleset")
+        if sent is not None:
+            uploaded = ((sent[0].rsplit(".", 1)[0] or "house", sent[1]),)
+        default = server().store.default_rules
+        files = tuple(name for name in default.named if name not in shipped_names())  # the server's --rules
+        rules = replace(default, named=(*chosen, *files), uploaded=uploaded)
+        rules.tables()  # checked now: every problem of the ruleset on the page
+    except ChargenError as error:
+        return rules_page(422, " ".join(str(error).split()))
+    if rules != state.rules:
+        state.rules, state.answers = rules, []  # a walk is made under one set of rules
+    return redirect("/rules", 303)  # type: ignore[return-value]
+
+
+def register(app: Flask) -> None:
+    app.add_url_rule("/open", "open", lambda: open_page())
+    app.add_url_rule("/open", "open_file", open_file, methods=["POST"])
+    app.add_url_rule("/open/record.html", "open_record", opened_record)
+    app.add_url_rule("/open/record-<paper>.pdf", "open_pdf", opened_pdf)
+    app.add_url_rule("/rules", "rules", lambda: rules_page())
+    app.add_url_rule("/rules", "choose_rules", choose_rules, methods=["POST"])
+
+
+__all__ = ["RulesChoice"]

@@ -1,0 +1,159 @@
+"""The GM's page: many NPCs at once, made by `chargen batch` itself (chargen.batch.run_batch) in a process
+of their own, with its progress on the page, the roster shown, and each file to download."""
+
+from __future__ import annotations
+
+import secrets
+import shlex
+import shutil
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from flask import Flask, Response, jsonify, redirect, request
+
+from chargen.errors import ChargenError, InputError
+from chargen.web.app import browser, download, find_job, page, record_response, server
+from chargen.web.jobs import PREVIEW, batch_job, outcome, read_progress
+from chargen.web.pool import Batches
+from chargen.web.state import Job
+
+if TYPE_CHECKING:
+    from chargen.batch import BatchOptions
+
+#: NPCs a batch from the page may make (a run of `chargen batch` has no such limit).
+MAX_NPCS = 1000
+#: NPCs whose Character Records one PDF from the page may hold (about a third of a second each).
+MAX_RECORDS = 300
+LABELS = {
+    "npcs.jsonl": ("JSONL, one character file a line", "application/x-ndjson", "--jsonl"),
+    "npcs.csv": ("CSV, one row an NPC", "text/csv", "--csv"),
+    "statblocks.txt": ("Stat blocks (text)", "text/plain", "--statblock"),
+    "statblocks.md": ("Stat blocks (Markdown)", "text/markdown", "--statblock"),
+    "roster.pdf": ("Roster (PDF)", "application/pdf", "--roster"),
+    "records.pdf": ("Every Character Record in one PDF", "application/pdf", "--pdf"),
+}
+FIELDS = ("count", "seed", "archetype", "group", "race", "gender", "paper")
+
+
+def gm_page(status: int = 200, problem: str = "", form: dict[str, str] | None = None) -> Response:
+    tables = browser().rules.tables()
+    return page(
+        "gm.html",
+        status,
+        problem=problem,
+        form=form or {"count": "10", "paper": "letter"},
+        chosen=set(request.form.getlist("files")) if form else {"npcs.jsonl", "npcs.csv", "roster.pdf"},
+        labels=LABELS,
+        archetypes=sorted(tables.archetypes),
+        groups={key: group.name for key, group in tables.groups.items()},
+        races=sorted(tables.races),
+        jobs=browser().jobs,
+        max_npcs=MAX_NPCS,
+        max_records=MAX_RECORDS,
+    )
+
+
+def start() -> Response:
+    form = {name: request.form.get(name, "").strip()[:200] for name in FIELDS}
+    try:
+        job = _start(form, tuple(name for name in LABELS if name in request.form.getlist("files")))
+    except ChargenError as error:
+        return gm_page(422, " ".join(str(error).split()), form)
+    return redirect(f"/gm/jobs/{job.key}", 303)  # type: ignore[return-value]
+
+
+def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
+    from chargen.api import new_seed
+    from chargen.batch import BatchOptions, checked_plan
+
+    if not form["count"].isdigit() or not 1 <= int(form["count"]) <= MAX_NPCS:
+        raise InputError(f"count: a whole number from 1 to {MAX_NPCS}")
+    if form["seed"] and not form["seed"].isdigit():
+        raise InputError("seed: a whole number, or empty for a new one")
+    if "statblocks.txt" in files and "statblocks.md" in files:
+        files = tuple(name for name in files if name != "statblocks.txt")
+    options = BatchOptions(
+        count=int(form["count"]),
+        seed=int(form["seed"]) if form["seed"] else new_seed(),
+        archetype=form["archetype"] or None,
+        group=form["group"] or None,
+        race=form["race"] or None,
+        gender=form["gender"] or None,
+        paper=form["paper"] or "letter",
+    )
+    rules = browser().rules
+    npcs = checked_plan(options, rules.tables()).count  # every option checked here, on the page
+    if npcs > MAX_NPCS:
+        raise InputError(f"count: {npcs} NPCs; the page makes at most {MAX_NPCS} at once")
+    if "records.pdf" in files and npcs > MAX_RECORDS:
+        raise InputError(f"{npcs} Character Records; one PDF from the page holds at most {MAX_RECORDS}")
+    folder = tempfile.mkdtemp(prefix="chargen-serve-")
+    job = Job(secrets.token_urlsafe(12), folder, files, npcs, _command(options, files, rules.names))
+    try:
+        server().batches.start(job.key, batch_job, rules, options, folder, files, npcs)
+    except BaseException:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+    server().store.add_job(browser(), job)
+    return job
+
+
+def _command(options: BatchOptions, files: tuple[str, ...], rules: list[str]) -> str:
+    """The `chargen batch` command that writes the same files."""
+    words = ["chargen", *(f"--rules={name}" for name in rules), "batch"]
+    for name in ("count", "seed", "archetype", "group", "race", "gender"):
+        value = getattr(options, name)
+        if value is not None:
+            words.append(f"--{name}={value}")
+    if options.paper != "letter":
+        words.append(f"--paper={options.paper}")
+    words += [f"{LABELS[name][2]}={name}" for name in files]
+    return shlex.join(words)
+
+
+def job_status(key: str) -> Response:
+    job = find_job(key)
+    if job is None:
+        return jsonify(state="gone", done=0, total=0)
+    done, total = read_progress(job.folder)
+    ended = outcome(job.folder)
+    if ended is None and not server().batches.running(job.key):
+        ended = ("failed", "the batch stopped before it was done")
+    return jsonify(
+        state=ended[0] if ended else "running", done=done, total=total, message=ended[1] if ended else ""
+    )
+
+
+def job_page(key: str) -> Response:
+    job = find_job(key)
+    if job is None:
+        return gm_page(
+            404, "That batch is no longer here: make it again (the same seed makes the same NPCs)."
+        )
+    status = job_status(key).get_json()
+    return page("job.html", job=job, progress=status, labels=LABELS, preview=PREVIEW)
+
+
+def job_file(key: str, name: str) -> Response:
+    job = find_job(key)
+    if job is None or (name not in job.files and name != PREVIEW) or outcome(job.folder) != ("done", ""):
+        return gm_page(404, "There is no such file: the batch is gone, not done, or did not make it.")
+    data = (Path(job.folder) / name).read_bytes()
+    if name == PREVIEW:
+        return record_response(data.decode("utf-8"))
+    return download(data, name, LABELS[name][1])
+
+
+def drop(batches: Batches, job: Job) -> None:
+    """A job its browser no longer keeps: its batch stopped, its files deleted."""
+    batches.stop(job.key)
+    shutil.rmtree(job.folder, ignore_errors=True)
+
+
+def register(app: Flask) -> None:
+    app.add_url_rule("/gm", "gm", lambda: gm_page())
+    app.add_url_rule("/gm", "gm_start", start, methods=["POST"])
+    app.add_url_rule("/gm/jobs/<key>", "gm_job", job_page)
+    app.add_url_rule("/gm/jobs/<key>/status", "gm_status", job_status)
+    app.add_url_rule("/gm/jobs/<key>/files/<name>", "gm_file", job_file)

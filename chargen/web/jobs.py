@@ -1,0 +1,150 @@
+"""The work `chargen serve` does off the request thread, in its worker processes: a Character Record's PDF
+and a GM's batch. Plain functions of plain, picklable arguments (no Flask here), so a worker imports only
+chargen: each is exactly what the command line does with the same input (`chargen render`, `chargen batch`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from chargen.batch import BatchOptions
+    from chargen.tables import Tables
+
+
+@dataclass(frozen=True)
+class RulesChoice:
+    """The tables a browser chose: the server's folder, rulesets by name or path (the server's --rules and
+    the shipped ones ticked on the page), and at most one GM's ruleset uploaded to the page, as (name,
+    text); the same rules the CLI takes as --tables and --rules."""
+
+    directory: str | None = None
+    named: tuple[str, ...] = ()
+    uploaded: tuple[tuple[str, str], ...] = ()
+
+    def tables(self) -> Tables:
+        """The tables with every ruleset layered, in order (load_tables caches them per process)."""
+        from chargen.tables import load_tables
+        from chargen.tables.overlay import find_ruleset, ruleset_from_text
+
+        rulesets = [find_ruleset(name) for name in self.named]
+        rulesets += [ruleset_from_text(text, name, f"{name}.yaml") for name, text in self.uploaded]
+        return load_tables(self.directory, rulesets)
+
+    @property
+    def names(self) -> list[str]:
+        return [*self.named, *(name for name, _ in self.uploaded)]
+
+
+def record_pdf(rules: RulesChoice, document: str, paper: str) -> bytes:
+    """`chargen render FILE --pdf`: the character file built, its Character Record printed."""
+    from chargen import api
+    from chargen.render import render_pdf
+
+    tables = rules.tables()
+    return render_pdf(api.build(document, tables=tables), tables, paper=paper)
+
+
+#: What a GM's batch writes, by file name in the job's folder, and the BatchOptions field each one is.
+BATCH_FILES = {
+    "npcs.jsonl": "jsonl",
+    "npcs.csv": "csv",
+    "statblocks.txt": "statblock",
+    "statblocks.md": "statblock",
+    "roster.pdf": "roster",
+    "records.pdf": "pdf",
+}
+PREVIEW = "roster.html"
+PROGRESS = "progress"
+DONE = "done"
+FAILED = "failed"
+
+
+def batch_job(
+    rules: RulesChoice, options: BatchOptions, folder: str, files: tuple[str, ...], npcs: int
+) -> None:
+    """`batch`, its outcome left in the folder for the page: a `done` file, or `failed` with one line."""
+    from chargen.errors import ChargenError
+
+    try:
+        batch(rules, options, folder, files, npcs)
+    except ChargenError as error:
+        _write(folder, FAILED, " ".join(str(error).split()))
+    except Exception as error:  # reported on the page in one line; the server goes on
+        _write(folder, FAILED, f"the batch stopped: {type(error).__name__}")
+    else:
+        _write(folder, DONE, "")
+
+
+def outcome(folder: str) -> tuple[str, str] | None:
+    """("done", "") or ("failed", why) once the batch has ended; None while it runs."""
+    for name in (DONE, FAILED):
+        path = Path(folder) / name
+        if path.exists():
+            return name, path.read_text(encoding="utf-8")
+    return None
+
+
+def batch(rules: RulesChoice, options: BatchOptions, folder: str, files: tuple[str, ...], npcs: int) -> None:
+    """`chargen batch` with `options`, writing each of `files` (names of BATCH_FILES) and the roster's HTML
+    for the page into `folder`: as few runs as can hold them (one output of a kind a run), each run the
+    command line's with those outputs. Progress goes to the folder's `progress` file as `done total` NPCs,
+    replaced whole each time. `npcs`: how many NPCs one run makes."""
+    from chargen.batch import run_batch
+
+    tables = rules.tables()
+    runs: list[dict[str, str]] = [{"roster": PREVIEW}]
+    for name in files:
+        option = BATCH_FILES[name]
+        free = next((run for run in runs if option not in run), None)
+        if free is None:
+            free = {}
+            runs.append(free)
+        free[option] = name
+    total = npcs * len(runs)
+    done = 0
+
+    def report(count: int) -> None:
+        nonlocal done
+        done += count
+        _write_progress(folder, done, total)
+
+    for index, outputs in enumerate(runs):
+        done = npcs * index
+        paths = {option: str(Path(folder) / name) for option, name in outputs.items()}
+        run = replace(
+            options,
+            jsonl=paths.get("jsonl"),
+            csv=paths.get("csv"),
+            statblock=paths.get("statblock"),
+            roster=paths.get("roster"),
+            pdf=paths.get("pdf"),
+            jobs=1,
+            force=True,
+        )
+        run_batch(run, tables=tables, progress=report)
+    _write_progress(folder, total, total)
+
+
+def _write_progress(folder: str, done: int, total: int) -> None:
+    _write(folder, PROGRESS, f"{done} {total}\n")
+
+
+def _write(folder: str, name: str, text: str) -> None:
+    """A small file the page reads, written aside and renamed so it is never read half written."""
+    path = Path(folder) / name
+    aside = path.with_name(name + ".part")
+    aside.write_text(text, encoding="utf-8")
+    os.replace(aside, path)
+
+
+def read_progress(folder: str) -> tuple[int, int]:
+    """(done, total) of a batch so far; (0, 0) before its first report."""
+    try:
+        done, total = (Path(folder) / PROGRESS).read_text(encoding="ascii").split()
+        return int(done), int(total)
+    except (OSError, ValueError):
+        return 0, 0

@@ -1,0 +1,95 @@
+"""`chargen serve`'s application in-process (Flask's test client): a GM batch's progress, the bounded
+store of browsers, the bounded pool, and what the server says of who can reach it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from chargen.web.app import create_app, shared
+from chargen.web.jobs import RulesChoice
+from chargen.web.pool import Busy, Pool
+from chargen.web.server import allowed_hosts, reach
+from chargen.web.state import MAX_BROWSERS, Store
+
+
+@pytest.fixture
+def client() -> Iterator[Any]:
+    app = create_app()
+    yield app.test_client()
+    shared(app).close()
+
+
+def test_a_batch_shows_its_progress_then_its_files(client: Any) -> None:
+    started = client.post("/gm", data={"count": "12", "seed": "4", "files": ["npcs.jsonl", "records.pdf"]})
+    assert started.status_code == 303
+    job = started.headers["Location"]
+    page = client.get(job).get_data(as_text=True)
+    assert "<progress" in page and 'aria-live="polite"' in page
+    seen = []
+    deadline = time.monotonic() + 300
+    while (status := client.get(job + "/status").get_json())["state"] == "running":
+        seen.append(status["done"])
+        assert time.monotonic() < deadline
+        time.sleep(0.2)
+    assert status == {"state": "done", "done": status["total"], "total": status["total"], "message": ""}
+    assert seen == sorted(seen)  # progress only goes forward
+    assert status["total"] == 12  # one run: the roster for the page, the JSONL and the PDF together
+    page = client.get(job).get_data(as_text=True)
+    assert "records.pdf" in page and "<progress" not in page
+    assert client.get(job + "/files/records.pdf").data.startswith(b"%PDF")
+
+
+def test_a_bad_option_is_refused_on_the_form_with_its_reason(client: Any) -> None:
+    answer = client.post("/gm", data={"count": "3", "archetype": "wizard-king"})
+    assert answer.status_code == 422
+    assert "wizard-king" in answer.get_data(as_text=True)
+    answer = client.post("/gm", data={"count": "3", "group": "patrol", "archetype": "bandit"})
+    assert answer.status_code == 422
+
+
+def test_the_store_of_browsers_is_bounded() -> None:
+    store = Store(RulesChoice())
+    first, _ = store.get(None)
+    for _ in range(MAX_BROWSERS):
+        store.get(None)
+    again, _ = store.get(first)
+    assert again != first  # the first was forgotten, the longest unused
+    transient, _ = store.get(None, keep=False)
+    assert store.get(transient, keep=False)[0] != transient  # reading pages keeps nothing
+
+
+def test_the_pool_says_busy_rather_than_queue_without_end(monkeypatch: Any) -> None:
+    from chargen.web import pool as module
+
+    monkeypatch.setattr(module, "WAITING", 1)
+    pool = Pool(workers=1)
+    try:
+        first = pool.submit(time.sleep, 2)
+        with pytest.raises(Busy):
+            pool.submit(time.sleep, 0)
+        first.result(timeout=60)
+        assert pool.run(abs, -3) == 3
+    finally:
+        pool.close()
+
+
+def test_who_can_reach_the_page() -> None:
+    assert reach("127.0.0.1", 8000) == "only this computer can open it"
+    assert "anyone who can reach every address of this machine on port 8000" in reach("0.0.0.0", 8000)
+    assert allowed_hosts("127.0.0.1", 8000) == frozenset({"127.0.0.1:8000", "localhost:8000", "[::1]:8000"})
+    assert allowed_hosts("0.0.0.0", 8000) is None
+
+
+def test_workers_are_replaced_after_their_share_of_tasks() -> None:
+    import os
+
+    pool = Pool(workers=1, tasks_per_worker=2)
+    try:
+        pids = [pool.run(os.getpid) for _ in range(5)]
+    finally:
+        pool.close()
+    assert pids[0] == pids[1] and pids[2] == pids[3] and len(set(pids)) == 3
