@@ -93,3 +93,30 @@ def test_workers_are_replaced_after_their_share_of_tasks() -> None:
     finally:
         pool.close()
     assert pids[0] == pids[1] and pids[2] == pids[3] and len(set(pids)) == 3
+
+
+def _step(client: Any) -> str:
+    import re
+
+    page = client.get("/new").get_data(as_text=True)
+    found = re.search(r'name="step" value="([^"]+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def test_the_walks_own_words_typed_in_the_box_do_what_they_do_at_the_terminal(client: Any) -> None:
+    first = _step(client)
+    assert client.post("/new", data={"step": first, "action": "take", "entry": "9"}).status_code == 303
+    second = _step(client)
+    assert second != first
+    helped = client.post("/new", data={"step": second, "action": "take", "entry": "HELP"})
+    assert "More about this step" in helped.get_data(as_text=True) and "Refused" not in helped.get_data(
+        as_text=True
+    )
+    assert _step(client) == second  # help takes no step and is not the answer
+    left = client.post("/new", data={"step": second, "action": "take", "entry": "quit"}).get_data(
+        as_text=True
+    )
+    assert "Start again" in left and _step(client) == second
+    assert client.post("/new", data={"step": second, "action": "take", "entry": " back "}).status_code == 303
+    assert _step(client) == first  # `back` typed undoes the step, as the button does

@@ -12,6 +12,7 @@ from flask import Flask, Response, redirect, request
 
 from chargen.errors import ChargenError, InputError
 from chargen.walkthrough import Walk, new_walk
+from chargen.walkthrough.walk import command_of
 from chargen.web.app import browser, download, page, record_response, server
 from chargen.web.jobs import record_pdf
 from chargen.web.state import MAX_ANSWERS, Browser
@@ -70,17 +71,20 @@ def replayed(state: Browser) -> Replayed:
     return made
 
 
+#: What the page answers to the walk's words other than `back` typed in the entry box.
+TYPED = {
+    "help": 'This step\'s rule is above and what it accepts is under "More about this step".',
+    "quit": "Nothing is kept until you download it: close the page to leave, or press Start again.",
+}
+
+
 def _help(walk: Walk) -> str:
-    """A step's longer help, where the walk gives one."""
+    """What the step accepts, in full (what the terminal's `help` says of it), where the walk gives it."""
     question = walk.current
-    # `accepts` (what the terminal's `help` says of a step) where the walk gives it
-    told = getattr(question, "accepts", None) or getattr(question, "help", None)
-    if callable(told):
-        told = told(walk)
-    return told if isinstance(told, str) else ""
+    return question.accepts(walk) if question is not None and question.accepts is not None else ""
 
 
-def walk_page(error: str = "", entry: str = "", status: int = 200) -> Response:
+def walk_page(error: str = "", entry: str = "", status: int = 200, notice: str = "") -> Response:
     state = browser()
     with state.lock:
         made = replayed(state)
@@ -95,6 +99,7 @@ def walk_page(error: str = "", entry: str = "", status: int = 200) -> Response:
             help=_help(walk) if question else "",
             taken=made.taken,
             error=error,
+            notice=notice,
             entry=entry,
             downloads=DOWNLOADS if question is None else {},
             name=walk.document().name if question is None else "",
@@ -104,6 +109,12 @@ def walk_page(error: str = "", entry: str = "", status: int = 200) -> Response:
 def take() -> Response:
     state = browser()
     action = request.form.get("action", "take")
+    # The walk's own words typed in the entry box do what its buttons do, as at the terminal's prompt.
+    typed = command_of(request.form.get("entry", "")) if action == "take" else None
+    if typed == "back":
+        action = "back"
+    elif typed is not None:
+        return walk_page(notice=TYPED[typed])
     if action in ("take", "roll"):
         return _answer(state, "" if action == "roll" else request.form.get("entry", ""))
     with state.lock:
