@@ -50,3 +50,23 @@ def test_a_d100_entered_as_00_is_100_and_other_dice_are_checked() -> None:
     assert dice_entry("", [100], "7.1") is None
     assert dice_entry("4 5", [10, 10], "5.1", total=True) == [9]
     assert dice_entry("9", [10, 10], "5.1", total=True) == [9]
+
+
+def test_the_preview_shows_the_values_placed_before_all_six_are() -> None:
+    from chargen.walkthrough import new_walk
+
+    walk = new_walk(load_tables(), seed=3)
+    walk.answer("9")  # 5.1: 88 points, maximum 23
+    walk.answer("23")  # PS
+    walk.answer("6")  # MD
+    shown = walk.preview().allocation
+    assert (shown["PS"], shown["MD"]) == (23, 6)  # not the fixed preview dice's values
+    assert sum(shown.values()) == 88 and not allocation_problems(
+        shown,
+        88,
+        23,
+        walk.tables.characteristics.minimum_value,
+        walk.tables.characteristics.allocation_limits,
+    )
+    walk.back()
+    assert walk.preview().allocation["PS"] == 23 and walk.preview().allocation["MD"] != 6

@@ -130,8 +130,7 @@ def _allocate(code: str, codes: list[str]) -> Question:
         if value not in values:
             raise InputError(f"allocation.{code}: {_why_not(walk, code, value, values)}")
         walk.allocation[code] = value
-        if len(walk.allocation) == len(codes):
-            walk.data["allocation"] = dict(walk.allocation)
+        walk.data["allocation"] = _completed(walk, codes)
         return f"{code} {value}; {left - value} points left"
 
     def accepts(walk: Walk) -> str:
@@ -142,6 +141,20 @@ def _allocate(code: str, codes: list[str]) -> Question:
         )
 
     return Question(f"allocation.{code}", _allocation_explain, ask, take, accepts=accepts)
+
+
+def _completed(walk: Walk, codes: list[str]) -> dict[str, int]:
+    """The values placed so far, the rest as Enter would place them (5.2): a lawful allocation, so the
+    preview shows what the player placed until all six are; each later step replaces its own value."""
+    placed = dict(walk.allocation)
+    try:
+        for index, code in enumerate(codes):
+            if code not in walk.allocation:
+                values, left = _allowed(walk, len(codes) - index)
+                walk.allocation[code] = _even(values, left, len(codes) - index)
+        return dict(walk.allocation)
+    finally:
+        walk.allocation = placed
 
 
 def _why_not(walk: Walk, code: str, value: int, values: list[int]) -> str:
