@@ -94,7 +94,7 @@ def _held(tables: Tables, folder: Path, count: int) -> tuple[int, int]:
     """The memory (traced by Python) a roster output holds once `count` cards are added, and the most it
     holds while it writes the roster."""
     card = roster_card(1, api.roll(seed=3, tables=tables), tables)
-    output = RosterOutput(str(folder / f"{count}.html"), paper="letter", title="t", count=count, jobs=1)
+    output = RosterOutput(str(folder / f"{count}.html"), paper="letter", title="t", jobs=1)
     gc.collect()
     tracemalloc.start()
     try:

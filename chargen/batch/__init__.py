@@ -199,9 +199,7 @@ def _open_outputs(
             opened.append(writers.RecordsPdfOutput(options.pdf, force=force))
         if options.roster is not None:
             opened.append(
-                writers.RosterOutput(
-                    options.roster, paper=options.paper, title=title, count=plan.count, jobs=jobs, force=force
-                )
+                writers.RosterOutput(options.roster, paper=options.paper, title=title, jobs=jobs, force=force)
             )
         if options.statblock is not None:
             opened.append(writers.StatBlockOutput(options.statblock, stdout, plan.group, tables, force=force))

@@ -16,7 +16,7 @@ import pickle
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Protocol, TextIO
 
@@ -28,6 +28,7 @@ from chargen.output import STDOUT, Journal, StagedFile, cannot, current_umask, e
 if TYPE_CHECKING:
     from chargen.batch.cards import RosterCard
     from chargen.batch.roster import RosterPage
+    from chargen.batch.statblock import GroupHeading
     from chargen.tables import Tables
 
 #: The bytes a row-by-row output gathers before each write to the system. A JSONL line is about 2 kB: with
@@ -289,19 +290,15 @@ class RosterOutput:
     page's, once full, is pickled to an unnamed file (nothing to leave behind however the run ends) and
     read back, a page at a time, as the roster is written."""
 
-    def __init__(
-        self, target: str, *, paper: str, title: str, count: int, jobs: int, force: bool = False
-    ) -> None:
-        from chargen.batch.roster import CARDS_PER_PAGE
-
+    def __init__(self, target: str, *, paper: str, title: str, jobs: int, force: bool = False) -> None:
         self.as_html = target.lower().endswith((".html", ".htm"))
         self.file = StagedFile(target, force=force)
         self.in_place = self.file.in_place
         self.paper = paper
         self.title = title
         self.jobs = jobs
-        self.page_count = -(-count // CARDS_PER_PAGE)
-        self.page: list[RosterCard] = []  # the page being filled
+        self.group: list[RosterCard] = []  # a --group group's cards: its heading is made of them all
+        self.page: list[RosterCard | GroupHeading] = []  # the page being filled
         self.spooled = 0
         try:  # beside the output (on its disk), or the system's temporary folder for a device
             folder = None if self.in_place else self.file.target.parent
@@ -311,12 +308,28 @@ class RosterOutput:
             raise cannot(self.file.shown, error) from None
 
     def add(self, npc: NpcOutput) -> None:
+        card = npc.card
+        assert card is not None
+        if self.group and (card.group != self.group[0].group or card.leader):
+            self._close_group()
+        if card.group:  # held until its group is whole (a group starts at its leader or a new title)
+            self.group.append(card)
+        else:
+            self._place([card])
+
+    def _close_group(self) -> None:
+        from chargen.batch.roster import with_headings
+
+        self._place(with_headings(self.group))
+        self.group = []
+
+    def _place(self, entries: Sequence[RosterCard | GroupHeading]) -> None:
         from chargen.batch.roster import CARDS_PER_PAGE
 
-        assert npc.card is not None
-        self.page.append(npc.card)
-        if len(self.page) == CARDS_PER_PAGE:
-            self._spool_page()
+        for entry in entries:
+            self.page.append(entry)
+            if len(self.page) == CARDS_PER_PAGE:
+                self._spool_page()
 
     def _spool_page(self) -> None:
         try:
@@ -336,19 +349,20 @@ class RosterOutput:
     def finish(self) -> None:
         from chargen.batch import roster
 
+        self._close_group()
         if self.page:
             self._spool_page()
         try:
             if self.as_html:
                 parts = roster.roster_html_parts(
-                    self._pages(), self.page_count, paper=self.paper, title=self.title
+                    self._pages(), self.spooled, paper=self.paper, title=self.title
                 )
                 for piece in _joined(parts, STREAM_BUFFER):
                     self.file.write(piece.encode("utf-8"))
             else:
                 roster.write_roster_pdf(
                     self._pages(),
-                    self.page_count,
+                    self.spooled,
                     self.file.stream,
                     paper=self.paper,
                     title=self.title,
