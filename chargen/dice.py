@@ -79,8 +79,7 @@ class Dice:
         return self._rng
 
     def _fresh(self, sides: int) -> int:
-        """One die: `randrange(sides)` makes the very draw `randint(1, sides)` makes (both pick a number
-        below `sides` the same way), one call fewer."""
+        """One die: `randrange(sides) + 1` is the very draw `randint(1, sides)` makes, one call fewer."""
         self.used_rng = True
         return self._rng.randrange(sides) + 1
 
@@ -105,9 +104,11 @@ class Dice:
         if key in self.given:
             value = self._check(key, self.given[key], spec.low, spec.high, str(spec), rule)
         else:
-            value = spec.modifier
+            self.used_rng = True
+            draw, sides = self._rng.randrange, spec.sides
+            value = spec.modifier + spec.count  # each die is randrange(sides) + 1, as in _fresh
             for _ in range(spec.count):
-                value += self._fresh(spec.sides)
+                value += draw(sides)
         self.record[key] = value
         return value
 

@@ -26,7 +26,7 @@ from chargen.rules.damage_increase import optional_rules, with_damage_increase
 from chargen.tables import Tables
 from chargen.tables.index import UnarmedTerms, WeaponTerms
 from chargen.tables.schema import Armor, Shield, Weapon
-from chargen.vocabulary import PRIMARIES, SCHEMA_VERSION
+from chargen.vocabulary import SCHEMA_VERSION
 
 Key = TypeVar("Key")
 Line = TypeVar("Line")
@@ -51,7 +51,12 @@ def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Character
             f"Endurance) was continued to read {reading.value} before modifiers."
         )
     stats = Characteristics(
-        **{code: allocation[code] + total[code] for code in PRIMARIES},
+        PS=allocation["PS"] + total["PS"],
+        MD=allocation["MD"] + total["MD"],
+        AG=allocation["AG"] + total["AG"],
+        EN=allocation["EN"] + total["EN"],
+        MA=allocation["MA"] + total["MA"],
+        WP=allocation["WP"] + total["WP"],
         FT=reading.value + total["FT"],
         PC=perception(table.perception.base, total["PC"]),
         optional=dict(decided.optional),

@@ -11,7 +11,7 @@ from chargen.tables import Tables
 from chargen.tables.schema import AllotmentRow
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)  # made every roll, never changed (decisions.py: why not frozen)
 class Heritage:
     """8.1-8.5's outcome."""
 

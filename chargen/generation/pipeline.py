@@ -46,7 +46,7 @@ from chargen.vocabulary import GENDERS
 Equip = Literal["none", "buy", "give"]
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
 class Options:
     """How to fill what the file leaves out. `equip`: none (as given), buy (a rolled character buys its
     archetype's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks, and its
@@ -138,7 +138,7 @@ def _modifiers(born: Birthrights, tables: Tables) -> Modifiers:
     return Modifiers.of(combined_modifiers(race.modifiers, type_modifiers), dict(gender.modifiers))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
 class RolledPoints:
     """5.1 and what 5.2 draws: the row, and the player's allocation (checked) or the archetype's jitter. An
     archetype's allocation is made by `allocation_step` once the race and gender modifiers are known."""

@@ -12,7 +12,7 @@ def read_band(rows: Iterable[ValueBand], value: int) -> ValueBand | None:
     return next((row for row in rows if row.holds(value)), None)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # made every roll, never changed (chargen.generation.decisions: why not frozen)
 class FatigueReading:
     """5.3's reading."""
 
