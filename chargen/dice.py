@@ -78,11 +78,6 @@ class Dice:
         self.used_rng = True
         return self._rng
 
-    def _fresh(self, sides: int) -> int:
-        """One die: `randrange(sides) + 1` is the very draw `randint(1, sides)` makes, one call fewer."""
-        self.used_rng = True
-        return self._rng.randrange(sides) + 1
-
     @staticmethod
     def _problem(
         where: str | tuple[str, int], value: object, message: str, rule: str | None = None
@@ -104,9 +99,10 @@ class Dice:
         if key in self.given:
             value = self._check(key, self.given[key], spec.low, spec.high, str(spec), rule)
         else:
+            # Each die is randrange(sides) + 1: the very draw randint(1, sides) makes, one call fewer.
             self.used_rng = True
             draw, sides = self._rng.randrange, spec.sides
-            value = spec.modifier + spec.count  # each die is randrange(sides) + 1, as in _fresh
+            value = spec.modifier + spec.count
             for _ in range(spec.count):
                 value += draw(sides)
         self.record[key] = value
@@ -126,7 +122,9 @@ class Dice:
                 for index, (value, side) in enumerate(zip(values, sides, strict=True))
             ]
         else:
-            checked = [self._fresh(side) for side in sides]
+            self.used_rng = True
+            draw = self._rng.randrange
+            checked = [draw(side) + 1 for side in sides]
         self.record[key] = checked
         return checked
 
@@ -138,7 +136,8 @@ class Dice:
         if given is not None and index < len(given):
             value = self._check((key, index), given[index], 1, sides, f"D{sides}", rule)
         else:
-            value = self._fresh(sides)
+            self.used_rng = True
+            value = self._rng.randrange(sides) + 1
         rolled = self.record.setdefault(key, [])
         assert isinstance(rolled, list)
         rolled.append(value)
