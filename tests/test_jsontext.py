@@ -183,3 +183,13 @@ def test_every_character_file_of_the_tests_writes_the_same_json(tables: Tables, 
 
     character = api.build(path.read_text(encoding="utf-8"), path.name, seed=1, tables=tables)
     assert dump_document(character, "json") == by_json_indented(to_document(character)) + "\n"
+
+
+@pytest.mark.parametrize("fmt", ["roll20", "foundry"])
+def test_an_export_is_what_json_writes(tables: Tables, fmt: str) -> None:
+    from chargen.export import export_document, export_json
+
+    for seed in range(5):
+        character = api.roll(seed=seed, tables=tables)
+        expected = by_json_indented(export_document(character, tables, fmt)) + "\n"
+        assert export_json(character, tables, fmt) == expected
