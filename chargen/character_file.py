@@ -3,7 +3,6 @@
 # Annotations are objects here, not text (no `from __future__ import annotations`): pydantic would
 # compile the text of each of the 72 field annotations as it makes the models, about 1 ms of a batch's start.
 
-import json
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import fields as dataclass_fields
 from functools import cache
@@ -27,6 +26,7 @@ from pydantic import (
 from pydantic_core import ErrorDetails
 
 from chargen.errors import InputError, KeyPath, Problem, shown
+from chargen.jsontext import indented
 from chargen.model import OMIT, Character, characteristics_from_mapping, to_document
 from chargen.printable import check_printable
 from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
@@ -411,7 +411,7 @@ def dump_document(character: Character, fmt: str) -> str:
     """The character file text: YAML (default) or JSON, byte-identical for the same character."""
     document = to_document(character)
     if fmt == "json":
-        return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+        return indented(document) + "\n"
     return dump_yaml(document)
 
 

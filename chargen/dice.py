@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import re
-from _random import Random as _CRandom
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -17,31 +16,8 @@ from chargen.errors import InputError, Problem, shown
 
 _DICE = re.compile(r"^(?P<count>[1-9][0-9]*)?D(?P<sides>[1-9][0-9]*)(?P<modifier>[+-][0-9]+)?$")
 T = TypeVar("T")
-#: random.Random.sample draws from a pool for a population this small and a sample this small (its setsize).
-SMALL_POPULATION, SMALL_SAMPLE = 21, 5
 #: A given roll as a character file holds it: one number, or several dice kept apart.
 GivenRoll = int | list[int]
-
-
-#: The C seeding random.Random's own seed() ends in (via super().seed) for an int seed.
-_SEED_IN_C = _CRandom.seed
-_STANDARD_RANDOM = random.Random
-
-
-def seeded_random(seed: int) -> random.Random:
-    """The very generator `random.Random(seed)` makes, for an int seed, made without its two Python-level
-    calls: `__init__` hands the seed to `seed()`, which for an int only hands it to the C seeding and
-    clears `gauss_next`; this does those two things (3.2 us against 3.7: a batch NPC seeds three).
-    tests/test_batch_npcs.py compares the states for any int seed. A `random.Random` replaced on the random
-    module is called as it is, as `random.Random(seed)` would call it (tests/bench/bench_core.py counts a
-    roll's draws so)."""
-    kind = random.Random  # looked up at each call, as Python code naming random.Random does
-    if kind is not _STANDARD_RANDOM:
-        return kind(seed)
-    made = kind.__new__(kind)
-    _SEED_IN_C(made, seed)
-    setattr(made, "gauss_next", None)  # noqa: B010 - typeshed does not declare Random.gauss_next
-    return made
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,7 +59,7 @@ class Dice:
     through this object: its own dice, or `dice.rng`, which marks the RNG used when a step takes it, so no
     step can forget to say so (and nobody compares the generator's whole state, which is slow)."""
 
-    __slots__ = ("_bits", "_rng", "given", "record", "used_rng")
+    __slots__ = ("_rng", "given", "record", "used_rng")
 
     def __init__(
         self,
@@ -92,9 +68,6 @@ class Dice:
         record: dict[str, GivenRoll] | None = None,
     ) -> None:
         self._rng = rng
-        # A plain random.Random draws a die as randint does (getrandbits, rejecting results past the die),
-        # read here without randint's three Python calls; any other RNG is asked through randint itself.
-        self._bits = rng.getrandbits if type(rng) is random.Random else None
         self.given: Mapping[str, object] = given if given is not None else {}
         self.record: dict[str, GivenRoll] = record if record is not None else {}
         self.used_rng = False
@@ -104,21 +77,6 @@ class Dice:
         """The RNG itself, for a step that draws in its own way (5.2's jitter, 6.3's sample)."""
         self.used_rng = True
         return self._rng
-
-    def _below(self, count: int) -> int:
-        """0 to count-1, the very draw random.Random._randbelow makes (so randint(1, n) is 1 + this)."""
-        self.used_rng = True
-        bits = self._bits
-        if bits is None:
-            return self._rng.randint(1, count) - 1
-        width = count.bit_length()
-        drawn = bits(width)
-        while drawn >= count:
-            drawn = bits(width)
-        return drawn
-
-    def _fresh(self, sides: int) -> int:
-        return self._below(sides) + 1
 
     @staticmethod
     def _problem(
@@ -141,9 +99,12 @@ class Dice:
         if key in self.given:
             value = self._check(key, self.given[key], spec.low, spec.high, str(spec), rule)
         else:
-            value = spec.modifier
+            # Each die is randrange(sides) + 1: the very draw randint(1, sides) makes, one call fewer.
+            self.used_rng = True
+            draw, sides = self._rng.randrange, spec.sides
+            value = spec.modifier + spec.count
             for _ in range(spec.count):
-                value += self._below(spec.sides) + 1
+                value += draw(sides)
         self.record[key] = value
         return value
 
@@ -161,7 +122,9 @@ class Dice:
                 for index, (value, side) in enumerate(zip(values, sides, strict=True))
             ]
         else:
-            checked = [self._fresh(side) for side in sides]
+            self.used_rng = True
+            draw = self._rng.randrange
+            checked = [draw(side) + 1 for side in sides]
         self.record[key] = checked
         return checked
 
@@ -173,7 +136,8 @@ class Dice:
         if given is not None and index < len(given):
             value = self._check((key, index), given[index], 1, sides, f"D{sides}", rule)
         else:
-            value = self._fresh(sides)
+            self.used_rng = True
+            value = self._rng.randrange(sides) + 1
         rolled = self.record.setdefault(key, [])
         assert isinstance(rolled, list)
         rolled.append(value)
@@ -192,22 +156,10 @@ class Dice:
 
     def choice(self, options: Sequence[T]) -> T:
         """A choice the player would make (not a die): drawn from the RNG, its result stored by the caller."""
-        if not options:
-            raise IndexError("cannot choose from an empty sequence")
-        return options[self._below(len(options))]
+        self.used_rng = True
+        return self._rng.choice(options)
 
     def sample(self, options: Sequence[T], count: int) -> list[T]:
-        """`count` different options in the order drawn: the very draws `random.Random.sample` makes (for a
-        small population it fills a pool's vacancies from its end), read without its Python calls; a large
-        population or sample, or another RNG, is asked of the RNG itself."""
+        """`count` different options in the order drawn (6.3's race attempts)."""
         self.used_rng = True
-        size = len(options)
-        if self._bits is None or size > SMALL_POPULATION or not 0 <= count <= min(size, SMALL_SAMPLE):
-            return self._rng.sample(options, count)
-        pool = list(options)
-        chosen = []
-        for drawn in range(count):
-            index = self._below(size - drawn)
-            chosen.append(pool[index])
-            pool[index] = pool[size - drawn - 1]
-        return chosen
+        return self._rng.sample(options, count)

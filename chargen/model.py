@@ -7,15 +7,11 @@ A character file read back for rendering goes through `from_document`, which doe
 TypeAdapter over these same dataclasses), because that data comes from outside.
 """
 
-# Annotations are objects here, not text (no `from __future__ import annotations`): dataclasses and
-# chargen.jsonline (get_type_hints) would compile the text of each, about 1 ms of a batch's start.
-
 from collections.abc import Callable, Iterator, Mapping
-from dataclasses import field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
-from chargen.records import frozen_record
 from chargen.vocabulary import EIGHT, SCHEMA_VERSION
 
 #: One entry of `rolls`: a single die or total, or several dice kept apart.
@@ -29,7 +25,7 @@ OMIT = "omitted when None or empty"
 OMITTED = {OMIT: True}
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class Points:
     """5.1: the Characteristic Points total and the most any one characteristic may get."""
 
@@ -37,7 +33,7 @@ class Points:
     maximum: int
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class Carried:
     """A weapon or shield the character carries, by table id; no rank = unranked (0 is Rank 0)."""
 
@@ -47,7 +43,7 @@ class Carried:
     increase: str | None = field(default=None, metadata=OMITTED)
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class Characteristics:
     """The eight characteristics after race and gender (5.3, 5.4, 6.x), plus any optional ones (5.5)."""
 
@@ -71,7 +67,7 @@ class Characteristics:
         return getattr(self, code) if code in EIGHT else self.optional.get(code)
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class Modifier:
     """What race and gender add to one characteristic (6.1, 6.4-6.9)."""
 
@@ -79,7 +75,7 @@ class Modifier:
     gender: int
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class Heritage:
     """8.1-8.4, by table id."""
 
@@ -89,7 +85,7 @@ class Heritage:
     sibling_rank: str | None = field(default=None, metadata=OMITTED)  # 8.4: a legitimate child's only
 
 
-@frozen_record(kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class DamageIncrease:
     """18.5 (optional) on one weapon: the system used, the bonus already in the line's damage, and what the
     Physical Strength system shifts: the rolls that may break the weapon, the highest Modified Strike Chance,
@@ -102,7 +98,7 @@ class DamageIncrease:
     thrown_damage: str | None = field(default=None, metadata=OMITTED)
 
 
-@frozen_record(kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class WeaponLine:
     """One weapon's line of the record (17.1, 20.2, 12.3, 18.2)."""
 
@@ -120,7 +116,7 @@ class WeaponLine:
     increase: DamageIncrease | None = field(default=None, metadata=OMITTED)  # 18.5, when the file chose it
 
 
-@frozen_record(kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class UnarmedLine:
     """Unarmed Combat (21)."""
 
@@ -132,7 +128,7 @@ class UnarmedLine:
     grievous_injury: str | None
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class ArmorLine:
     """18.1: the armor worn; weight in pounds for this race's size and gender."""
 
@@ -143,7 +139,7 @@ class ArmorLine:
     weight: int | float
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class ShieldLine:
     """17.5: the shield carried."""
 
@@ -153,7 +149,7 @@ class ShieldLine:
     manual_dexterity_loss: int
 
 
-@frozen_record(kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Combat:
     """Sections 12 and 17-21 as the record carries them."""
 
@@ -174,7 +170,7 @@ class Combat:
     breakage_check: int
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class Ranked:
     """A skill (48-62) or language (49) by table id (or as written, for an open list), with its Rank."""
 
@@ -182,7 +178,7 @@ class Ranked:
     rank: int
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class MagicRanked:
     """A talent, spell or ritual (34-47) with its Rank."""
 
@@ -191,7 +187,7 @@ class MagicRanked:
     kind: str
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class Gear:
     """Equipment beyond arms and armor, as the player entered it: weight in pounds, each."""
 
@@ -200,7 +196,7 @@ class Gear:
     count: int = 1
 
 
-@frozen_record(kw_only=True)
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Character:
     """A whole character: the choices and rolls that rebuild it, then everything derived from them.
     The fields stand in the character file's key order."""
@@ -294,40 +290,30 @@ def _converter_of(kind: type) -> Converter:
 
 def _dataclass_converter(kind: type) -> Converter:
     """The fields in order, each with whether the file leaves it out when None or empty and how its value
-    is written (None: as it is, being a plain value or a container of plain values copied). Made into one
-    straight-line function per dataclass, as `dataclasses` makes `__init__`: no loop over the fields and
-    no test of a field's kind on every call (thousands of characters a second go through it)."""
+    is written (None: as it is, being a plain value)."""
     if kind is Characteristics:
-        # One flat mapping in the file: the eight in the book's order, then the optional ones.
-        eight = ", ".join(f"{code!r}: value.{code}" for code in EIGHT)
-        return _compiled("Characteristics", [f"    return {{{eight}, **value.optional}}"], {})
+        return _flat_characteristics
     hints = get_type_hints(kind)
-    scope: dict[str, Converter] = {}
-    lines = ["    document = {}"]
-    for number, item in enumerate(fields(kind)):
-        written = _field_converter(hints[item.name])
-        entry = "entry"
-        if written is not None:
-            scope[f"write_{number}"] = written
-            entry = f"write_{number}(entry)"
-        lines.append(f"    entry = value.{item.name}")
-        indent = "    "
-        if item.metadata.get(OMIT):
-            lines.append("    if entry is not None and entry != []:")
-            indent += "    "
-        lines.append(f"{indent}document[{item.name!r}] = {entry}")
-    lines.append("    return document")
-    return _compiled(kind.__name__, lines, scope)
+    plan = tuple(
+        (item.name, bool(item.metadata.get(OMIT)), _field_converter(hints[item.name]))
+        for item in fields(kind)
+    )
+
+    def convert(value: Any) -> DocumentValue:
+        document: Document = {}
+        for name, omitted, written in plan:
+            entry = getattr(value, name)
+            if omitted and (entry is None or entry == []):
+                continue
+            document[name] = entry if written is None else written(entry)
+        return document
+
+    return convert
 
 
-def _compiled(name: str, body: list[str], scope: dict[str, Converter]) -> Converter:
-    """`def convert(value): <body>` compiled with `scope` (the field converters) as its globals; the text
-    is made here from field names only, never from data."""
-    source = "def convert(value):\n" + "\n".join(body) + "\n"
-    namespace: dict[str, Any] = dict(scope)
-    exec(compile(source, f"<to_document {name}>", "exec"), namespace)
-    converter: Converter = namespace["convert"]
-    return converter
+def _flat_characteristics(value: Characteristics) -> DocumentValue:
+    """One flat mapping in the file: the eight in the book's order, then the optional ones."""
+    return {**{code: getattr(value, code) for code in EIGHT}, **value.optional}
 
 
 def _field_converter(hint: Any) -> Converter | None:

@@ -6,9 +6,10 @@ below only ever sees ids.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import TypedDict
 
-from chargen.character_file import CharacterInput
+from chargen.character_file import CharacterInput, Item
 from chargen.errors import InputError, KeyPath, Problem
 from chargen.names import resolve, resolved
 from chargen.tables import Tables
@@ -20,7 +21,7 @@ class _Lookup:
     def __init__(self) -> None:
         self.problems: list[Problem] = []
 
-    def __call__(self, field: KeyPath, value: str, entries: Any, what: str) -> str:
+    def __call__(self, field: KeyPath, value: str, entries: Mapping[str, object], what: str) -> str:
         try:
             return resolved(field, value, entries, what)
         except InputError as error:
@@ -28,10 +29,23 @@ class _Lookup:
             return value
 
 
+class _Ids(TypedDict, total=False):
+    """The names of a file given as ids, each only where the file names one."""
+
+    archetype: str
+    race: str
+    race_attempts: list[str]
+    race_type: str
+    aspect: str
+    weapons: list[Item]
+    armor: str
+    shield: Item
+
+
 def resolve_names(spec: CharacterInput, tables: Tables) -> CharacterInput:
     """`spec` with races, race type, aspect, archetype, weapons, armor and shield given as ids."""
     look_up = _Lookup()
-    update: dict[str, Any] = {}
+    update: _Ids = {}
     if spec.archetype is not None:
         # An older file names it `strategy`: the message points at the key the file used.
         update["archetype"] = look_up(
@@ -59,9 +73,9 @@ def resolve_names(spec: CharacterInput, tables: Tables) -> CharacterInput:
     return spec.model_copy(update=update)
 
 
-def _equipment_names(spec: CharacterInput, tables: Tables, look_up: _Lookup) -> dict[str, Any]:
+def _equipment_names(spec: CharacterInput, tables: Tables, look_up: _Lookup) -> _Ids:
     """8.7: weapons, armor and shield as ids."""
-    update: dict[str, Any] = {
+    update: _Ids = {
         "weapons": [
             item.model_copy(
                 update={

@@ -6,7 +6,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chargen import api
-from chargen.character_file import dump_document
+from chargen.character_file import dump_document, from_document
 from chargen.model import to_document
 from chargen.tables import load_tables
 from tests.rules_checker import check_character
@@ -69,3 +69,12 @@ def test_giants_endurance_past_the_table_is_noted() -> None:
     assert past, "some giants should run past the printed 5.3 rows"
     for giant in past:
         assert any("beyond the printed 5.3 table" in note for note in giant.notes)
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**31 - 1), optional=st.sampled_from([(), ("PB", "18.5")]))
+def test_a_rolled_character_reads_back_as_itself(seed: int, optional: tuple[str, ...]) -> None:
+    """derived.character fills 39 fields: a value in the wrong field would fail the file's own validation
+    (its type) or differ once read back."""
+    character = api.roll(seed=seed, optional=optional, tables=TABLES)
+    assert from_document(to_document(character)) == character

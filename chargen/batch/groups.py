@@ -9,15 +9,16 @@ leader's number, keeping the one with the most Characteristic Points (the genera
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from chargen.errors import InputError
 from chargen.names import resolve, unknown_name
-from chargen.records import frozen_record
 from chargen.tables import Tables
 
 OPTION = "--group"
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class GroupPlan:
     """One group as every worker sees it: who stands where in it, and how the leader is chosen."""
 

@@ -6,16 +6,15 @@ from __future__ import annotations
 import random
 import re
 import unicodedata
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from chargen import api
 from chargen.batch.groups import GroupPlan
 from chargen.batch.mix import Mix, derived_seed
-from chargen.dice import seeded_random
 from chargen.errors import ChargenError
-from chargen.jsonline import json_text
+from chargen.jsontext import character_line
 from chargen.model import Character, UnarmedLine, WeaponLine
-from chargen.records import frozen_record
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 from chargen.vocabulary import EIGHT
@@ -56,7 +55,7 @@ CSV_COLUMNS = (
 EPITHET_ODDS = 4
 
 
-@frozen_record()
+@dataclass(frozen=True, slots=True)
 class Plan:
     """What every NPC of a run shares; sent to each worker once."""
 
@@ -78,7 +77,7 @@ class Plan:
     group: GroupPlan | None = None  # set: the archetypes come from the group, not from `archetypes`
 
 
-@frozen_record()  # made for every NPC of a batch: the slots' own setters, not object.__setattr__ (chargen.model)
+@dataclass(frozen=True, slots=True)
 class NpcOutput:
     """One NPC in every form the run asked for (None where not asked)."""
 
@@ -119,7 +118,7 @@ def _rolled(plan: Plan, number: int, tables: Tables, purpose: str) -> Character:
         names = tables.names.get(race) or tables.names.get("human")
         if names is None:
             return None
-        return npc_name(names, gender, seeded_random(derived_seed(plan.run_seed, number, "name")))
+        return npc_name(names, gender, random.Random(derived_seed(plan.run_seed, number, "name")))
 
     try:
         return api.roll_checked(
@@ -137,7 +136,7 @@ def _mixed(plan: Plan, number: int) -> tuple[str, str | None]:
     fixed_race = plan.races.fixed if plan.races is not None else None
     if fixed_archetype is not None and (plan.races is None or fixed_race is not None):
         return fixed_archetype, fixed_race
-    draws = seeded_random(derived_seed(plan.run_seed, number, "mix"))
+    draws = random.Random(derived_seed(plan.run_seed, number, "mix"))
     drawn = plan.archetypes.draw(draws)  # drawn even in a group: the race's draw stays where it was
     return fixed_archetype or drawn, plan.races.draw(draws) if plan.races is not None else None
 
@@ -206,10 +205,8 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
 
 
 def json_line(character: Character) -> str:
-    """The whole character file on one line: a JSONL line is itself a character file `chargen build` reads.
-    The text of `json.dumps(to_document(character), ensure_ascii=False, separators=(",", ":"))`, written in
-    one pass (chargen.jsonline)."""
-    return json_text(character) + "\n"
+    """The whole character file on one line: a JSONL line is itself a character file `chargen build` reads."""
+    return character_line(character) + "\n"
 
 
 def best_weapon(character: Character) -> WeaponLine | UnarmedLine:

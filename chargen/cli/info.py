@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -45,7 +44,9 @@ def tables_command(context: click.Context, name: str | None, fmt: str, export: s
     if name not in FILES:
         raise unknown("tables", name, FILES, "a rules table")
     if fmt == "json":
-        click.echo(json.dumps(tables.raw(name), indent=2, ensure_ascii=False))
+        from chargen.jsontext import indented
+
+        click.echo(indented(tables.raw(name)))
     elif tables.rulesets:  # the table as the rulesets left it (the file's comments are the book's)
         from chargen.yamlio import dump_yaml
 
@@ -78,5 +79,6 @@ def _export(source: Path, target: Path, names: list[str]) -> None:
 def schema_command() -> None:
     """Print the JSON Schema of a character file (for editors)."""
     from chargen.character_file import json_schema
+    from chargen.jsontext import indented
 
-    click.echo(json.dumps(json_schema(), indent=2, ensure_ascii=False))
+    click.echo(indented(json_schema()))

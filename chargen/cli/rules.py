@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import click
 
 from chargen.cli.options import tables_from
+from chargen.errors import KeyPath
 
 STARTER = """\
 # {name}: house rules layered over the book's tables. Use with: chargen --rules {path} roll ...
@@ -53,7 +53,7 @@ def show_command(context: click.Context, name: str, diff: bool) -> None:
     base = tables_from(context)
     ruleset = find_ruleset(name)
     merged = load_tables(base.directory, (*base.rulesets, ruleset))
-    touched = _touched_tables(ruleset.located.data or {})
+    touched = ruleset.tables_touched
     if not diff:
         click.echo(dump_yaml({table: merged.raw(table) for table in touched}), nl=False)
         return
@@ -64,15 +64,7 @@ def show_command(context: click.Context, name: str, diff: bool) -> None:
         click.echo(f"{ruleset.source}: changes nothing in these tables (every value it sets is already so)")
 
 
-def _touched_tables(document: dict[str, Any]) -> list[str]:
-    names: list[str] = []
-    for part, body in document.items():
-        keys = [str(path).partition(".")[0] for path in body] if part == "remove" else list(body or {})
-        names.extend(key for key in keys if key not in names)
-    return names
-
-
-def _differences(old: Any, new: Any, path: tuple[Any, ...]) -> list[tuple[tuple[Any, ...], Any, Any]]:
+def _differences(old: object, new: object, path: KeyPath) -> list[tuple[KeyPath, object, object]]:
     if isinstance(old, dict) and isinstance(new, dict):
         found = []
         for key in [*old, *(key for key in new if key not in old)]:
@@ -81,7 +73,7 @@ def _differences(old: Any, new: Any, path: tuple[Any, ...]) -> list[tuple[tuple[
     return [] if old == new else [(path, old, new)]
 
 
-def _short(value: Any) -> str:
+def _short(value: object) -> str:
     from chargen.errors import shown
 
     return "(none)" if value is None else shown(value)

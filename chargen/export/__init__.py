@@ -41,7 +41,9 @@ def export_document(character: Character, tables: Tables, fmt: str) -> dict[str,
 
 def export_json(character: Character, tables: Tables, fmt: str) -> str:
     """The same bytes for the same character: ids are made from the character, never from the clock."""
-    return json.dumps(export_document(character, tables, fmt), indent=2, ensure_ascii=False) + "\n"
+    from chargen.jsontext import indented
+
+    return indented(export_document(character, tables, fmt)) + "\n"
 
 
 def digest(character: Character, *parts: str) -> bytes:

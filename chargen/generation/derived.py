@@ -20,27 +20,18 @@ from chargen.model import (
     UnarmedLine,
     WeaponLine,
 )
-from chargen.records import positional_builder
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, perception, tmr_from_agility
 from chargen.rules.damage_increase import optional_rules, with_damage_increase
 from chargen.tables import Tables
 from chargen.tables.index import UnarmedTerms, WeaponTerms
 from chargen.tables.schema import Armor, Shield, Weapon
-from chargen.vocabulary import PRIMARIES, SCHEMA_VERSION
+from chargen.vocabulary import SCHEMA_VERSION
 
 Key = TypeVar("Key")
 Line = TypeVar("Line")
 #: The most weapon (or unarmed) lines kept per Tables: far more than a batch of NPCs meets.
 KEPT_LINES = 100_000
-#: The three records a roll builds whole, made from every field's value in field order (a keyword call to
-#: the class costs more than the record; records.positional_builder). Each call below names its fields.
-_NEW_CHARACTER = positional_builder(Character)
-_NEW_COMBAT = positional_builder(Combat)
-_NEW_CHARACTERISTICS = positional_builder(Characteristics)
-_NEW_WEAPON_LINE = positional_builder(WeaponLine)
-_NEW_UNARMED_LINE = positional_builder(UnarmedLine)
-_NEW_HERITAGE = positional_builder(Heritage)
 #: The Carried entry of each weapon Item chargen chose (equipment._item makes each once and keeps it), by
 #: the Item's id. A file's own Items are carried afresh.
 _CARRIED: dict[int, tuple[Item, Carried]] = {}
@@ -59,11 +50,16 @@ def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Character
             f"Fatigue: Endurance {endurance} is beyond the printed 5.3 table; its step (one Fatigue per three "
             f"Endurance) was continued to read {reading.value} before modifiers."
         )
-    stats: Characteristics = _NEW_CHARACTERISTICS(
-        *[allocation[code] + total[code] for code in PRIMARIES],  # PS MD AG EN MA WP, the fields' order
-        reading.value + total["FT"],  # FT
-        perception(table.perception.base, total["PC"]),  # PC
-        dict(decided.optional),  # optional
+    stats = Characteristics(
+        PS=allocation["PS"] + total["PS"],
+        MD=allocation["MD"] + total["MD"],
+        AG=allocation["AG"] + total["AG"],
+        EN=allocation["EN"] + total["EN"],
+        MA=allocation["MA"] + total["MA"],
+        WP=allocation["WP"] + total["WP"],
+        FT=reading.value + total["FT"],
+        PC=perception(table.perception.base, total["PC"]),
+        optional=dict(decided.optional),
     )
     return stats, notes
 
@@ -118,19 +114,18 @@ def _weapon_line(
             tables.index.weapon_terms, key, _weapon_terms(weapon, rank, weapon_dexterity, stats, tables)
         )
     chance, damage, modifier, two_handed, endurance, grievous = terms
-    line: WeaponLine = _NEW_WEAPON_LINE(
-        name,  # name
-        rank,  # rank
-        chance,  # strike_chance
-        damage,  # damage
-        modifier,  # damage_modifier
-        two_handed,  # two_handed_damage
-        _initiative(agility, stats.PC, rank, tables),  # initiative
-        endurance,  # endurance_damage
-        grievous,  # grievous_injury
-        None,  # increase (18.5's, added by with_damage_increase when the file chose it)
+    # 18.5's increase is added by with_damage_increase when the file chose it.
+    return WeaponLine(
+        name=name,
+        rank=rank,
+        strike_chance=chance,
+        damage=damage,
+        damage_modifier=modifier,
+        two_handed_damage=two_handed,
+        initiative=_initiative(agility, stats.PC, rank, tables),
+        endurance_damage=endurance,
+        grievous_injury=grievous,
     )
-    return line
 
 
 def _weapon_terms(
@@ -180,15 +175,14 @@ def _unarmed_line(
             tables.index.unarmed_terms, key, _unarmed_terms(rank, stats, dexterity, agility, tables)
         )
     chance, damage, endurance, grievous = terms
-    line: UnarmedLine = _NEW_UNARMED_LINE(
-        rank,  # rank
-        chance,  # strike_chance
-        damage,  # damage
-        _initiative(agility, stats.PC, rank, tables),  # initiative
-        endurance,  # endurance_damage
-        grievous,  # grievous_injury
+    return UnarmedLine(
+        rank=rank,
+        strike_chance=chance,
+        damage=damage,
+        initiative=_initiative(agility, stats.PC, rank, tables),
+        endurance_damage=endurance,
+        grievous_injury=grievous,
     )
-    return line
 
 
 def _unarmed_terms(
@@ -287,16 +281,16 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
     if shown_shield is None and ready_id is not None:
         shown_shield = Item(name=ready_id, rank=ready_rank)  # the Main-Gauche, on the record as a shield
         shield = ready
-    made: Combat = _NEW_COMBAT(
-        agility,  # modified_agility
-        dexterity,  # modified_manual_dexterity
-        rules.defense_from(defense_inputs, combat),  # defense
-        rules.defense_postures(defense_inputs, combat) if combat.defense.postures else None,  # postures
-        tmr,  # tmr
-        rules.sprint_tmr(tmr, combat) if combat.movement.sprint else None,  # sprint_tmr
-        rules.initiative_value(agility, stats.PC, combat),  # initiative
-        unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),  # unarmed
-        with_damage_increase(  # weapons, with 18.5 when the file chose it
+    return Combat(
+        modified_agility=agility,
+        modified_manual_dexterity=dexterity,
+        defense=rules.defense_from(defense_inputs, combat),
+        defense_postures=rules.defense_postures(defense_inputs, combat) if combat.defense.postures else None,
+        tmr=tmr,
+        sprint_tmr=rules.sprint_tmr(tmr, combat) if combat.movement.sprint else None,
+        initiative=rules.initiative_value(agility, stats.PC, combat),
+        unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
+        weapons=with_damage_increase(  # with 18.5 when the file chose it
             [weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],
             equipment.weapons,
             equipment.shield,
@@ -304,13 +298,12 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
             decided.spec.optional,
             tables,
         ),
-        armor_line(decided, armor, tables),  # armor
-        shield_line(shown_shield, shield),  # shield
-        rules.stun_threshold(stats.EN, combat),  # stun_threshold
-        rules.stun_recovery(stats.WP, stats.FT, combat),  # stun_recovery
-        rules.breakage_check(dexterity, combat),  # breakage_check
+        armor=armor_line(decided, armor, tables),
+        shield=shield_line(shown_shield, shield),
+        stun_threshold=rules.stun_threshold(stats.EN, combat),
+        stun_recovery=rules.stun_recovery(stats.WP, stats.FT, combat),
+        breakage_check=rules.breakage_check(dexterity, combat),
     )
-    return made
 
 
 def _carried(item: Item) -> Carried:
@@ -331,59 +324,55 @@ def character(decided: Decisions, tables: Tables) -> Character:
     combat = combat_values(decided, stats, tables)
     notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
     equipment, row = kit.equipment, decided.points.row
-    made: Character = _NEW_CHARACTER(
-        SCHEMA_VERSION,  # schema_version
-        decided.name,  # name
-        None,  # player (a file's own are added by with_abilities, as its campaign, equipment and notes)
-        None,  # campaign
-        decided.seed,  # seed
-        [ruleset.reference for ruleset in tables.rulesets] if tables.rulesets else [],  # rules
-        decided.points.archetype,  # archetype
-        born.gender,  # gender
-        born.race.race,  # race
-        born.race.attempts,  # race_attempts
-        born.race_type,  # race_type
-        born.hand,  # hand
-        born.aspect,  # aspect
-        Points(row.points, row.maximum),  # points
-        dict(decided.points.allocation),  # allocation
-        [*decided.optional, *optional_rules(decided.spec.optional, tables)],  # optional
-        dict(decided.rolls),  # rolls
-        [_carried(item) for item in equipment.weapons],  # weapons
-        equipment.armor,  # armor
-        Carried(equipment.shield.name, equipment.shield.rank) if equipment.shield else None,  # shield
-        decided.spec.unarmed_rank,  # unarmed_rank
-        kit.given,  # equipment_given
-        [],  # equipment
-        list(abilities.skills),  # skills
-        [],  # languages
-        abilities.college,  # college
-        list(abilities.spells),  # spells
-        abilities.given,  # abilities_given
-        stats,  # characteristics
-        dict(decided.modifiers.each),  # modifiers
-        tmr_from_agility(
+    # A file's own player, campaign, equipment, languages and notes are added by with_abilities.
+    race = tables.races[born.race.race]
+    return Character(
+        schema_version=SCHEMA_VERSION,
+        name=decided.name,
+        seed=decided.seed,
+        rules=[ruleset.reference for ruleset in tables.rulesets] if tables.rulesets else [],
+        archetype=decided.points.archetype,
+        gender=born.gender,
+        race=born.race.race,
+        race_attempts=born.race.attempts,
+        race_type=born.race_type,
+        hand=born.hand,
+        aspect=born.aspect,
+        points=Points(row.points, row.maximum),
+        allocation=dict(decided.points.allocation),
+        optional=[*decided.optional, *optional_rules(decided.spec.optional, tables)],
+        rolls=dict(decided.rolls),
+        weapons=[_carried(item) for item in equipment.weapons],
+        armor=equipment.armor,
+        shield=Carried(equipment.shield.name, equipment.shield.rank) if equipment.shield else None,
+        unarmed_rank=decided.spec.unarmed_rank,
+        equipment_given=kit.given,
+        skills=list(abilities.skills),
+        college=abilities.college,
+        spells=list(abilities.spells),
+        abilities_given=abilities.given,
+        characteristics=stats,
+        modifiers=dict(decided.modifiers.each),
+        tmr=tmr_from_agility(
             stats.AG,
             tables.characteristics.tmr,
             decided.modifiers.total["TMR"],
             tables.index.tmr,
             average_tmr(decided, tables),
         ),
-        tables.races[born.race.race].experience_multiplier,  # experience_multiplier
-        tables.races[born.race.race].life_span,  # life_span
-        tables.races[born.race.race].starting_age,  # starting_age
-        racial_talents(born.race.race, tables),  # racial_talents
-        _NEW_HERITAGE(  # heritage
-            background.social_status,  # social_status
-            background.money_multiplier,  # money_multiplier
-            background.birth_order,  # birth_order
-            background.sibling_rank,  # sibling_rank
+        experience_multiplier=race.experience_multiplier,
+        life_span=race.life_span,
+        starting_age=race.starting_age,
+        racial_talents=racial_talents(born.race.race, tables),
+        heritage=Heritage(
+            social_status=background.social_status,
+            money_multiplier=background.money_multiplier,
+            birth_order=background.birth_order,
+            sibling_rank=background.sibling_rank,
         ),
-        background.experience_points,  # experience_points
-        background.starting_silver,  # starting_silver
-        background.starting_silver - kit.cost,  # silver_pennies
-        combat,  # combat
-        None,  # experience_bank
-        notes,  # notes
+        experience_points=background.experience_points,
+        starting_silver=background.starting_silver,
+        silver_pennies=background.starting_silver - kit.cost,
+        combat=combat,
+        notes=notes,
     )
-    return made

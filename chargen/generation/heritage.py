@@ -3,32 +3,24 @@
 from __future__ import annotations
 
 import math
-from typing import Final, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from chargen.dice import Dice
 from chargen.tables import Tables
 from chargen.tables.schema import AllotmentRow
 
 
+@dataclass(slots=True, kw_only=True)  # made every roll, never changed (decisions.py: why not frozen)
 class Heritage:
-    """8.1-8.5's outcome (a plain class with Final attributes, as rules.characteristics.FatigueReading)."""
+    """8.1-8.5's outcome."""
 
-    def __init__(
-        self,
-        *,
-        social_status: str,
-        money_multiplier: int,
-        birth_order: str,
-        sibling_rank: str | None,
-        experience_points: int,
-        starting_silver: int,
-    ) -> None:
-        self.social_status: Final = social_status
-        self.money_multiplier: Final = money_multiplier
-        self.birth_order: Final = birth_order
-        self.sibling_rank: Final = sibling_rank
-        self.experience_points: Final = experience_points
-        self.starting_silver: Final = starting_silver
+    social_status: str
+    money_multiplier: int
+    birth_order: str
+    sibling_rank: str | None
+    experience_points: int
+    starting_silver: int
 
 
 def heritage(dice: Dice, tables: Tables) -> Heritage:

@@ -6,11 +6,13 @@ one step alone."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
-from typing import Final, Literal
+from dataclasses import dataclass
+from typing import Literal
 
 from chargen.character_file import CharacterInput
-from chargen.dice import Dice, seeded_random
+from chargen.dice import Dice
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
 from chargen.generation.abilities import bought_abilities, forget_typical, given_abilities, with_abilities
@@ -44,16 +46,16 @@ from chargen.vocabulary import GENDERS
 Equip = Literal["none", "buy", "give"]
 
 
+@dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
 class Options:
     """How to fill what the file leaves out. `equip`: none (as given), buy (a rolled character buys its
     archetype's kit, unranked) or give (an NPC is given its archetype's kit at typical Ranks, and its
-    skills and magic). A plain class with Final attributes, as rules.characteristics.FatigueReading."""
+    skills and magic)."""
 
-    def __init__(self, equip: Equip = "none", namer: Callable[[str, str], str | None] | None = None) -> None:
-        self.equip: Final = equip
-        # 8.8 for a character the file leaves unnamed: a name for (race, gender), or None for the tables'
-        # own draw. The batch names its NPCs from their own seeds (bynames, fewer namesakes).
-        self.namer: Final = namer
+    equip: Equip = "none"
+    # 8.8 for a character the file leaves unnamed: a name for (race, gender), or None for the tables'
+    # own draw. The batch names its NPCs from their own seeds (bynames, fewer namesakes).
+    namer: Callable[[str, str], str | None] | None = None
 
 
 def forget_memos(tables: Tables) -> None:
@@ -82,7 +84,7 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
         if rolls.__pydantic_fields_set__ or rolls.__pydantic_extra__
         else {}
     )
-    dice = Dice(seeded_random(seed), given=given)
+    dice = Dice(random.Random(seed), given=given)
     rolled = points_step(spec, dice, tables)
     optional = characteristics.optional_characteristics(spec.optional, dice, tables)
     born = birthrights_step(spec, dice, tables)
@@ -101,7 +103,17 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     if options.equip == "give":  # an NPC's skills and magic (issue 12), chosen without dice
         npc_abilities = given_abilities(spec, points.archetype, born.race.race, born.race_type, tables)
     decided = Decisions(
-        spec, used_seed, points, optional, born, background, modifiers, kit, name, dice.record, npc_abilities
+        spec=spec,
+        seed=used_seed,
+        points=points,
+        optional=optional,
+        born=born,
+        heritage=background,
+        modifiers=modifiers,
+        kit=kit,
+        name=name,
+        rolls=dice.record,
+        abilities=npc_abilities,
     )
     made = character(decided, tables)
     if options.equip == "buy":  # issue 30: a rolled character buys its archetype's abilities, as its kit
@@ -123,25 +135,18 @@ def _modifiers(born: Birthrights, tables: Tables) -> Modifiers:
     race = tables.races[born.race.race]
     type_modifiers = race.types[born.race_type].modifiers if born.race_type else {}
     gender = tables.birthrights.genders[born.gender]  # type: ignore[index]
-    return Modifiers(combined_modifiers(race.modifiers, type_modifiers), dict(gender.modifiers))
+    return Modifiers.of(combined_modifiers(race.modifiers, type_modifiers), dict(gender.modifiers))
 
 
+@dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
 class RolledPoints:
     """5.1 and what 5.2 draws: the row, and the player's allocation (checked) or the archetype's jitter. An
-    archetype's allocation is made by `allocation_step` once the race and gender modifiers are known. A
-    plain class with Final attributes, as rules.characteristics.FatigueReading."""
+    archetype's allocation is made by `allocation_step` once the race and gender modifiers are known."""
 
-    def __init__(
-        self,
-        archetype: str | None,
-        row: PointRow,
-        allocation: dict[str, int] | None,
-        jitter: characteristics.Jitter = (),
-    ) -> None:
-        self.archetype: Final = archetype
-        self.row: Final = row
-        self.allocation: Final = allocation
-        self.jitter: Final = jitter
+    archetype: str | None
+    row: PointRow
+    allocation: dict[str, int] | None
+    jitter: characteristics.Jitter = ()
 
 
 def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> RolledPoints:

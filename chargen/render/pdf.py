@@ -13,7 +13,7 @@ import functools
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from chargen.paths import templates_dir
 from chargen.render import fetcher
@@ -32,6 +32,14 @@ class _Engine:
     font_config: Any
     fonts: Any
     layout: Any
+
+
+class FetchedDict(TypedDict):
+    """What an older WeasyPrint's URL fetcher function returns (its documented keys)."""
+
+    string: bytes
+    mime_type: str
+    redirected_url: str
 
 
 def _base_url() -> str:
@@ -55,9 +63,9 @@ def _make_fetcher(weasyprint: Any, refused: list[str]) -> Any:
     base = getattr(weasyprint, "URLFetcher", None)
     if base is None:  # older WeasyPrint: a fetcher is a function returning a dict
 
-        def fetch_dict(url: str) -> dict[str, Any]:
+        def fetch_dict(url: str) -> FetchedDict:
             resource = _resolve(url, refused)
-            return {"string": resource.data, "mime_type": resource.mime_type, "redirected_url": url}
+            return FetchedDict(string=resource.data, mime_type=resource.mime_type, redirected_url=url)
 
         return fetch_dict
 

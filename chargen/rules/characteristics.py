@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Final
+from dataclasses import dataclass
 
 from chargen.tables.schema import FatigueTable, TmrTable, ValueBand
 
@@ -12,14 +12,12 @@ def read_band(rows: Iterable[ValueBand], value: int) -> ValueBand | None:
     return next((row for row in rows if row.holds(value)), None)
 
 
+@dataclass(slots=True)  # made every roll, never changed (chargen.generation.decisions: why not frozen)
 class FatigueReading:
-    """5.3's reading. A plain class with Final attributes, not a frozen dataclass: compiled, it is built
-    without dataclasses' Python-level __init__ (one object.__setattr__ a field), once a roll; mypy keeps
-    it unchanged."""
+    """5.3's reading."""
 
-    def __init__(self, value: int, beyond_table: bool) -> None:
-        self.value: Final = value
-        self.beyond_table: Final = beyond_table  # the Endurance ran past the printed 5.3 rows (a giant's)
+    value: int
+    beyond_table: bool  # the Endurance ran past the printed 5.3 rows (a giant's)
 
 
 #: A band look-up precompiled from a table's rows (chargen.tables.index): what read_band gives for a value.

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import functools
 import itertools
+import os
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from time import monotonic
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -140,12 +142,70 @@ def _follows(item: Any, loc: tuple[Any, ...], wrong: set[tuple[Any, ...]]) -> bo
     return named is not None and (*loc[:-1], named.group(1)) in wrong
 
 
+#: How long loaded tables are trusted before their files are looked at again: a loop of `api.roll()` then
+#: reads the tables it loaded first (14 file stats a call would cost about a third of a roll), and a table
+#: file changed on disk is read again by the first load a second later at most.
+RECHECK_SECONDS = 1.0
+#: The most table sets kept (each directory and rulesets asked for).
+KEPT_TABLES = 8
+#: A table folder's files as they stood: each file's (mtime in ns, size), or None when missing.
+Stamp = tuple[tuple[int, int] | None, ...]
+_Key = tuple[str, str, tuple[Ruleset, ...]]
+
+
+@dataclass
+class _Loaded:
+    tables: Tables
+    stamp: Stamp
+    checked: float  # monotonic() when the stamp was last compared with the files
+
+
+_LOADED: dict[_Key, _Loaded] = {}
+
+
 def load_tables(directory: Path | str | None = None, rules: Sequence[str | Ruleset] = ()) -> Tables:
-    """Load and check the tables, with `rules` (ruleset names or files) layered over them in order (cached per
-    directory and rulesets' contents for the life of the process)."""
+    """Load and check the tables, with `rules` (ruleset names or files) layered over them in order. Kept per
+    directory and rulesets' contents, and loaded again when a table file changed (RECHECK_SECONDS)."""
+    if directory is None and not rules:
+        return _kept(_default_key())
     given = Path(directory) if directory is not None else tables_dir()
     rulesets = tuple(rule if isinstance(rule, Ruleset) else find_ruleset(rule) for rule in rules)
-    return _load_cached(str(given.resolve()), str(given), rulesets)
+    return _kept((str(given.resolve()), str(given), rulesets))
+
+
+@functools.cache
+def _default_key() -> _Key:
+    given = tables_dir()
+    return (str(given.resolve()), str(given), ())
+
+
+def _kept(key: _Key) -> Tables:
+    now = monotonic()
+    known = _LOADED.get(key)
+    if known is not None and now - known.checked < RECHECK_SECONDS:
+        return known.tables
+    stamp = _stamp(Path(key[0]))  # before reading: a file changed while it is read is read again next time
+    if known is not None and known.stamp == stamp:
+        known.checked = now
+        return known.tables
+    tables = _load(*key)
+    _LOADED.pop(key, None)
+    while len(_LOADED) >= KEPT_TABLES:
+        del _LOADED[next(iter(_LOADED))]  # the longest kept
+    _LOADED[key] = _Loaded(tables, stamp, now)
+    return tables
+
+
+def _stamp(directory: Path) -> Stamp:
+    stamps: list[tuple[int, int] | None] = []
+    for name in FILES:
+        try:
+            found = os.stat(directory / f"{name}.yaml")
+        except OSError:
+            stamps.append(None)
+        else:
+            stamps.append((found.st_mtime_ns, found.st_size))
+    return tuple(stamps)
 
 
 def with_recorded_rules(tables: Tables, recorded: Sequence[Any] | None) -> Tables:
@@ -188,8 +248,7 @@ def _read_all(root: Path, shown: Path, problems: list[str]) -> dict[str, Located
     return located
 
 
-@functools.lru_cache(maxsize=8)
-def _load_cached(directory: str, shown_as: str, rulesets: tuple[Ruleset, ...] = ()) -> Tables:
+def _load(directory: str, shown_as: str, rulesets: tuple[Ruleset, ...] = ()) -> Tables:
     """Tables of `directory` (resolved: the cache key); messages name the folder as the user gave it, or the
     ruleset's file, line and column for what a ruleset changed."""
     shown = Path(shown_as)

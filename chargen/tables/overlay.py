@@ -40,6 +40,18 @@ class Ruleset:
         """What a character file records: `{name: ..., sha256: ...}`."""
         return {"name": self.name, "sha256": self.digest}
 
+    @property
+    def tables_touched(self) -> list[str]:
+        """The tables the ruleset changes, adds to or removes from, in the order it first names them."""
+        names: list[str] = []
+        for part, body in (self.located.data or {}).items():
+            if part == "remove":
+                keys = [str(path).partition(".")[0] for path in body or []]
+            else:
+                keys = [str(key) for key in body or {}]
+            names.extend(key for key in keys if key not in names)
+        return names
+
 
 def shipped_dir() -> Path:
     return tables_dir() / "rulesets"

@@ -221,11 +221,7 @@ def main() -> None:
     pdf_count = arguments.pdf_count or pdf_count
     import os
 
-    from bench_core import compiled
-
-    print(
-        f"chargen batch benchmark, {os.cpu_count()} cores, Python {sys.version.split()[0]}, chargen {compiled()}"
-    )
+    print(f"chargen batch benchmark, {os.cpu_count()} cores, Python {sys.version.split()[0]}")
     print("CPU time counts every process (workers too); 2-job wall figures need an idle machine")
     floor = run_case(["jsonl-floor", str(data_count)])
     print(line(f"JSONL floor (json.dumps) x{data_count}", floor))

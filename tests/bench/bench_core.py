@@ -24,13 +24,6 @@ from collections.abc import Callable
 import yaml
 
 
-def compiled() -> str:
-    """Whether the chargen imported here is the mypyc-compiled wheel (CHARGEN_COMPILE=1) or pure Python."""
-    import chargen.dice
-
-    return "compiled with mypyc" if not chargen.dice.__file__.endswith(".py") else "pure Python"
-
-
 def per_second(count: int, seconds: float) -> str:
     return f"{count / seconds:10,.0f}/s"
 
@@ -102,7 +95,7 @@ class CountingRandom(random.Random):
 def roll_draws(count: int, tables: object) -> list[list[int]]:
     """The draws each seed's roll makes of its RNG: every die, every choice (gender, archetype, name) and
     5.2's jitter, not only the dice the file records. Counted with random.Random replaced for the counting
-    rolls only (the compiled build looks the class up on the random module at each call, as Python does)."""
+    rolls only (the roll looks the class up on the random module at each call)."""
     from chargen import api
 
     draws: list[list[int]] = []
@@ -153,12 +146,19 @@ def main() -> None:
         for seed in range(first, first + count):
             api.roll(seed=seed, tables=tables)
 
+    def default_rolls(first: int) -> None:
+        # The same without the tables passed in: the default tables, loaded once per process.
+        for seed in range(first, first + count):
+            api.roll(seed=seed)
+
     # Alternating rounds: the roll and its floor share whatever else the machine is doing.
-    roll, floor = [], []
+    roll, default, floor = [], [], []
     for number in range(rounds):
-        roll.append(medians(functools.partial(fresh_rolls, count * (number + 1)), 1))
+        roll.append(medians(functools.partial(fresh_rolls, count * (2 * number + 1)), 1))
+        default.append(medians(functools.partial(default_rolls, count * (2 * number + 2)), 1))
         floor.append(medians(rng_floor, 1))
     roll_time = (statistics.median(t[0] for t in roll), statistics.median(t[1] for t in roll))
+    default_time = (statistics.median(t[0] for t in default), statistics.median(t[1] for t in default))
     floor_time = (statistics.median(t[0] for t in floor), statistics.median(t[1] for t in floor))
 
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
@@ -173,12 +173,11 @@ def main() -> None:
     print(
         f"chargen core benchmark: {os.cpu_count()} cores, Python {sys.version.split()[0]}, {count} characters,"
     )
-    print(
-        f"chargen {compiled()}; median of {rounds} rounds; CPU time first (trust it on a shared machine), wall time in brackets"
-    )
+    print(f"median of {rounds} rounds; CPU time first (trust it on a shared machine), wall time in brackets")
     print(f"tables loaded and checked once: {loading.wall * 1000:.0f} ms")
     floor_label = f"seed an RNG + its {draws_per_character:.1f} draws"
     print(figure("roll+derive", count, roll_time, floor_label, floor_time))
+    print(figure("roll, default tables", count, default_time, floor_label, floor_time))
     print(figure("character file to YAML", count, yaml_time, "PyYAML CSafeDumper alone", yaml_floor))
     print(figure("character file to JSON", count, json_time, "json.dumps alone", json_floor))
 

@@ -1,5 +1,7 @@
-"""chargen.jsonline writes a batch's JSONL line in one pass; it must be the very text `json.dumps` makes of
-`to_document`, for every character chargen makes or reads, and for odd values a Character could hold."""
+"""chargen.jsontext writes JSON with orjson; it must be the very text `json.dumps` made before: a batch's JSONL
+line as `json.dumps(to_document(...), ensure_ascii=False, separators=(",", ":"))` for every character chargen
+makes or reads and for odd values a Character could hold, and indented JSON (character files, tables, the
+schema) as `json.dumps(..., indent=2, ensure_ascii=False)` for any plain data."""
 
 from __future__ import annotations
 
@@ -14,8 +16,9 @@ from hypothesis import strategies as st
 
 from chargen import api
 from chargen.batch.npc import json_line
-from chargen.jsonline import json_text
-from chargen.model import Character, Characteristics, Gear, Modifier, Ranked, to_document
+from chargen.jsontext import character_line as json_text
+from chargen.jsontext import indented
+from chargen.model import Character, Characteristics, Gear, Ranked, to_document
 from chargen.tables import Tables, load_tables
 
 TESTS = Path(__file__).parent
@@ -93,12 +96,19 @@ def test_house_rules_with_no_defense_and_postures_read_the_same(tmp_path: Path) 
         {"experience_multiplier": math.nan},
         {"experience_multiplier": math.inf},
         {"experience_multiplier": 1},  # an int where a float is declared
+        {"experience_multiplier": 1e-05},  # json 1e-05, orjson 0.00001
+        {"experience_multiplier": -2.5e-300},
+        {"experience_multiplier": 1e16},
+        {"experience_multiplier": 0.0001},
+        {"seed": 2**70},  # past the 64 bits orjson writes
+        {"name": "lone \udc80 surrogate"},  # json writes it, orjson refuses it
         {"tmr": 4.5},
         {"notes": ("a", "b")},  # a tuple where a list is declared
         {"allocation": {"PS": 18, 7: 3, None: 1, 2.5: 0, True: 1}},  # keys json turns into text
         {"allocation": {("a",): 1}},  # a key json refuses
         {"rolls": {"hand": [2, True], "points": 3.0, "race": [[1], None]}},
         {"equipment": [Gear("rope", weight=2.5, count=2), Gear("torch", weight=float("-inf"))]},
+        {"equipment": [Gear("feather", weight=1e-5), Gear("dust", weight=3.25e-7), Gear("ash", weight=0.0)]},
         {"skills": [Ranked("merchant", True)]},
         {"race_attempts": []},
         {"armor": object()},  # json refuses, and so must the line
@@ -125,78 +135,61 @@ def test_characteristics_with_optional_ones(tables: Tables, optional: dict[str, 
     same_or_both_refuse(odd)
 
 
-@pytest.mark.parametrize("kept", [1, 3, 4096])
-def test_batch_characters_sharing_records_read_the_same(
-    tables: Tables, monkeypatch: pytest.MonkeyPatch, kept: int
-) -> None:
-    """A batch's characters share their Modifiers, Carried weapons, abilities and armor lines
-    (jsonline.SHARED_RECORDS), whose texts are remembered: the lines stay right, also when the memory is
-    emptied as it fills."""
-    from chargen import jsonline
-    from chargen.batch import BatchOptions, checked_plan
-    from chargen.batch.npc import make_character
-
-    monkeypatch.setattr(jsonline, "KEPT_TEXTS", kept)
-    plan = checked_plan(BatchOptions(count=60, seed=9, jsonl="-"), tables)
-    for number in range(1, 61):
-        character = make_character(plan, number, tables)
-        assert json_text(character) == by_json(character)
+def by_json_indented(value: object) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-def test_a_shared_record_is_written_once_by_its_identity(monkeypatch: pytest.MonkeyPatch) -> None:
-    from chargen import jsonline
-
-    monkeypatch.setattr(jsonline, "KEPT_TEXTS", 2)
-    written: list[Modifier] = []
-
-    def spelled(value: Modifier) -> str:
-        written.append(value)
-        return f"{value.race}/{value.gender}"
-
-    write = jsonline._remembering(spelled)
-    first, equal, other = Modifier(1, 2), Modifier(1, 2), Modifier(3, 4)
-    assert [write(first), write(first), write(equal), write(first)] == ["1/2"] * 4
-    assert written == [first, equal]  # `equal` is another record: written for itself
-    assert write(other) == "3/4" and write(first) == "1/2"  # the memory was full: emptied, written again
-    assert written == [first, equal, other, first]
-
-
-def test_the_written_writers_are_what_jsonline_writes_today() -> None:
-    # chargen/jsonline_writers.py is written by `python -m chargen.jsonline`: run it again after changing
-    # chargen.model or chargen.jsonline (its fingerprint would no longer match, and the writers would be
-    # made at each start instead).
-    from chargen import jsonline
-
-    assert jsonline.WRITTEN.read_text(encoding="utf-8") == jsonline.module_text()
+@pytest.mark.parametrize(
+    "value",
+    [
+        {},
+        [],
+        {"a": [], "b": {}, "c": [1, {"d": [None, True, False]}], "e": ""},
+        {"weights": [1e-05, 0.0001, 2.5e-300, 1e16, 1e22, -0.0, 0.1, 666666666666666.6]},
+        {"odd": [math.nan, math.inf, -math.inf]},
+        {"text": 'Æsa "the" \\ Red\u2028\x01\x7f \U0001f409'},
+        {"ints": [0, -1, 2**63 - 1, -(2**63), 2**64 - 1, 2**64, -(2**70)]},
+        {"keys": {1: "one", None: "none", 2.5: "x", False: "no"}},  # keys json turns into text
+        ("a", ("b", 1e-5)),
+        "lone \udc80 surrogate",
+    ],
+    ids=repr,
+)
+def test_indented_json_is_what_json_writes(value: object) -> None:
+    assert indented(value) == by_json_indented(value)
 
 
-def test_a_line_is_written_by_the_written_writers(tables: Tables) -> None:
-    from chargen import jsonline, jsonline_writers
+def test_a_value_json_refuses_is_refused() -> None:
+    with pytest.raises(TypeError):
+        json.dumps({("a",): 1})
+    with pytest.raises(TypeError):
+        indented({("a",): 1})
 
-    json_text(api.roll(seed=1, tables=tables))
-    assert jsonline._WRITERS[Character] is jsonline_writers.write_Character
-    assert set(jsonline._WRITERS) == set(jsonline.record_kinds())
+
+def test_every_table_and_the_schema_read_as_json_writes_them(tables: Tables) -> None:
+    from chargen.character_file import json_schema
+    from chargen.tables.loader import FILES
+
+    house = load_tables(rules=["house-combat"])
+    for name in FILES:
+        assert indented(tables.raw(name)) == by_json_indented(tables.raw(name))
+        assert indented(house.raw(name)) == by_json_indented(house.raw(name))
+    assert indented(json_schema()) == by_json_indented(json_schema())
 
 
-def test_writers_made_here_read_the_same(tables: Tables, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Written from other records or another jsonline (a fingerprint that differs), the written module
-    is not used: the writers are made here, and write the same lines."""
-    from chargen import jsonline, jsonline_writers
-    from chargen.batch import BatchOptions, checked_plan
-    from chargen.batch.npc import make_character
+@pytest.mark.parametrize("path", CHARACTER_FILES, ids=lambda path: path.name)
+def test_every_character_file_of_the_tests_writes_the_same_json(tables: Tables, path: Path) -> None:
+    from chargen.character_file import dump_document
 
-    monkeypatch.setattr(jsonline_writers, "FINGERPRINT", "another")
-    monkeypatch.setattr(jsonline, "_WRITERS", {})
-    jsonline._written_writers.cache_clear()
-    try:
-        characters = [
-            api.build(path.read_text(encoding="utf-8"), path.name, seed=1, tables=tables)
-            for path in CHARACTER_FILES
-        ]
-        plan = checked_plan(BatchOptions(count=40, seed=9, jsonl="-"), tables)
-        characters += [make_character(plan, number, tables) for number in range(1, 41)]
-        for character in characters:
-            assert json_text(character) == by_json(character)
-        assert jsonline._WRITERS[Character] is not jsonline_writers.write_Character
-    finally:
-        jsonline._written_writers.cache_clear()
+    character = api.build(path.read_text(encoding="utf-8"), path.name, seed=1, tables=tables)
+    assert dump_document(character, "json") == by_json_indented(to_document(character)) + "\n"
+
+
+@pytest.mark.parametrize("fmt", ["roll20", "foundry"])
+def test_an_export_is_what_json_writes(tables: Tables, fmt: str) -> None:
+    from chargen.export import export_document, export_json
+
+    for seed in range(5):
+        character = api.roll(seed=seed, tables=tables)
+        expected = by_json_indented(export_document(character, tables, fmt)) + "\n"
+        assert export_json(character, tables, fmt) == expected
