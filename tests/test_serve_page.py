@@ -122,7 +122,7 @@ def test_an_opened_file_shows_its_record_and_its_pdf_is_chargen_renders(
     frame = page.frame_locator("iframe")
     assert frame.locator("h1.name").inner_text() == "Rolf the Barbarian"
     with page.expect_download() as info:
-        page.get_by_role("link", name="Character Record, PDF (A4)").click()
+        page.get_by_role("link", name="Character Record, PDF (A4)", exact=True).click()
     info.value.save_as(tmp_path / "page.pdf")
     _chargen("render", str(EXAMPLES / "rolf.yaml"), "--pdf", str(tmp_path / "cli.pdf"), "--paper", "a4")
     assert (tmp_path / "page.pdf").read_bytes() == (tmp_path / "cli.pdf").read_bytes()

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import yaml
+from pypdf import PdfReader
 
 from tests.serve_support import Requests, Served, chromium, press, served
 
@@ -100,6 +101,10 @@ def test_a_whole_walk_with_the_players_own_dice(page: Any, server: Served, tmp_p
     a4 = _download(page, "Character Record, PDF (A4)", tmp_path / "walked-a4.pdf")
     _chargen("render", str(document), "--pdf", str(tmp_path / "a4.pdf"), "--paper", "a4")
     assert a4.read_bytes() == (tmp_path / "a4.pdf").read_bytes()
+    fillable = _download(page, "fillable Character Record, PDF (Letter)", tmp_path / "walked-fillable.pdf")
+    _chargen("render", str(document), "--pdf", str(tmp_path / "fillable.pdf"), "--fillable")
+    assert fillable.read_bytes() == (tmp_path / "fillable.pdf").read_bytes()
+    assert "endurance_current" in (PdfReader(fillable).get_fields() or {})  # form fields, as --fillable
     html = _download(page, "Character Record (HTML)", tmp_path / "walked.html")
     _chargen("render", str(document), "--html", str(tmp_path / "rendered.html"))
     assert html.read_bytes() == (tmp_path / "rendered.html").read_bytes()
@@ -206,7 +211,7 @@ def test_keyboard_alone(page: Any, server: Served, tmp_path: Path) -> None:
 
 def _download(page: Any, label: str, target: Path) -> Path:
     with page.expect_download() as info:
-        page.get_by_role("link", name=label).click()
+        page.get_by_role("link", name=label, exact=True).click()
     info.value.save_as(target)
     return target
 

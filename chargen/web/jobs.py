@@ -39,13 +39,13 @@ class RulesChoice:
         return [*self.named, *(name for name, _ in self.uploaded)]
 
 
-def record_pdf(rules: RulesChoice, document: str, paper: str) -> bytes:
-    """`chargen render FILE --pdf`: the character file built, its Character Record printed."""
+def record_pdf(rules: RulesChoice, document: str, paper: str, fillable: bool = False) -> bytes:
+    """`chargen render FILE --pdf [--fillable]`: the character file built, its Character Record printed."""
     from chargen import api
     from chargen.render import render_pdf
 
     tables = rules.tables()
-    return render_pdf(api.build(document, tables=tables), tables, paper=paper)
+    return render_pdf(api.build(document, tables=tables), tables, paper=paper, fillable=fillable)
 
 
 #: What a GM's batch writes, by file name in the job's folder, and the BatchOptions field each one is.

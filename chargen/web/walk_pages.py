@@ -25,6 +25,9 @@ DOWNLOADS = {
     "html": ("Character Record (HTML)", "text/html"),
     "letter.pdf": ("Character Record, PDF (Letter)", "application/pdf"),
     "a4.pdf": ("Character Record, PDF (A4)", "application/pdf"),
+    # --fillable: what changes in play as form fields, to keep up on a tablet (docs/fillable.md)
+    "fillable-letter.pdf": ("fillable Character Record, PDF (Letter)", "application/pdf"),
+    "fillable-a4.pdf": ("fillable Character Record, PDF (A4)", "application/pdf"),
 }
 
 
@@ -190,7 +193,10 @@ def file_download(kind: str) -> Response:
     if kind == "html":
         return download(html, f"{name}.html", "text/html")
     paper = kind.removesuffix(".pdf")
-    data = server().pool.run(record_pdf, state.rules, dump_document(document, "yaml"), paper)
+    fillable = paper.startswith("fillable-")
+    data = server().pool.run(
+        record_pdf, state.rules, dump_document(document, "yaml"), paper.removeprefix("fillable-"), fillable
+    )
     return download(data, f"{name}-{paper}.pdf", "application/pdf")
 
 
