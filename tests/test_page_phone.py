@@ -15,18 +15,9 @@ import pytest
 import yaml
 
 from tests.render_fixtures import build_text, crowded, human, record_html, record_pdf, roster_html, text
+from tests.serve_support import FLAGS as ARGS
 from tests.test_render_browser import chromium  # noqa: F401 (the fixture)
 
-#: Debian's chromium, headless, quiet (COMMON: no network, no updates).
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 PHONE = {"width": 390, "height": 844}
 
 #: What sticks out at the page's width: elements wider than the viewport, scrolled boxes hiding content,

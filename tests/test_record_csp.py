@@ -9,7 +9,6 @@ Opened in Debian's Chromium through Playwright; every request the page makes is 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,18 +19,10 @@ from chargen import api
 from chargen.render import fetcher, render_html
 from chargen.render.errors import RenderError
 from chargen.tables import Tables
+from tests.serve_support import CHROMIUM
+from tests.serve_support import FLAGS as ARGS
 
 ROLF = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 HOST = "http://127.0.0.1:9"
 
 #: The nine bodies of issue 31 item 1 (the last is refused by the check, since no policy stops it).
