@@ -91,6 +91,29 @@ def test_crowded_character_flows_onto_more_pages_with_nothing_lost(tables: Table
     assert pdf_fields(pdf, list(wanted)) == wanted
 
 
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+def test_a_mostly_empty_last_page_is_filled_with_ruled_lines(tmp_path: Path, paper: str) -> None:
+    """The crowded record's third page holds little: its last pencil boxes (Languages, Notes) get the
+    lines that fill it, measured on the laid-out page through WeasyPrint's public Page.anchors
+    (chargen.render.pdf._spare_lines), so the colophon below them sits low on the page, and the record
+    keeps its page count. A GM's copy of the template without the marks gets no more lines."""
+    ours = (REPO / "templates" / "record.html.j2").read_text(encoding="utf-8")
+    unmarked = "\n".join(line for line in ours.splitlines() if "{% if marks %}" not in line)
+    assert len(unmarked.splitlines()) == len(ours.splitlines()) - 2
+    (tmp_path / "unmarked.html.j2").write_text(unmarked, encoding="utf-8")
+    plain = record_pdf(crowded(), paper=paper, template=tmp_path / "unmarked.html.j2")
+    filled = record_pdf(crowded(), paper=paper)
+    assert len(read(filled).pages) == len(read(plain).pages) == 3
+    height = float(read(filled).pages[-1].mediabox.height)
+
+    def colophon_top(pdf: bytes) -> float:  # the colophon ends the record: its words are the last above the margin
+        words = [w for w in pdf_words(pdf) if w.page == 2 and w.y1 < height - 0.5 * POINTS_PER_INCH]
+        return max(w.y0 for w in words)
+
+    assert colophon_top(plain) < height / 2  # unfilled, the content ends in the top half
+    assert colophon_top(filled) > height - 1.5 * POINTS_PER_INCH  # filled, within about two lines of the end
+
+
 def test_long_weapon_list_repeats_the_table_header() -> None:
     data = yaml.safe_load(render_fixtures.text("crowded"))
     data["weapons"] = data["weapons"] * 4  # forty weapons: two pages of them

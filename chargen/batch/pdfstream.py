@@ -18,6 +18,7 @@ subset when two records use the same glyphs.
 from __future__ import annotations
 
 import hashlib
+import re
 from array import array
 from io import BytesIO
 from typing import IO, Any
@@ -208,9 +209,27 @@ class _RecordCopy:
     def _body(self, target: Any) -> bytes:
         if not isinstance(target, StreamObject):
             return self.value(target)
-        data = target._data  # the encoded bytes, copied as they are
+        data = _encoded_data(target)
         head = self.entries(target, skip=("/Length",))
         return b"<<%s/Length %d>>\nstream\n%s\nendstream" % (head, len(data), data)
+
+
+#: How pypdf's public `StreamObject.write_to_stream` ends a stream's dictionary: with the length it sets
+#: for the write (a read stream keeps none of its own), then the stream's bytes and `endstream`.
+_STREAM_START = re.compile(rb"/Length (\d+)\n>>\nstream\n")
+_END = b"\nendstream"
+
+
+def _encoded_data(stream: StreamObject) -> bytes:
+    """A stream's bytes as the record's PDF holds them (still compressed), copied without decoding,
+    through pypdf's public writing of the stream; checked against the length written with them."""
+    written = BytesIO()
+    stream.write_to_stream(written)
+    whole = written.getvalue()
+    found = _STREAM_START.search(whole)
+    if found is None or whole[found.end() + int(found[1]) :] != _END:
+        raise ValueError("pypdf wrote a stream in a layout this copy does not know")
+    return whole[found.end() : -len(_END)]
 
 
 class _Form:

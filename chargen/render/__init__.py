@@ -49,8 +49,9 @@ def _sheet_page(
     size = html.paper_size(paper)
     # The PDF: our template gets the CSS already parsed (chargen.render.pdf); a GM's gets our layout inline.
     pdf_css = "" if template is None else html.layout_css()
-    stylesheet = html.standalone_stylesheet() if standalone else pdf_css
-    return html.render_page(template, sheet, size, stylesheet, form)
+    if standalone:
+        return html.render_page(template, sheet, size, html.standalone_stylesheet(), form)
+    return html.render_page(template, sheet, size, pdf_css, form, html.LAYOUT_MARKS)
 
 
 def render_html(

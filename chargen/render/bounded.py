@@ -25,6 +25,7 @@ from collections.abc import Callable, Sized
 from pathlib import Path
 from typing import Any
 
+import psutil
 from jinja2.sandbox import SandboxedEnvironment
 
 from chargen.render.errors import RenderError
@@ -195,9 +196,8 @@ def _limit_self() -> None:
     a child left running (its parent killed outright) dies soon on its own."""
     cpu = math.ceil(MAX_SECONDS) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
-    with contextlib.suppress(OSError, ValueError):
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    with contextlib.suppress(OSError, ValueError, psutil.Error):
+        size = psutil.Process().memory_info().vms  # the address space the limit is counted against
         hard = resource.getrlimit(resource.RLIMIT_AS)[1]
         soft = size + MAX_MEMORY if hard == resource.RLIM_INFINITY else min(size + MAX_MEMORY, hard)
         resource.setrlimit(resource.RLIMIT_AS, (soft, hard))

@@ -2,7 +2,8 @@
 
 A template (ours or a GM's, via `template=`) gets: `sheet` (the view model), `paper` (name, CSS page size,
 sheet width), `stylesheet` (our CSS, ready to drop into a <style> element) and `form` (a fillable PDF's
-field names, chargen.render.form; None otherwise). For the standalone HTML the
+field names, chargen.render.form; None otherwise) and `marks` (for the PDF only: the ids of three empty
+elements that let chargen.render.pdf measure the laid-out last page; None otherwise). For the standalone HTML the
 stylesheet carries the fonts as data: URIs; for the PDF the default template gets an empty one, because
 WeasyPrint is handed the same CSS already parsed (see chargen.render.pdf).
 """
@@ -47,6 +48,19 @@ class Paper:
     width: str
 
 
+@dataclass(frozen=True)
+class LayoutMarks:
+    """Ids of the empty elements the PDF's page carries, never the HTML record: WeasyPrint's public
+    `Page.anchors` gives where each lies on a laid-out page. The page area's top and bottom are fixed
+    elements, repeated on every page; the content's end follows the record."""
+
+    page_top: str = "chargen-page-top"
+    page_bottom: str = "chargen-page-bottom"
+    content_end: str = "chargen-content-end"
+
+
+LAYOUT_MARKS = LayoutMarks()
+
 PAPERS = {
     "letter": Paper("letter", "letter", "8.5in"),
     "a4": Paper("a4", "A4", "210mm"),
@@ -76,16 +90,22 @@ def environment() -> BoundedEnvironment:
 
 
 def render_page(
-    template: Path | None, sheet: Sheet, paper: Paper, stylesheet: str, form: Form | None = None
+    template: Path | None,
+    sheet: Sheet,
+    paper: Paper,
+    stylesheet: str,
+    form: Form | None = None,
+    marks: LayoutMarks | None = None,
 ) -> str:
     """The page from our record template, or from a GM's file, which may extend or include the package's
     templates only. A GM's is read with a size limit, then compiled and run in a child process under
     limits of memory and time it cannot escape (chargen.render.bounded)."""
     if template is None:
-        return render(_compiled(None, None), sheet, paper, stylesheet, None, form)
+        return render(_compiled(None, None), sheet, paper, stylesheet, None, form, marks)
     source = read_template(template)
     return run_bounded(
-        lambda: render(_compiled(source, template), sheet, paper, stylesheet, template, form), template
+        lambda: render(_compiled(source, template), sheet, paper, stylesheet, template, form, marks),
+        template,
     )
 
 
@@ -109,10 +129,17 @@ def render(
     stylesheet: str,
     source: Path | None,
     form: Form | None = None,
+    marks: LayoutMarks | None = None,
 ) -> str:
     if "</style" in stylesheet.lower():  # it goes inside a <style> element unescaped
         raise RenderError("a stylesheet under templates/ may not contain '</style'")
-    context: dict[str, Any] = {"sheet": sheet, "paper": paper, "stylesheet": Markup(stylesheet), "form": form}
+    context: dict[str, Any] = {
+        "sheet": sheet,
+        "paper": paper,
+        "stylesheet": Markup(stylesheet),
+        "form": form,
+        "marks": marks,
+    }
     where = source if source is not None else DEFAULT_TEMPLATE
     try:
         return _within_budget(template.generate(context))

@@ -18,7 +18,7 @@ from typing import Any, TypedDict
 from chargen.paths import templates_dir
 from chargen.render import fetcher
 from chargen.render.errors import RenderError
-from chargen.render.html import FONTS_CSS, LAYOUT_CSS, fonts_css, layout_css
+from chargen.render.html import FONTS_CSS, LAYOUT_CSS, LAYOUT_MARKS, fonts_css, layout_css
 
 #: chargen's fontconfig configuration: the shipped fallback fonts only.
 FONTCONFIG_FILE = "fonts/fonts.conf"
@@ -201,16 +201,17 @@ RULED_LINE_PX = 15.5 * 96 / 72
 
 def _spare_lines(document: Any) -> int:
     """Ruled lines that would fill the last page of a record that runs past one page, when its content
-    ends above the middle of the page (0 otherwise); one line is left spare, against rounding."""
-    from weasyprint.formatting_structure.boxes import MarginBox
-
+    ends above the middle of the page (0 otherwise); one line is left spare, against rounding. Measured
+    by the page's marks (chargen.render.html.LayoutMarks) through WeasyPrint's public `Page.anchors`: a
+    GM's template without them gets no more lines."""
     if len(document.pages) < 2:
         return 0
-    page = document.pages[-1]._page_box  # WeasyPrint's laid-out page: the one place its boxes are read
-    top, height = page.content_box_y(), page.height
-    content = [box for box in page.children if not isinstance(box, MarginBox)]
-    end = max((box.position_y + box.margin_height() for box in content), default=top)
-    spare = top + height - end
-    if spare < height / 2:
+    anchors = document.pages[-1].anchors  # each id's (x, y) on the page, in CSS pixels
+    marks = (LAYOUT_MARKS.page_top, LAYOUT_MARKS.page_bottom, LAYOUT_MARKS.content_end)
+    if not all(mark in anchors for mark in marks):
+        return 0
+    top, bottom, end = (anchors[mark][1] for mark in marks)
+    spare = bottom - end
+    if spare < (bottom - top) / 2:
         return 0
     return max(0, int(spare // RULED_LINE_PX) - 1)
