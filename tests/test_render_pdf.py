@@ -106,7 +106,9 @@ def test_a_mostly_empty_last_page_is_filled_with_ruled_lines(tmp_path: Path, pap
     assert len(read(filled).pages) == len(read(plain).pages) == 3
     height = float(read(filled).pages[-1].mediabox.height)
 
-    def colophon_top(pdf: bytes) -> float:  # the colophon ends the record: its words are the last above the margin
+    def colophon_top(
+        pdf: bytes,
+    ) -> float:  # the colophon ends the record: its words are the last above the margin
         words = [w for w in pdf_words(pdf) if w.page == 2 and w.y1 < height - 0.5 * POINTS_PER_INCH]
         return max(w.y0 for w in words)
 
