@@ -130,7 +130,7 @@ def test_a_batch_input_is_made_without_reading_signatures(monkeypatch: pytest.Mo
     # a batch's first hundred NPCs): unvalidated_input makes those defaults itself.
     import inspect
 
-    from chargen.character_file import unvalidated_input
+    from chargen.character_reading import unvalidated_input
 
     def refused(*args: object, **kwargs: object) -> None:
         raise AssertionError("a signature was read")

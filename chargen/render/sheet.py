@@ -134,7 +134,7 @@ Renderable = Union["Character", Mapping[str, object]]
 
 def as_character(character: Renderable) -> Character:
     """A mapping is read into the typed Character first; a missing or mistyped field is a RenderError."""
-    from chargen.character_file import from_document
+    from chargen.character_reading import from_document
     from chargen.model import Character
 
     if isinstance(character, Character):
