@@ -21,7 +21,7 @@ from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, slug
 from chargen.character_file import dump_document
 from chargen.errors import InputError
 from chargen.model import WeaponLine, to_document
-from chargen.render.sheet import build_sheet
+from chargen.render.build import build_sheet
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 from chargen.vocabulary import GENDERS

@@ -9,18 +9,16 @@ from typing import TYPE_CHECKING
 
 from chargen.render import lookup
 from chargen.render.reading import num, signed
+from chargen.render.sheet import Item
 from chargen.rules.combat import roll_range
 from chargen.rules.knockout import knockout_high
 
 if TYPE_CHECKING:
     from chargen.model import Character
-    from chargen.render.sheet import Item
     from chargen.tables import Tables
 
 
 def in_play(character: Character, tables: Tables) -> list[Item]:
-    from chargen.render.sheet import Item
-
     record = tables.record
     race = lookup.race(tables, character.race)
     combat = character.combat
@@ -67,8 +65,6 @@ def in_play(character: Character, tables: Tables) -> list[Item]:
 
 def _knockout(character: Character, tables: Tables) -> Item | None:
     """16.5: the Strike Checks that knock out with each weapon that allows it, at its Strike Chance."""
-    from chargen.render.sheet import Item
-
     knockout = tables.record.knockout
     figures = []
     for index, line in enumerate(character.combat.weapons):
