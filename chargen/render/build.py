@@ -67,12 +67,7 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         in_play=(play := in_play(character, tables)),
         characteristics=_characteristics(character, tables),
         movement=_movement(character),
-        combat=[
-            *_defense(combat),
-            Item("Initiative", num(combat.initiative), "no weapon"),
-            Item("Agility", num(combat.modified_agility), "modified"),
-            Item("Manual Dexterity", num(combat.modified_manual_dexterity), "modified"),
-        ],
+        combat=_combat(combat),
         stun=_stun(combat, tables),
         weapons=(weapons := [_weapon(line, tables, index) for index, line in enumerate(combat.weapons)]),
         unarmed=_unarmed(combat.unarmed),
@@ -95,17 +90,38 @@ def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
         # no page is left holding one box.
         page_two_new_page=(wounds := _wounds_lines(weapons, play_tracks, rule_captions)) > 0
         and len(name) <= 90,
-        blank_lines={
-            # the In play box takes its lines (and two for its frame) from the ruled Skills and Magic below
-            "skills": max(2, 11 - len(skills) - len(play) - 2),
-            "magic": max(2, 8 - len(magic.rows) - len(play) - 2),
-            "languages": max(2, 4 - len(languages)),
-            "notes": max(2, 4 - len(character.notes)),
-            "wounds": max(1, wounds),
-            "carried": CARRIED_BLANK_LINES,
-        },
+        blank_lines=_blank_lines(play, skills, magic, languages, character.notes, wounds),
         carried_whole=len(carried) + CARRIED_BLANK_LINES <= CARRIED_WHOLE_LINES,
     )
+
+
+def _combat(combat: Combat) -> list[Item]:
+    return [
+        *_defense(combat),
+        Item("Initiative", num(combat.initiative), "no weapon"),
+        Item("Agility", num(combat.modified_agility), "modified"),
+        Item("Manual Dexterity", num(combat.modified_manual_dexterity), "modified"),
+    ]
+
+
+def _blank_lines(
+    play: list[Item],
+    skills: list[skill_boxes.RankRow],
+    magic: skill_boxes.Magic,
+    languages: list[skill_boxes.RankRow],
+    notes: list[str],
+    wounds: int,
+) -> dict[str, int]:
+    """The ruled blank lines under each box, for pencil: the boxes' usual room less what they print."""
+    return {
+        # the In play box takes its lines (and two for its frame) from the ruled Skills and Magic below
+        "skills": max(2, 11 - len(skills) - len(play) - 2),
+        "magic": max(2, 8 - len(magic.rows) - len(play) - 2),
+        "languages": max(2, 4 - len(languages)),
+        "notes": max(2, 4 - len(notes)),
+        "wounds": max(1, wounds),
+        "carried": CARRIED_BLANK_LINES,
+    }
 
 
 #: Blank lines under the Equipment carried, for pencil.
