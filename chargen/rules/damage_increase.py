@@ -14,7 +14,8 @@ from chargen.errors import InputError, Problem
 from chargen.model import DamageIncrease, WeaponLine
 from chargen.rules.combat import damage_text, weapon_damage_modifier
 from chargen.tables import Tables
-from chargen.tables.equipment_schema import DamageIncreaseRule, Weapon
+from chargen.tables.combat_schema import DamageIncreaseRule
+from chargen.tables.equipment_schema import Weapon
 
 STRENGTH = "strength"
 RANK = "rank"
