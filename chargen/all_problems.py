@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from chargen.character_file import character_input
+from chargen.character_reading import character_input
 from chargen.errors import InputError, KeyPath, Problem
 from chargen.generation.pipeline import generate
 from chargen.resolve import resolve_names

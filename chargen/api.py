@@ -10,14 +10,8 @@ from typing import Any
 
 from chargen.all_problems import every_problem
 from chargen.api_door import check_roll, check_seed, check_tables, check_text, checked_namer
-from chargen.character_file import (
-    DERIVED_KEYS,
-    CharacterInput,
-    character_input,
-    locate_problems,
-    parse_located,
-    unvalidated_input,
-)
+from chargen.character_file import DERIVED_KEYS, CharacterInput
+from chargen.character_reading import character_input, locate_problems, parse_located, unvalidated_input
 from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, Characteristics, to_document_value

@@ -21,7 +21,7 @@ from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, slug
 from chargen.character_file import dump_document
 from chargen.errors import InputError
 from chargen.model import WeaponLine, to_document
-from chargen.render.sheet import build_sheet
+from chargen.render.build import build_sheet
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 from chargen.vocabulary import GENDERS
@@ -130,7 +130,7 @@ def test_a_batch_input_is_made_without_reading_signatures(monkeypatch: pytest.Mo
     # a batch's first hundred NPCs): unvalidated_input makes those defaults itself.
     import inspect
 
-    from chargen.character_file import unvalidated_input
+    from chargen.character_reading import unvalidated_input
 
     def refused(*args: object, **kwargs: object) -> None:
         raise AssertionError("a signature was read")

@@ -17,7 +17,7 @@ from chargen.errors import InputError, TableError
 from chargen.generation.derived import weapon_line
 from chargen.model import Character, Characteristics
 from chargen.render import render_html, render_pdf
-from chargen.render.sheet import build_sheet
+from chargen.render.build import build_sheet
 from chargen.rules.damage_increase import increased_line, lowest_breaking_roll, strike_chance_cap
 from chargen.rules.knockout import knockout_high
 from chargen.tables import Tables, load_tables

@@ -15,7 +15,8 @@ from chargen.errors import InputError, TableError
 from chargen.model import Character
 from chargen.paths import tables_dir
 from chargen.render import captions
-from chargen.render.sheet import Sheet, build_sheet
+from chargen.render.build import build_sheet
+from chargen.render.sheet import Sheet
 from chargen.tables import Tables, load_tables
 
 # A female human with a ranked broadsword, a shield that lowers her MD below the broadsword's, and leather.

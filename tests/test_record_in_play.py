@@ -9,7 +9,8 @@ import pytest
 from chargen import api
 from chargen.model import Character
 from chargen.render import render_html
-from chargen.render.sheet import Item, build_sheet
+from chargen.render.build import build_sheet
+from chargen.render.sheet import Item
 from chargen.tables import Tables
 from tests.test_skills_record import box_text
 

@@ -19,7 +19,7 @@ from PIL import Image
 from chargen import api
 from chargen.model import Character
 from chargen.render import render_pdf
-from chargen.render.sheet import build_sheet
+from chargen.render.build import build_sheet
 from chargen.tables import Tables, load_tables
 from tests.test_skills_record import ADEPT
 

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from chargen.render.build import build_sheet
 from chargen.render.errors import RenderError
-from chargen.render.sheet import build_sheet
 from chargen.tables import Tables
 from tests.render_fixtures import crowded, giant, human
 

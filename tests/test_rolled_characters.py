@@ -6,7 +6,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chargen import api
-from chargen.character_file import dump_document, from_document
+from chargen.character_file import dump_document
+from chargen.character_reading import from_document
 from chargen.model import to_document
 from chargen.tables import load_tables
 from tests.rules_checker import check_character

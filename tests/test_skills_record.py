@@ -16,7 +16,7 @@ from chargen.errors import ChargenError, InputError, Problem, TableError
 from chargen.model import Character
 from chargen.paths import tables_dir
 from chargen.render import render_html
-from chargen.render.sheet import build_sheet
+from chargen.render.build import build_sheet
 from chargen.tables import Tables, load_tables
 from chargen.walkthrough import new_walk
 

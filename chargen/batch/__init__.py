@@ -23,6 +23,7 @@ from chargen.errors import InputError
 from chargen.vocabulary import GENDERS, PAPERS
 
 if TYPE_CHECKING:
+    from chargen.batch.groups import GroupPlan
     from chargen.batch.npc import Plan
     from chargen.batch.writers import Output
     from chargen.tables import Tables
@@ -74,7 +75,6 @@ def run_batch(
 ) -> BatchSummary:
     """Make the NPCs and write every output. `progress(n)` is told of each n NPCs done. Raises InputError
     for bad options before any work; on any failure every output's temporary is removed."""
-    from chargen.batch import workers
     from chargen.output import commit_all
     from chargen.tables import load_tables
 
@@ -85,20 +85,11 @@ def run_batch(
     jobs = options.jobs if options.jobs is not None else os.cpu_count() or 1
     if jobs < 1:
         raise InputError(f"--jobs: must be at least 1, not {jobs}")
-    report_every = 1 if plan.want_record else workers.chunk_size(plan.count, jobs)
     outputs: list[Output] = []
     try:
         title = f"{plan.count} NPCs, seed {plan.run_seed}"
         outputs = _open_outputs(options, plan, stdout or sys.stdout, title=title, jobs=jobs, tables=tables)
-        done_since_report = 0
-        with contextlib.closing(workers.outputs(plan, tables, jobs)) as made:  # closed: workers end at once
-            for npc in made:
-                for output in outputs:
-                    output.add(npc)
-                done_since_report += 1
-                if progress is not None and (done_since_report >= report_every or npc.number == plan.count):
-                    progress(done_since_report)
-                    done_since_report = 0
+        _make_into(outputs, plan, tables, jobs, progress)
         for output in outputs:
             output.finish()
         commit_all(outputs)
@@ -106,27 +97,46 @@ def run_batch(
         for output in outputs:
             output.discard()
         raise
-    written = [
-        path
-        for path in (
-            options.jsonl,
-            options.csv,
-            options.out,
-            options.pdf,
-            options.roster,
-            options.statblock,
-            options.export_dir,
-        )
-        if path
-    ]
-    return BatchSummary(plan.count, plan.run_seed, jobs, time.perf_counter() - started, written)
+    return BatchSummary(plan.count, plan.run_seed, jobs, time.perf_counter() - started, _written(options))
+
+
+def _written(options: BatchOptions) -> list[str]:
+    """Every output's path, for the summary line."""
+    paths = (
+        options.jsonl,
+        options.csv,
+        options.out,
+        options.pdf,
+        options.roster,
+        options.statblock,
+        options.export_dir,
+    )
+    return [path for path in paths if path]
+
+
+def _make_into(
+    outputs: list[Output], plan: Plan, tables: Tables, jobs: int, progress: Callable[[int], None] | None
+) -> None:
+    """Each NPC the workers make, added to every output in number order; `progress` is told every chunk of
+    NPCs, or every NPC when each makes a record (slow enough to show one by one)."""
+    from chargen.batch import workers
+
+    report_every = 1 if plan.want_record else workers.chunk_size(plan.count, jobs)
+    done_since_report = 0
+    with contextlib.closing(workers.outputs(plan, tables, jobs)) as made:  # closed: workers end at once
+        for npc in made:
+            for output in outputs:
+                output.add(npc)
+            done_since_report += 1
+            if progress is not None and (done_since_report >= report_every or npc.number == plan.count):
+                progress(done_since_report)
+                done_since_report = 0
 
 
 def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
     """The options as a plan for the workers; every choice checked against the tables first."""
     from chargen.api import new_seed
     from chargen.batch.npc import Plan
-    from chargen.names import unknown_name as unknown
 
     if options.count < 1:
         raise InputError(f"--count: must be at least 1, not {options.count}")
@@ -140,19 +150,8 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
     races = (
         parse_mix("--race", options.race, tables.races, "a race (6.3)") if options.race is not None else None
     )
-    if options.gender is not None and options.gender not in GENDERS:
-        raise unknown("--gender", options.gender, GENDERS, "a gender (6.1)")
-    if options.template is not None and not Path(options.template).is_file():
-        raise InputError(f"--template: {options.template} is not a file")
-    if options.paper not in PAPERS:
-        raise InputError(f"--paper: must be {' or '.join(PAPERS)}, not {options.paper!r}")
-    group = None
-    if options.group is not None:
-        from chargen.batch.groups import parse_group
-
-        if options.archetype is not None:
-            raise InputError("--group and --archetype: a group names its own archetypes; give one of them")
-        group = parse_group(options.group, tables, options.count)
+    _check_choices(options)
+    group = _group(options, tables)
     count = options.count * group.size if group is not None else options.count
     return Plan(
         run_seed=options.seed if options.seed is not None else new_seed(),
@@ -172,6 +171,29 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
         fillable=options.fillable,
         export=options.export if options.export_dir is not None else None,
     )
+
+
+def _check_choices(options: BatchOptions) -> None:
+    """The gender (6.1), template and paper asked for exist."""
+    from chargen.names import unknown_name as unknown
+
+    if options.gender is not None and options.gender not in GENDERS:
+        raise unknown("--gender", options.gender, GENDERS, "a gender (6.1)")
+    if options.template is not None and not Path(options.template).is_file():
+        raise InputError(f"--template: {options.template} is not a file")
+    if options.paper not in PAPERS:
+        raise InputError(f"--paper: must be {' or '.join(PAPERS)}, not {options.paper!r}")
+
+
+def _group(options: BatchOptions, tables: Tables) -> GroupPlan | None:
+    """The --group asked for (tables/groups.yaml), which names its own archetypes: not with --archetype."""
+    if options.group is None:
+        return None
+    from chargen.batch.groups import parse_group
+
+    if options.archetype is not None:
+        raise InputError("--group and --archetype: a group names its own archetypes; give one of them")
+    return parse_group(options.group, tables, options.count)
 
 
 def _every_archetype(tables: Tables) -> Mix:

@@ -163,23 +163,7 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         file_name = f"{number:0{len(str(plan.count))}d}-{slug(character.name)}.yaml"
         text = dump_document(character, "yaml")
     if plan.want_record:
-        from pathlib import Path
-
-        from chargen.generation.pipeline import forget_memos
-        from chargen.render import render_pdf
-
-        template = Path(plan.template) if plan.template else None
-        record = render_pdf(
-            character,
-            tables,
-            paper=plan.paper,
-            template=template,
-            fillable=plan.fillable,
-            field_prefix=f"npc{number:0{len(str(plan.count))}d}_",
-        )
-        # A record takes 300 ms to lay out, against microseconds the roll's memos save: kept, they would
-        # grow with every record of a long batch (about 1 kB each, chargen.generation.pipeline).
-        forget_memos(tables)
+        record = _record_pdf(plan, number, character, tables)
     card = None
     if plan.want_card or plan.want_statblock:
         from chargen.batch.cards import roster_card
@@ -202,6 +186,28 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         export_name=export_name,
         export_text=export_text,
     )
+
+
+def _record_pdf(plan: Plan, number: int, character: Character, tables: Tables) -> bytes:
+    """NPC `number`'s Character Record, its form fields (if any) named for it."""
+    from pathlib import Path
+
+    from chargen.generation.pipeline import forget_memos
+    from chargen.render import render_pdf
+
+    template = Path(plan.template) if plan.template else None
+    record = render_pdf(
+        character,
+        tables,
+        paper=plan.paper,
+        template=template,
+        fillable=plan.fillable,
+        field_prefix=f"npc{number:0{len(str(plan.count))}d}_",
+    )
+    # A record takes 300 ms to lay out, against microseconds the roll's memos save: kept, they would
+    # grow with every record of a long batch (about 1 kB each, chargen.generation.pipeline).
+    forget_memos(tables)
+    return record
 
 
 def json_line(character: Character) -> str:

@@ -47,6 +47,66 @@ class Outputs:
     force: bool = False  # an existing file may be replaced (the one policy of chargen.output)
 
 
+#: The options of `output_options`, in the order `--help` lists them.
+_OUTPUT_OPTIONS = (
+    click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(["yaml", "json"], case_sensitive=False),
+        default="yaml",
+        show_default=True,
+        help="Format of the character file.",
+    ),
+    click.option(
+        "-o",
+        "--output",
+        type=click.Path(dir_okay=False, allow_dash=True),
+        callback=not_empty,
+        help="Write the character file here (default: standard output).",
+    ),
+    click.option(
+        "--html",
+        type=click.Path(dir_okay=False, allow_dash=True),
+        callback=not_empty,
+        help="Also write the Character Record as HTML (- for standard output).",
+    ),
+    click.option(
+        "--pdf",
+        type=click.Path(dir_okay=False, allow_dash=True),
+        callback=not_empty,
+        help="Also write the Character Record as PDF (- for standard output).",
+    ),
+    click.option(
+        "--paper",
+        type=click.Choice(["letter", "a4"], case_sensitive=False),
+        default="letter",
+        show_default=True,
+        help="Paper size of the Character Record.",
+    ),
+    click.option(
+        "--fillable",
+        is_flag=True,
+        help="Make the PDF's values that change in play (Endurance, Fatigue, wounds, Experience, money, "
+        "equipment, skills, spells, notes) form fields to fill in on a screen.",
+    ),
+    click.option(
+        "--template",
+        type=click.Path(dir_okay=False, exists=True),
+        help="Your own Jinja2 template for the Character Record.",
+    ),
+    click.option(
+        "--statblock",
+        type=click.Path(dir_okay=False, allow_dash=True),
+        callback=not_empty,
+        help="Also write a stat block, as for `chargen batch`: text, Markdown if it ends in .md (- for "
+        "standard output).",
+    ),
+    click.option(
+        "--force", is_flag=True, help="Replace output files that exist (without it, they are refused)."
+    ),
+)
+
+
 def output_options(function: F) -> F:
     """--format, -o/--output and the Character Record options, handed to the command as `outputs`."""
 
@@ -56,64 +116,7 @@ def output_options(function: F) -> F:
         kwargs["outputs"] = Outputs(**{name: kwargs.pop(name) for name in names})
         return function(*args, **kwargs)
 
-    decorators = [
-        click.option(
-            "--format",
-            "fmt",
-            type=click.Choice(["yaml", "json"], case_sensitive=False),
-            default="yaml",
-            show_default=True,
-            help="Format of the character file.",
-        ),
-        click.option(
-            "-o",
-            "--output",
-            type=click.Path(dir_okay=False, allow_dash=True),
-            callback=not_empty,
-            help="Write the character file here (default: standard output).",
-        ),
-        click.option(
-            "--html",
-            type=click.Path(dir_okay=False, allow_dash=True),
-            callback=not_empty,
-            help="Also write the Character Record as HTML (- for standard output).",
-        ),
-        click.option(
-            "--pdf",
-            type=click.Path(dir_okay=False, allow_dash=True),
-            callback=not_empty,
-            help="Also write the Character Record as PDF (- for standard output).",
-        ),
-        click.option(
-            "--paper",
-            type=click.Choice(["letter", "a4"], case_sensitive=False),
-            default="letter",
-            show_default=True,
-            help="Paper size of the Character Record.",
-        ),
-        click.option(
-            "--fillable",
-            is_flag=True,
-            help="Make the PDF's values that change in play (Endurance, Fatigue, wounds, Experience, money, "
-            "equipment, skills, spells, notes) form fields to fill in on a screen.",
-        ),
-        click.option(
-            "--template",
-            type=click.Path(dir_okay=False, exists=True),
-            help="Your own Jinja2 template for the Character Record.",
-        ),
-        click.option(
-            "--statblock",
-            type=click.Path(dir_okay=False, allow_dash=True),
-            callback=not_empty,
-            help="Also write a stat block, as for `chargen batch`: text, Markdown if it ends in .md (- for "
-            "standard output).",
-        ),
-        click.option(
-            "--force", is_flag=True, help="Replace output files that exist (without it, they are refused)."
-        ),
-    ]
-    for decorator in reversed(decorators):
+    for decorator in reversed(_OUTPUT_OPTIONS):
         command = decorator(command)
     return command  # type: ignore[return-value]
 

@@ -83,7 +83,7 @@ def _short(value: object) -> str:
 def inputs_command() -> None:
     """The inputs each formula of combat.yaml may name (besides the numbers of its own section)."""
     from chargen.formulas import FUNCTIONS
-    from chargen.tables.equipment_schema import FORMULA_FIELDS, INPUTS, MEANINGS
+    from chargen.tables.combat_schema import FORMULA_FIELDS, INPUTS, MEANINGS
 
     for kind, inputs in INPUTS.items():
         click.echo(f"combat.{FORMULA_FIELDS[kind].replace(', ', ', combat.')}:")

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 def record_text_html(character: Character, tables: Tables) -> str:
     import chargen
-    from chargen.render.sheet import build_sheet
+    from chargen.render.build import build_sheet
 
     sheet = build_sheet(character, tables, chargen.__version__)
     aspect = sheet.aspect

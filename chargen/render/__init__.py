@@ -18,8 +18,9 @@ from chargen.output import write_all
 from chargen.render.errors import RenderError
 
 if TYPE_CHECKING:
+    from chargen.render.build import Renderable
     from chargen.render.form import Form
-    from chargen.render.sheet import Renderable, Sheet
+    from chargen.render.sheet import Sheet
     from chargen.tables import Tables
 
 __all__ = ["RenderError", "render_html", "render_pdf", "write_record"]
@@ -34,7 +35,7 @@ def _page(
     character: Renderable, tables: Tables, paper: str, template: Path | None, *, standalone: bool
 ) -> str:
     import chargen
-    from chargen.render.sheet import build_sheet
+    from chargen.render.build import build_sheet
 
     return _sheet_page(
         build_sheet(character, tables, chargen.__version__), paper, template, standalone=standalone
@@ -81,7 +82,7 @@ def render_pdf(
     change in play are PDF form fields (chargen.render.form), each name after `field_prefix`."""
     import chargen
     from chargen.render import form, pdf
-    from chargen.render.sheet import build_sheet
+    from chargen.render.build import build_sheet
 
     sheet = build_sheet(character, tables, chargen.__version__)
 

@@ -9,18 +9,16 @@ from typing import TYPE_CHECKING
 
 from chargen.render import lookup
 from chargen.render.reading import num, signed
+from chargen.render.sheet import Item
 from chargen.rules.combat import roll_range
 from chargen.rules.knockout import knockout_high
 
 if TYPE_CHECKING:
     from chargen.model import Character
-    from chargen.render.sheet import Item
     from chargen.tables import Tables
 
 
 def in_play(character: Character, tables: Tables) -> list[Item]:
-    from chargen.render.sheet import Item
-
     record = tables.record
     race = lookup.race(tables, character.race)
     combat = character.combat
@@ -37,15 +35,9 @@ def in_play(character: Character, tables: Tables) -> list[Item]:
         parts = [f"{signed(race.stealth)}% race ({race.rule})"] if race.stealth else []
         parts += [f"{signed(armor)}% armor (18.1)"] if armor else []
         items.append(Item("Stealth", f"{signed(race.stealth + armor)}%", ", ".join(parts)))
-    race_type = race.types.get(character.race_type or "")
-    if race_type is not None and race_type.average_tmr is not None:
-        note = (
-            f"{tables.characteristics.tmr.rule} chart around the {race_type.name} giant's average TMR "
-            f"{num(race_type.average_tmr)} in place of {num(tables.characteristics.tmr.average)} (14.1)"
-        )
-        items.append(Item("TMR", num(character.tmr), note))
-    elif race.tmr_note:
-        items.append(Item("TMR", num(character.tmr), race.tmr_note))
+    tmr = _tmr(character, tables)
+    if tmr is not None:
+        items.append(tmr)
     if race.magic_resistance:
         items.append(Item("Magic resistance", f"{signed(race.magic_resistance)}%", f"race ({race.rule})"))
     # 21's kick Rank as combat.yaml gives it (a ruleset changes it there: seed 004 kicks from Rank 4).
@@ -65,10 +57,23 @@ def in_play(character: Character, tables: Tables) -> list[Item]:
     return items
 
 
+def _tmr(character: Character, tables: Tables) -> Item | None:
+    """A giant's TMR read around its type's average (14.1), or the race table's note on TMR."""
+    race = lookup.race(tables, character.race)
+    race_type = race.types.get(character.race_type or "")
+    if race_type is not None and race_type.average_tmr is not None:
+        note = (
+            f"{tables.characteristics.tmr.rule} chart around the {race_type.name} giant's average TMR "
+            f"{num(race_type.average_tmr)} in place of {num(tables.characteristics.tmr.average)} (14.1)"
+        )
+        return Item("TMR", num(character.tmr), note)
+    if race.tmr_note:
+        return Item("TMR", num(character.tmr), race.tmr_note)
+    return None
+
+
 def _knockout(character: Character, tables: Tables) -> Item | None:
     """16.5: the Strike Checks that knock out with each weapon that allows it, at its Strike Chance."""
-    from chargen.render.sheet import Item
-
     knockout = tables.record.knockout
     figures = []
     for index, line in enumerate(character.combat.weapons):

@@ -14,7 +14,8 @@ from chargen.errors import InputError, Problem
 from chargen.model import DamageIncrease, WeaponLine
 from chargen.rules.combat import damage_text, weapon_damage_modifier
 from chargen.tables import Tables
-from chargen.tables.equipment_schema import DamageIncreaseRule, Weapon
+from chargen.tables.combat_schema import DamageIncreaseRule
+from chargen.tables.equipment_schema import Weapon
 
 STRENGTH = "strength"
 RANK = "rank"
@@ -145,28 +146,9 @@ def increase_problems(
             )
         )
     for index, item in enumerate(weapons):
-        if item.increase is None:
-            continue
-        path = ("weapons", index, "increase")
-        if not on:
-            problems.append(
-                Problem(
-                    path,
-                    f"chooses a system of optional rule {rule.code}, which optional does not list",
-                    rule.rule,
-                    item.increase,
-                )
-            )
-        elif item.increase == STRENGTH and not strength_applies(tables.weapons[item.name], rule):
-            name = tables.weapons[item.name].name
-            problems.append(
-                Problem(
-                    path,
-                    f"the Physical Strength increase is not for Thrown or Missile Weapons ({name}); use rank",
-                    rule.rule,
-                    item.increase,
-                )
-            )
+        problem = _weapon_problem(item, index, on, tables)
+        if problem is not None:
+            problems.append(problem)
     if shield is not None and shield.increase is not None:
         problems.append(
             Problem(
@@ -177,3 +159,28 @@ def increase_problems(
             )
         )
     return problems
+
+
+def _weapon_problem(item: Item, index: int, on: bool, tables: Tables) -> Problem | None:
+    """A weapon's system of 18.5 when the file does not use the rule, or PS's increase for a weapon it is
+    not for."""
+    rule = tables.combat.damage_increase
+    if item.increase is None:
+        return None
+    path = ("weapons", index, "increase")
+    if not on:
+        return Problem(
+            path,
+            f"chooses a system of optional rule {rule.code}, which optional does not list",
+            rule.rule,
+            item.increase,
+        )
+    if item.increase == STRENGTH and not strength_applies(tables.weapons[item.name], rule):
+        name = tables.weapons[item.name].name
+        return Problem(
+            path,
+            f"the Physical Strength increase is not for Thrown or Missile Weapons ({name}); use rank",
+            rule.rule,
+            item.increase,
+        )
+    return None

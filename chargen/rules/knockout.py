@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from chargen.rules.combat import special_damage_row
 from chargen.tables.abilities_schema import Knockout
-from chargen.tables.equipment_schema import SpecialDamageTable
+from chargen.tables.combat_schema import SpecialDamageTable
 
 
 def knockout_high(strike_chance: int, knockout: Knockout, chart: SpecialDamageTable) -> int | None:

@@ -1,7 +1,8 @@
 """The shape of every rules table under tables/, checked when the tables are loaded.
 
-This module holds the character-generation tables (sections 5-8); the combat and equipment tables are in
-equipment_schema and are re-exported here, so `schema.Weapon` works as well as `schema.Race`.
+This module holds the character-generation tables (sections 5-8); the equipment and combat tables are in
+equipment_schema and combat_schema and are re-exported here, so `schema.Weapon` works as well as
+`schema.Race`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,15 @@ from chargen.tables.base import (
     SingleDie,
     ValueBand,
 )
+from chargen.tables.combat_schema import (
+    BreakageRule,
+    CombatFile,
+    GrievousClasses,
+    SpecialDamageRow,
+    SpecialDamageTable,
+    StunRule,
+    UnarmedRule,
+)
 from chargen.tables.equipment_schema import (
     Accessory,
     Archetype,
@@ -28,17 +38,10 @@ from chargen.tables.equipment_schema import (
     ArchetypesFile,
     Armor,
     ArmorFile,
-    BreakageRule,
-    CombatFile,
-    GrievousClasses,
     NameParts,
     NamesFile,
     Shield,
     ShieldsFile,
-    SpecialDamageRow,
-    SpecialDamageTable,
-    StunRule,
-    UnarmedRule,
     Weapon,
     WeaponsFile,
 )

@@ -118,7 +118,7 @@ class Walk:
     def preview(self) -> Character:
         """The character as the steps so far make it (later steps filled in with a fixed seed)."""
         from chargen.api import build_spec
-        from chargen.character_file import character_input
+        from chargen.character_reading import character_input
 
         return build_spec(character_input(copy.deepcopy(self.data)), seed=PREVIEW_SEED, tables=self.tables)
 

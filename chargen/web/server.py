@@ -8,9 +8,13 @@ import logging
 import threading
 import webbrowser
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from chargen.errors import ChargenError, shown
 from chargen.web.jobs import RulesChoice
+
+if TYPE_CHECKING:
+    from flask import Flask
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
 #: Request threads: each waits on its own request (a PDF waits on a worker), so a few more than workers.
@@ -44,31 +48,13 @@ def serve(
     echo: Callable[[str], None],
 ) -> None:
     """Serve until Ctrl-C; a busy port or bad address is a ChargenError (one line, exit 2)."""
-    import waitress
-
-    from chargen.web.app import MAX_BODY, create_app, shared
+    from chargen.web.app import create_app, shared
 
     rules.tables()  # the server's own rules checked before it listens
     # Requests waiting for a free thread is the bound at work (THREADS), not news for the terminal.
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     app = create_app(rules)
-    try:
-        server = waitress.create_server(
-            app,
-            host=host,
-            port=port,
-            threads=THREADS,
-            connection_limit=CONNECTIONS,
-            # a body past Flask's MAX_BODY gets the page's own 413; past this, waitress closes the connection
-            max_request_body_size=4 * MAX_BODY,
-            ident="chargen",
-            clear_untrusted_proxy_headers=True,
-        )
-    except OSError as error:
-        reason = "is in use; give another with --port" if error.errno == errno.EADDRINUSE else error.strerror
-        raise ChargenError(f"serve: {host[:60]}:{port} {reason}") from None
-    except ValueError:  # waitress: not a host name or address at all
-        raise ChargenError(f"serve: --host {shown(host)} is not an address to listen on") from None
+    server = _listening(app, host, port)
     actual = int(server.effective_port)
     state = shared(app)
     state.allowed_hosts = allowed_hosts(host, actual)  # before the first request is read
@@ -85,3 +71,28 @@ def serve(
         server.close()
         state.close()
     echo("chargen serve: stopped")
+
+
+def _listening(app: Flask, host: str, port: int) -> Any:  # waitress has no type hints
+    """waitress's server for `app`, bound to host:port; a busy port or bad address is a ChargenError."""
+    import waitress
+
+    from chargen.web.app import MAX_BODY
+
+    try:
+        return waitress.create_server(
+            app,
+            host=host,
+            port=port,
+            threads=THREADS,
+            connection_limit=CONNECTIONS,
+            # a body past Flask's MAX_BODY gets the page's own 413; past this, waitress closes the connection
+            max_request_body_size=4 * MAX_BODY,
+            ident="chargen",
+            clear_untrusted_proxy_headers=True,
+        )
+    except OSError as error:
+        reason = "is in use; give another with --port" if error.errno == errno.EADDRINUSE else error.strerror
+        raise ChargenError(f"serve: {host[:60]}:{port} {reason}") from None
+    except ValueError:  # waitress: not a host name or address at all
+        raise ChargenError(f"serve: --host {shown(host)} is not an address to listen on") from None

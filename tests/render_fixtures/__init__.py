@@ -10,7 +10,7 @@ Every file passes `chargen validate` (tests/test_render_fixtures.py), so the rec
 the records chargen would print for a real character. The tests read a character as its character file's
 mapping (what `build_text` returns) and reach the renderer only through `record_html`, `record_pdf` and
 `roster_html`. chargen.api.build returns a typed Character: `build_text` and `rolled` dump it to the file's
-mapping (chargen.model.to_document), which the renderer reads back (chargen.render.sheet.as_character).
+mapping (chargen.model.to_document), which the renderer reads back (chargen.render.build.as_character).
 
 Imported by tests/test_render_*.py as `tests.render_fixtures`.
 """
@@ -129,7 +129,7 @@ def roster_html(characters: list[Any], **options: Any) -> str:
     """The batch roster (NPC cards) of built characters, as `chargen batch --roster` prints it."""
     from chargen.batch.cards import roster_card
     from chargen.batch.roster import roster_html as render_roster
-    from chargen.render.sheet import as_character
+    from chargen.render.build import as_character
 
     cards = [
         roster_card(number, as_character(character), tables())

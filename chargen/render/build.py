@@ -1,0 +1,365 @@
+"""build_sheet: the Character Record's view model (chargen.render.sheet) made from the typed Character
+(chargen.model) and the rules tables, box by box."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Union
+
+from chargen.errors import InputError
+from chargen.render import captions, lookup, skill_boxes
+from chargen.render.errors import RenderError
+from chargen.render.in_play import in_play
+from chargen.render.reading import DASH, num, pounds, signed, weight
+from chargen.render.sheet import (
+    CHARACTERISTICS,
+    Aspect,
+    CarriedRow,
+    CharacteristicRow,
+    EffectRow,
+    Item,
+    Sheet,
+    WeaponRow,
+)
+from chargen.render.tracks import Track, extra_lines, tracks
+
+if TYPE_CHECKING:
+    from chargen.model import ArmorLine, Character, Combat, ShieldLine, UnarmedLine, WeaponLine
+    from chargen.tables import Tables
+
+
+#: What the renderer takes: the typed Character, or a character file's mapping as chargen wrote it.
+Renderable = Union["Character", Mapping[str, object]]
+
+
+def as_character(character: Renderable) -> Character:
+    """A mapping is read into the typed Character first; a missing or mistyped field is a RenderError."""
+    from chargen.character_reading import from_document
+    from chargen.model import Character
+
+    if isinstance(character, Character):
+        return character
+    if not isinstance(character, Mapping):
+        raise RenderError(f"a character file must be a mapping, not {type(character).__name__}")
+    try:
+        return from_document(character, "character file")
+    except InputError as error:
+        raise RenderError(str(error)) from None
+
+
+def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
+    """The view model of one Character Record; an id the tables do not know is a RenderError naming it."""
+    character = as_character(given)
+    race_name = lookup.race_name(tables, character.race, character.race_type)
+    gender = lookup.gender_name(tables, character.gender)
+    combat = character.combat
+    race = lookup.race(tables, character.race)
+    name = character.name
+    return Sheet(
+        name=name,
+        name_size="" if len(name) <= 36 else ("long" if len(name) <= 90 else "very-long"),
+        subtitle=f"{gender} {race_name}",
+        race=race_name,
+        identity=_identity(character, tables, race_name, gender),
+        life_span=race.life_span or DASH,
+        starting_age=race.starting_age or DASH,
+        abilities=list(race.abilities),
+        in_play=(play := in_play(character, tables)),
+        characteristics=_characteristics(character, tables),
+        movement=_movement(character),
+        combat=_combat(combat),
+        stun=_stun(combat, tables),
+        weapons=(weapons := [_weapon(line, tables, index) for index, line in enumerate(combat.weapons)]),
+        unarmed=_unarmed(combat.unarmed),
+        armor=_armor(combat.armor, tables),
+        shield=_shield(combat.shield, tables),
+        aspect=_aspect(tables, character.aspect),
+        experience=_experience(character, tables),
+        carried=(carried := _carried(character, tables)),
+        carried_total=_total_weight(carried),
+        rule_captions=(rule_captions := _rule_captions(character, tables)),
+        notes=list(character.notes),
+        skills=(skills := skill_boxes.skills(character, tables)),
+        languages=(languages := skill_boxes.languages(character, tables)),
+        magic=(magic := skill_boxes.magic(character, tables)),
+        tracks=(play_tracks := tracks(character, tables)),
+        uncharged=skill_boxes.uncharged(character, tables),
+        footer=_footer(character, version),
+        version=version,
+        # A front page that already spills over (many weapons, a very long name) runs straight on, so
+        # no page is left holding one box.
+        page_two_new_page=(wounds := _wounds_lines(weapons, play_tracks, rule_captions)) > 0
+        and len(name) <= 90,
+        blank_lines=_blank_lines(play, skills, magic, languages, character.notes, wounds),
+        carried_whole=len(carried) + CARRIED_BLANK_LINES <= CARRIED_WHOLE_LINES,
+    )
+
+
+def _combat(combat: Combat) -> list[Item]:
+    return [
+        *_defense(combat),
+        Item("Initiative", num(combat.initiative), "no weapon"),
+        Item("Agility", num(combat.modified_agility), "modified"),
+        Item("Manual Dexterity", num(combat.modified_manual_dexterity), "modified"),
+    ]
+
+
+def _blank_lines(
+    play: list[Item],
+    skills: list[skill_boxes.RankRow],
+    magic: skill_boxes.Magic,
+    languages: list[skill_boxes.RankRow],
+    notes: list[str],
+    wounds: int,
+) -> dict[str, int]:
+    """The ruled blank lines under each box, for pencil: the boxes' usual room less what they print."""
+    return {
+        # the In play box takes its lines (and two for its frame) from the ruled Skills and Magic below
+        "skills": max(2, 11 - len(skills) - len(play) - 2),
+        "magic": max(2, 8 - len(magic.rows) - len(play) - 2),
+        "languages": max(2, 4 - len(languages)),
+        "notes": max(2, 4 - len(notes)),
+        "wounds": max(1, wounds),
+        "carried": CARRIED_BLANK_LINES,
+    }
+
+
+#: Blank lines under the Equipment carried, for pencil.
+CARRIED_BLANK_LINES = 2
+#: Entries (two columns of them) up to which the Equipment box is never split: about a third of a page,
+#: the most a page may be left short by moving the box whole to the next.
+CARRIED_WHOLE_LINES = 40
+
+
+#: Ruled Wounds lines the front page holds beside a record with the fewest weapon lines and captions.
+FRONT_WOUNDS_LINES = 3
+#: Weapon lines (each weapon, and each two-handed damage under one) that leave the Wounds box its lines.
+FRONT_WEAPON_LINES = 3
+#: Characters of the formula captions under the weapons table with the book's rules; a house rule's longer
+#: formulas take a ruled line for about every CAPTION_CHARS_PER_LINE more (two lines of the fine print).
+FRONT_CAPTION_CHARS = 450
+CAPTION_CHARS_PER_LINE = 300
+#: Characters of a weapon's 18.5 note that one line of the Damage column holds (Letter; A4 is narrower).
+NOTE_CHARS_PER_LINE = 40
+
+
+def _wounds_lines(weapons: list[WeaponRow], play_tracks: list[Track], rule_captions: list[str]) -> int:
+    """How many ruled Wounds lines still fit on the front page: the tracks, weapon lines beyond the
+    usual (a two-handed damage under a weapon is one more, and each line of its 18.5 note) and a house
+    rule's extra captions each take one. Below one, the box will not fit at all."""
+    weapon_lines = sum(
+        1 + bool(row.two_handed_damage) + -(-len(row.damage_increase) // NOTE_CHARS_PER_LINE)
+        for row in weapons
+    )
+    beside_tracks = max(1, FRONT_WOUNDS_LINES - extra_lines(play_tracks))  # long tracks still leave one
+    return (
+        beside_tracks
+        - max(0, weapon_lines - FRONT_WEAPON_LINES)
+        - -(
+            -max(0, sum(len(caption) + 1 for caption in rule_captions) - FRONT_CAPTION_CHARS)
+            // CAPTION_CHARS_PER_LINE
+        )
+    )
+
+
+def _movement(character: Character) -> list[Item]:
+    """TMR without and with armor (5.6, 18.1), and a house rule's sprinting TMR when it has one."""
+    items = [Item("TMR unarmored", num(character.tmr)), Item("TMR armored", num(character.combat.tmr))]
+    if character.combat.sprint_tmr is not None:
+        items.append(Item("TMR sprinting", num(character.combat.sprint_tmr)))
+    return items
+
+
+def _defense(combat: Combat) -> list[Item]:
+    """Defense, and a house rule's postures beside it; "—" where the tables give no value for it."""
+    items = [Item("Defense", DASH if combat.defense is None else num(combat.defense))]
+    for posture, value in (combat.defense_postures or {}).items():
+        items.append(Item(f"Defense, {posture.replace('_', ' ')}", DASH if value is None else num(value)))
+    return items
+
+
+def _rule_captions(character: Character, tables: Tables) -> list[str]:
+    """How the weapon lines were worked out, from the table numbers used (17.1, 20.2, 12.3, 21, 18.1)."""
+    lines = [
+        captions.strike_chance(tables.combat),
+        captions.damage(tables.combat),
+        captions.initiative(tables.combat),
+        captions.unarmed(tables.combat),
+    ]
+    defense = captions.defense(tables.combat)
+    if defense:
+        lines.append(defense)
+    if tables.combat.damage_increase.code in character.optional:
+        lines.append(captions.damage_increase(tables.combat))
+    if character.combat.armor is not None:
+        lines.append(f"Armor weight: {captions.armor_weight(tables.armor_file, character.gender)} (18.1).")
+    return lines
+
+
+def _stun(combat: Combat, tables: Tables) -> list[Item]:
+    """19 and 17.3, each caption written from the same table numbers the value was worked out with."""
+    return [
+        Item("Stun threshold", num(combat.stun_threshold), captions.stun_threshold(tables.combat)),
+        Item("Stun recovery", num(combat.stun_recovery), captions.stun_recovery(tables.combat)),
+        Item("Breakage / drop", num(combat.breakage_check), captions.breakage_check(tables.combat)),
+    ]
+
+
+def _identity(character: Character, tables: Tables, race_name: str, gender: str) -> list[Item]:
+    heritage = character.heritage
+    birth = lookup.birth_order_name(tables, heritage.birth_order)
+    if heritage.sibling_rank:
+        birth = f"{birth}, {lookup.sibling_rank_name(tables, heritage.sibling_rank).lower()} of the children"
+    player = [Item("Player", character.player)] if character.player else []
+    campaign = [Item("Campaign", character.campaign)] if character.campaign else []
+    return [
+        *player,
+        *campaign,
+        Item("Race", race_name),
+        Item("Gender", gender),
+        Item("Primary hand", lookup.hand_name(tables, character.hand)),
+        Item("Aspect", lookup.aspect_name(tables, character.aspect)),
+        Item("Social status", lookup.social_status_name(tables, heritage.social_status)),
+        Item("Order of birth", birth),
+    ]
+
+
+def _characteristics(character: Character, tables: Tables) -> list[CharacteristicRow]:
+    names = list(CHARACTERISTICS) + lookup.optional_characteristics(tables)
+    rows = []
+    for code, label in names:
+        value = character.characteristics.get(code)
+        if value is None:
+            continue
+        allocated = character.allocation.get(code)
+        modifier = character.modifiers.get(code)
+        rows.append(
+            CharacteristicRow(
+                code=code,
+                name=label,
+                allocated=DASH if allocated is None else num(allocated),
+                race=signed(modifier.race if modifier else None),
+                gender=signed(modifier.gender if modifier else None),
+                final=num(value),
+            )
+        )
+    return rows
+
+
+def _weapon(line: WeaponLine, tables: Tables, index: int) -> WeaponRow:
+    entry = lookup.weapon(tables, line.name, f"combat.weapons[{index}].name")
+    return WeaponRow(
+        name=entry.name,
+        rank="unranked" if line.rank is None else num(line.rank),
+        strike_chance=num(line.strike_chance),
+        damage=line.damage,
+        two_handed_damage=line.two_handed_damage or "",
+        damage_increase=captions.damage_increase_note(line.increase, tables.combat.damage_increase.rule),
+        initiative=num(line.initiative),
+        range=DASH if entry.range is None else num(entry.range),
+        damage_class=entry.damage_class or DASH,
+        use=entry.use,
+        endurance=line.endurance_damage or DASH,
+        grievous=line.grievous_injury or DASH,
+    )
+
+
+def _unarmed(line: UnarmedLine) -> WeaponRow:
+    return WeaponRow(
+        name="Unarmed",
+        rank="unranked" if line.rank is None else num(line.rank),
+        strike_chance=num(line.strike_chance),
+        damage=line.damage,
+        two_handed_damage="",
+        damage_increase="",
+        initiative=num(line.initiative),
+        range=DASH,
+        damage_class=DASH,
+        use="C",  # 21: unarmed combat is close combat
+        endurance=line.endurance_damage or DASH,
+        grievous=line.grievous_injury or DASH,
+    )
+
+
+def _armor(armor: ArmorLine | None, tables: Tables) -> list[Item]:
+    if armor is None:
+        return [Item("Armor", "none")]
+    stealth = armor.stealth_adjustment
+    return [
+        Item("Armor", lookup.armor(tables, armor.name).name),
+        Item("Protection", num(armor.protection)),
+        Item("Agility loss", num(armor.agility_loss)),
+        Item("Stealth", signed(stealth) if stealth else "no change"),
+    ]
+
+
+def _shield(shield: ShieldLine | None, tables: Tables) -> list[Item]:
+    if shield is None:
+        return [Item("Shield", "none")]
+    return [
+        Item("Shield", lookup.shield(tables, shield.name).name),
+        Item("Rank", "unranked" if shield.rank is None else num(shield.rank)),
+        Item("Defense per Rank", num(shield.defense_per_rank)),
+        Item("MD loss", num(shield.manual_dexterity_loss)),
+    ]
+
+
+def _aspect(tables: Tables, aspect_id: str) -> Aspect:
+    effects = lookup.aspect_effects(tables, aspect_id)
+    return Aspect(
+        name=lookup.aspect_name(tables, aspect_id),
+        rule=effects.rule,
+        window=effects.window,
+        note=effects.note,
+        rows=[EffectRow(when, signed(effect)) for when, effect in effects.rows],
+    )
+
+
+def _experience(character: Character, tables: Tables) -> list[Item]:
+    return [
+        Item("Experience Points", num(character.experience_points)),
+        Item("Experience Point Bank", *skill_boxes.bank(character, tables)),
+        Item("Experience multiplier", f"\u00d7{num(character.experience_multiplier)}"),
+        Item("Silver Pennies", num(character.silver_pennies)),
+        Item("Starting silver", num(character.starting_silver)),
+    ]
+
+
+def _carried(character: Character, tables: Tables) -> list[CarriedRow]:
+    rows = []
+    for index, item in enumerate(character.weapons):
+        entry = lookup.weapon(tables, item.name, f"weapons[{index}].name")
+        rows.append(CarriedRow(entry.name, entry.weight_text or weight(entry.weight), entry.weight))
+    armor = character.combat.armor
+    if armor is not None:
+        rows.append(
+            CarriedRow(lookup.armor(tables, armor.name).name, weight(armor.weight), pounds(armor.weight))
+        )
+    shield = character.combat.shield
+    if shield is not None:
+        entry_shield = lookup.shield(tables, shield.name)
+        rows.append(CarriedRow(entry_shield.name, weight(entry_shield.weight), pounds(entry_shield.weight)))
+    rows.extend(CarriedRow(row.name, row.weight, row.pounds) for row in skill_boxes.gear(character))
+    return rows
+
+
+def _total_weight(rows: list[CarriedRow]) -> str:
+    total = sum(row.pounds for row in rows if row.pounds is not None)
+    return weight(round(total, 1))
+
+
+def _footer(character: Character, version: str) -> list[Item]:
+    items = [Item("chargen", version)]
+    if character.seed is not None:
+        items.append(Item("seed", str(character.seed)))
+    if character.rules:
+        items.append(Item("rules", " + ".join(used["name"] for used in character.rules)))
+    if character.archetype is not None:
+        items.append(Item("archetype", character.archetype))
+    if character.rolls:
+        parts = []
+        for key, value in character.rolls.items():
+            shown = "/".join(str(v) for v in value) if isinstance(value, list) else str(value)
+            parts.append(f"{key} {shown}")
+        items.append(Item("rolls", " \u00b7 ".join(parts)))
+    return items
