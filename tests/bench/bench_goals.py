@@ -12,6 +12,8 @@ shared machine's speed reaches both alike; medians are quoted. Goals:
 - PDF memory: a 2,000-record `--pdf` batch's whole process tree (Pss, the sum over its processes of
   /proc/PID/smaps_rollup, sampled every 0.1 s) within 1.3x of a 20-record batch's, and the file no more
   than about 25 kB a record (bench_pdf_batch's cases).
+- Roll: `api.roll(seed=i, tables=t)` in a loop at least 0.9x the baseline's speed (CPU microseconds a call;
+  `api.roll(seed=i)` with the default tables is shown beside it).
 - One record: render_pdf of one record within 1.1x of WeasyPrint alone laying out the same HTML with the
   same parsed stylesheets and fonts (bench_render's warm and floor).
 Not collected by pytest (the name does not start with test_).
@@ -33,13 +35,29 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path.insert(0, str(HERE))
 
-#: A case, run as `python CASE_CODE name args...` by either interpreter: it imports whichever chargen
-#: that interpreter has installed, and prints one JSON line.
+#: A case, run as `python -P -c CASE_CODE name args...` by either interpreter: it imports whichever
+#: chargen that interpreter has installed (-P: not the one in the working folder), and prints one JSON line.
 CASE_CODE = """
 import json, sys, tempfile, time
 from pathlib import Path
 name, *args = sys.argv[1:]
-if name == "jsonl":
+if name == "roll":
+    from chargen import api
+    from chargen.tables import load_tables
+    tables, count = load_tables(), int(args[0])
+    for seed in range(10**6, 10**6 + 300):  # warm up: the default tables loaded, first-call work done
+        api.roll(seed=seed, tables=tables)
+        api.roll(seed=seed)
+    started = time.process_time()
+    for seed in range(count):
+        api.roll(seed=seed, tables=tables)
+    passed = time.process_time() - started
+    started = time.process_time()
+    for seed in range(count, 2 * count):
+        api.roll(seed=seed)
+    default = time.process_time() - started
+    print(json.dumps({"passed_us": passed / count * 1e6, "default_us": default / count * 1e6}))
+elif name == "jsonl":
     from chargen.batch import BatchOptions, run_batch
     from chargen.tables import load_tables
     tables = load_tables()
@@ -63,7 +81,7 @@ elif name == "record":
 
 def case(python: str, *arguments: str) -> dict[str, Any]:
     done = subprocess.run(
-        [python, "-c", CASE_CODE, *arguments], capture_output=True, text=True, cwd=REPO, check=True
+        [python, "-P", "-c", CASE_CODE, *arguments], capture_output=True, text=True, cwd=REPO, check=True
     )
     result: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
@@ -88,6 +106,21 @@ def pdf_case(python: str, count: int, jobs: int) -> dict[str, Any]:
         return {**result, "tree_pss_mb": peak}
 
 
+def roll_rows(ours: str, baseline: str, count: int, repeat: int) -> list[str]:
+    """Per-call CPU time of `api.roll` in a loop, ours and the baseline's in alternating fresh processes."""
+    runs: dict[str, list[dict[str, Any]]] = {"ours": [], "base": []}
+    for _ in range(repeat):
+        runs["base"].append(case(baseline, "roll", str(count)))
+        runs["ours"].append(case(ours, "roll", str(count)))
+    rows = []
+    for key, label in (("passed_us", "api.roll in a loop"), ("default_us", "  the same, default tables")):
+        mine = statistics.median(run[key] for run in runs["ours"])
+        base = statistics.median(run[key] for run in runs["base"])
+        measured = f"{mine:.1f} us, {base / mine:.2f}x (baseline {base:.1f})"
+        rows.append(row(label, measured, ">= 0.9x", base / mine >= 0.9))
+    return rows
+
+
 def row(goal: str, measured: str, target: str, met: bool) -> str:
     return f"| {goal:<44} | {measured:<34} | {target:<22} | {'yes' if met else 'NO':<3} |"
 
@@ -97,12 +130,13 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--baseline", required=True, help="the baseline virtualenv's python")
-    parser.add_argument("--repeat", type=int, default=5, help="alternating runs of each JSONL case")
+    parser.add_argument("--repeat", type=int, default=5, help="alternating runs of each JSONL and roll case")
     parser.add_argument("--count", type=int, default=10_000, help="NPCs in the JSONL batches")
     parser.add_argument("--pdf-count", type=int, default=2000, help="records in the big PDF batch")
     parser.add_argument("--pdf-jobs", type=int, default=2)
     parser.add_argument("--record-runs", type=int, default=7)
-    parser.add_argument("--skip", nargs="*", default=[], choices=["jsonl", "pdf", "record"])
+    parser.add_argument("--roll-count", type=int, default=3000, help="rolls timed in each roll case")
+    parser.add_argument("--skip", nargs="*", default=[], choices=["jsonl", "pdf", "record", "roll"])
     arguments = parser.parse_args()
     ours = sys.executable
     lines = [
@@ -129,6 +163,8 @@ def main() -> None:
         lines.append(
             row(f"{count} NPCs to JSONL, 2 jobs", f"{speed_up:.2f}x one job", ">= 1.5x", speed_up >= 1.5)
         )
+    if "roll" not in arguments.skip:
+        lines.extend(roll_rows(ours, arguments.baseline, arguments.roll_count, arguments.repeat))
     if "pdf" not in arguments.skip:
         small = pdf_case(ours, 20, arguments.pdf_jobs)
         big = pdf_case(ours, arguments.pdf_count, arguments.pdf_jobs)
