@@ -28,6 +28,14 @@ def with_abilities(made: Character, spec: CharacterInput, tables: Tables) -> Cha
     checked, and the Experience Point Bank 8.6 leaves; every problem raised at once."""
     if not _lists_any(spec):
         return made
+    if not (_lists_abilities(spec) or spec.abilities_given):  # the abilities as made: bought, or none
+        return replace(
+            made,
+            player=spec.player,
+            campaign=spec.campaign,
+            equipment=[Gear(item.name, item.weight, item.count) for item in spec.equipment],
+            notes=_notes(made, spec),
+        )
     problems: list[Problem] = []
     skills = _ranked("skills", spec.skills, tables.abilities.skills, None, "a skill (48-62)", problems)
     languages = _ranked(
@@ -65,8 +73,13 @@ def with_abilities(made: Character, spec: CharacterInput, tables: Tables) -> Cha
         spells=spells,
         abilities_given=True if spec.abilities_given else None,
         experience_bank=bank,
-        notes=[*made.notes, *(note for note in spec.notes or [] if note not in made.notes)],
+        notes=_notes(made, spec),
     )
+
+
+def _notes(made: Character, spec: CharacterInput) -> list[str]:
+    """The derived notes, then the file's own that are not among them."""
+    return [*made.notes, *(note for note in spec.notes or [] if note not in made.notes)]
 
 
 def given_abilities(
@@ -79,6 +92,11 @@ def given_abilities(
     or magic keeps its own."""
     if _lists_abilities(spec):
         return NO_ABILITIES
+    return _typical_of(archetype_id, race, race_type, tables)
+
+
+def _typical_of(archetype_id: str | None, race: str, race_type: str | None, tables: Tables) -> Abilities:
+    """An archetype's typical abilities for a race and type, worked out once per Tables."""
     key = (id(tables), archetype_id, race, race_type)
     known = _TYPICAL.get(key)
     if known is not None and known[0] is tables:
@@ -122,54 +140,96 @@ def _typical_abilities(
     return Abilities(skills, college, spells, given=True)
 
 
-def bought_abilities(spec: CharacterInput, made: Character, tables: Tables) -> CharacterInput:
+def bought_abilities(
+    spec: CharacterInput,
+    archetype_id: str | None,
+    race: str,
+    race_type: str | None,
+    experience_points: int,
+    tables: Tables,
+) -> Abilities:
     """Issue 30: a rolled character (or a file's partial character) chooses what its archetype's NPCs are
     given, but buys it with its own 8.5 Experience (8.6, 8.7): the college its race may join (choosing one
     costs nothing, 34), the talents and spells that college casts, then the skills, each at the highest of
     its typical Ranks the Cost Chart prices within what is left, else a skill at Rank 0 for 100 Experience
     Points (8.6's note) while they last. Magic the chart does not price (the shipped chart is empty) is
-    taken at Rank 0 and the record says it was not charged. The choices are written into the spec, so
-    `with_abilities` checks and charges them as it would a file's, and the file rebuilds to itself. A file
-    that lists abilities, or says they were given, keeps its own."""
-    if _lists_abilities(spec) or spec.abilities_given or made.archetype is None:
-        return spec
-    typical = _typical_abilities(tables.archetypes.get(made.archetype), made.race, made.race_type, tables)
+    taken at Rank 0 and the record says it was not charged. A file that lists abilities, or says they were
+    given, keeps its own (`with_abilities`)."""
+    if _lists_abilities(spec) or spec.abilities_given or archetype_id is None:
+        return NO_ABILITIES
+    # Every choice is an id of the tables at a Rank within its maximum, of a college the race may join
+    # and magic that college casts (not the race's own talents), each once (tables.abilities_checks) and
+    # within the Experience: what `with_abilities` checks of a file's, so it is not checked again.
+    typical = _typical_of(archetype_id, race, race_type, tables)
     if typical is NO_ABILITIES:
-        return spec
-    prices = _Prices(made, tables)
-    left = made.experience_points
-    spells: list[MagicAbility] = []
-    for item in typical.spells:
+        return NO_ABILITIES
+    prices = _Prices(tables.races[race].experience_multiplier, tables)
+    spells, left = _bought_magic(typical.spells, prices, experience_points)
+    skills: list[Ranked] = []
+    for skill in typical.skills:
+        rank = prices.affordable(skill.name, skill.rank, left, magic=False)
+        if rank is not None:
+            skills.append(Ranked(skill.name, rank))
+            left -= prices.of(skill.name, rank, magic=False) or 0
+    if not (skills or spells or typical.college):
+        return NO_ABILITIES
+    return Abilities(
+        tuple(skills),
+        typical.college,
+        tuple(spells),
+        experience_bank=_bank(skills, spells, prices, experience_points),
+    )
+
+
+def _bought_magic(
+    typical: Sequence[MagicRanked], prices: _Prices, left: int
+) -> tuple[list[MagicRanked], int]:
+    """The talents and spells bought first, and the Experience left after them."""
+    spells: list[MagicRanked] = []
+    for item in typical:
         rank = prices.affordable(item.name, item.rank, left, magic=True)
         price = prices.of(item.name, rank or 0, magic=True)
         if rank is None and price is not None:
             continue  # priced, and beyond what is left
-        spells.append(MagicAbility(name=item.name, rank=rank or 0, kind=item.kind))
+        spells.append(MagicRanked(item.name, rank or 0, item.kind))
         left -= price or 0
-    skills: list[Ability] = []
-    for skill in typical.skills:
-        rank = prices.affordable(skill.name, skill.rank, left, magic=False)
-        if rank is not None:
-            skills.append(Ability(name=skill.name, rank=rank))
-            left -= prices.of(skill.name, rank, magic=False) or 0
-    if not (skills or spells or typical.college):
-        return spec
-    return spec.model_copy(update={"skills": skills, "college": typical.college, "spells": spells})
+    return spells, left
+
+
+def _bank(skills: list[Ranked], spells: list[MagicRanked], prices: _Prices, experience: int) -> int | None:
+    """8.6's Experience Point Bank after buying these, as `with_abilities` works out a file's (None:
+    nothing bought)."""
+    if not (skills or spells):
+        return None
+    spending = experience_spent(
+        ((item.name, item.rank) for item in skills),
+        (),
+        ((item.name, item.rank) for item in spells),
+        prices.multiplier,
+        prices.experience,
+    )
+    return experience - spending.spent
 
 
 class _Prices:
-    """8.6's Experience for one entry at one Rank, for this character (None: the chart does not price it)."""
+    """8.6's Experience for one entry at one Rank, for this character (None: the chart does not price it),
+    kept per Tables by (entry, Rank, magic or not, multiplier): a few hundred prices serve every roll."""
 
-    def __init__(self, made: Character, tables: Tables) -> None:
-        self.multiplier = made.experience_multiplier
+    def __init__(self, multiplier: float, tables: Tables) -> None:
+        self.multiplier = multiplier
         self.experience = tables.abilities.experience
+        self.known = tables.index.prices
 
     def of(self, name: str, rank: int, *, magic: bool) -> int | None:
+        key = (name, rank, magic, self.multiplier)
+        if key in self.known:
+            return self.known[key]
         entry = [(name, rank)]
         spending = experience_spent(
             () if magic else entry, (), entry if magic else (), self.multiplier, self.experience
         )
-        return None if spending.uncharged else spending.spent
+        price = self.known[key] = None if spending.uncharged else spending.spent
+        return price
 
     def affordable(self, name: str, typical: int, left: int, *, magic: bool) -> int | None:
         """The highest Rank from `typical` down to 0 the chart prices at `left` or less, or None."""

@@ -76,13 +76,15 @@ class Kit:
 
 @dataclass(frozen=True, slots=True)
 class Abilities:
-    """Issue 12: the skills, college and magic an NPC is given (`given`: True, so 8.6 charges nothing);
-    an empty Abilities for everyone else (a file's own are added after the derived values)."""
+    """Issue 12: the skills, college and magic an NPC is given (`given`: True, so 8.6 charges nothing), or
+    issue 30's that a rolled character buys (with the Experience Point Bank 8.6 leaves); an empty
+    Abilities for everyone else (a file's own are added after the derived values)."""
 
     skills: tuple[Ranked, ...] = ()
     college: str | None = None
     spells: tuple[MagicRanked, ...] = ()
     given: bool | None = None
+    experience_bank: int | None = None
 
 
 NO_ABILITIES = Abilities()

@@ -374,5 +374,6 @@ def character(decided: Decisions, tables: Tables) -> Character:
         starting_silver=background.starting_silver,
         silver_pennies=background.starting_silver - kit.cost,
         combat=combat,
+        experience_bank=abilities.experience_bank,
         notes=notes,
     )

@@ -18,6 +18,7 @@ from chargen.generation import birthrights, characteristics
 from chargen.generation.abilities import bought_abilities, forget_typical, given_abilities, with_abilities
 from chargen.generation.decisions import (
     NO_ABILITIES,
+    Abilities,
     Birthrights,
     Decisions,
     Kit,
@@ -99,9 +100,6 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
     if unused:
         raise InputError(unused)
     used_seed = spec.seed if spec.seed is not None else (seed if dice.used_rng else None)
-    npc_abilities = NO_ABILITIES
-    if options.equip == "give":  # an NPC's skills and magic (issue 12), chosen without dice
-        npc_abilities = given_abilities(spec, points.archetype, born.race.race, born.race_type, tables)
     decided = Decisions(
         spec=spec,
         seed=used_seed,
@@ -113,12 +111,28 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
         kit=kit,
         name=name,
         rolls=dice.record,
-        abilities=npc_abilities,
+        abilities=abilities_step(spec, options, points.archetype, born, background.experience_points, tables),
     )
-    made = character(decided, tables)
-    if options.equip == "buy":  # issue 30: a rolled character buys its archetype's abilities, as its kit
-        spec = bought_abilities(spec, made, tables)
-    return with_abilities(made, spec, tables)  # 8.6 and rule 3's record
+    return with_abilities(character(decided, tables), spec, tables)  # 8.6 and rule 3's record
+
+
+def abilities_step(
+    spec: CharacterInput,
+    options: Options,
+    archetype: str | None,
+    born: Birthrights,
+    experience_points: int,
+    tables: Tables,
+) -> Abilities:
+    """The skills, college and magic chosen without dice: an NPC's given (issue 12), a rolled character's
+    bought with its 8.5 Experience (issue 30, as its kit); none otherwise (a file's own are added by
+    with_abilities)."""
+    race, race_type = born.race.race, born.race_type
+    if options.equip == "give":
+        return given_abilities(spec, archetype, race, race_type, tables)
+    if options.equip == "buy":
+        return bought_abilities(spec, archetype, race, race_type, experience_points, tables)
+    return NO_ABILITIES
 
 
 def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:

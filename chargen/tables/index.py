@@ -111,6 +111,8 @@ class TableIndex:
         ) or sorted(tables.archetypes)
         #: Modifiers by (race, race type, gender), filled by the generation as it meets them.
         self.modifiers: dict[tuple[str, str | None, str], Modifiers] = {}
+        #: 8.6's price of an ability at a Rank by (ability, Rank, magic or not, the race's multiplier).
+        self.prices: dict[tuple[str, int, bool, float], int | None] = {}
         #: The record's weapon and unarmed lines by what they read (chargen.generation.derived): filled as
         #: characters meet them, bounded by the few values a characteristic takes.
         self.weapon_lines: dict[tuple[str, int | None, int, int, int, int, int], WeaponLine] = {}
