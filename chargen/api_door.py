@@ -9,9 +9,12 @@ from typing import Any, get_args
 
 from chargen.errors import InputError, shown
 from chargen.generation.pipeline import Equip
+from chargen.tables import Tables
 from chargen.yamlio import MAX_NUMBER
 
 Namer = Callable[[str, str], str | None]
+#: The equip values api.roll takes (read once: every roll checks its equip).
+EQUIPS: tuple[str, ...] = get_args(Equip)
 
 
 def check_seed(seed: object) -> None:
@@ -33,21 +36,22 @@ def check_names(label: str, values: object, *, optional: bool = False) -> None:
     """A list (or tuple) of strings; a bare string is not a list of its letters."""
     if values is None and optional:
         return
-    if isinstance(values, str) or not isinstance(values, Sequence):
+    if (
+        type(values) is not tuple
+        and type(values) is not list
+        and (isinstance(values, str) or not isinstance(values, Sequence))
+    ):  # a list or tuple, as most calls give, is known without the Sequence check
         raise InputError(f"{label}: must be a list of strings, not {shown(values)}")
     for value in values:
         check_text(label, value, optional=False)
 
 
 def check_equip(equip: object) -> None:
-    choices = get_args(Equip)
-    if not isinstance(equip, str) or equip not in choices:
-        raise InputError(f"equip: must be {' or '.join(map(repr, choices))}, not {shown(equip)}")
+    if not isinstance(equip, str) or equip not in EQUIPS:
+        raise InputError(f"equip: must be {' or '.join(map(repr, EQUIPS))}, not {shown(equip)}")
 
 
 def check_tables(tables: object) -> None:
-    from chargen.tables import Tables
-
     if tables is not None and not isinstance(tables, Tables):
         raise InputError(f"tables: must be chargen.tables.Tables (load_tables()), not {shown(tables)}")
 

@@ -154,9 +154,20 @@ def bought_abilities(
     its typical Ranks the Cost Chart prices within what is left, else a skill at Rank 0 for 100 Experience
     Points (8.6's note) while they last. Magic the chart does not price (the shipped chart is empty) is
     taken at Rank 0 and the record says it was not charged. A file that lists abilities, or says they were
-    given, keeps its own (`with_abilities`)."""
+    given, keeps its own (`with_abilities`). Worked out once per Tables for each archetype, race, type
+    and Experience (an Abilities is never changed once made)."""
     if _lists_abilities(spec) or spec.abilities_given or archetype_id is None:
         return NO_ABILITIES
+    key = (archetype_id, race, race_type, experience_points)
+    known = tables.index.bought.get(key)
+    if known is None:
+        known = tables.index.bought[key] = _bought(*key, tables)
+    return known
+
+
+def _bought(
+    archetype_id: str, race: str, race_type: str | None, experience_points: int, tables: Tables
+) -> Abilities:
     # Every choice is an id of the tables at a Rank within its maximum, of a college the race may join
     # and magic that college casts (not the race's own talents), each once (tables.abilities_checks) and
     # within the Experience: what `with_abilities` checks of a file's, so it is not checked again.

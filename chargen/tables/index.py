@@ -23,7 +23,7 @@ WeaponTerms = tuple[int, str, "int | None", "str | None", "str | None", "str | N
 UnarmedTerms = tuple[int, str, "str | None", "str | None"]
 
 if TYPE_CHECKING:
-    from chargen.generation.decisions import Modifiers
+    from chargen.generation.decisions import Abilities, Modifiers
     from chargen.model import ArmorLine, UnarmedLine, WeaponLine
     from chargen.tables.loader import Tables
 
@@ -111,6 +111,9 @@ class TableIndex:
         ) or sorted(tables.archetypes)
         #: Modifiers by (race, race type, gender), filled by the generation as it meets them.
         self.modifiers: dict[tuple[str, str | None, str], Modifiers] = {}
+        #: Issue 30's abilities a rolled character buys, by (archetype, race, race type, 8.5 Experience),
+        #: filled by the generation as it meets them (chargen.generation.abilities.bought_abilities).
+        self.bought: dict[tuple[str, str, str | None, int], Abilities] = {}
         #: 8.6's price of an ability at a Rank by (ability, Rank, magic or not, the race's multiplier).
         self.prices: dict[tuple[str, int, bool, float], int | None] = {}
         #: The record's weapon and unarmed lines by what they read (chargen.generation.derived): filled as
@@ -130,13 +133,14 @@ class TableIndex:
         self._raisable: dict[tuple[int, int], Raisable] = {}
 
     def forget_lines(self) -> None:
-        """Empty the weapon and unarmed lines kept so far, with the terms and Initiatives they share
-        (chargen.generation.pipeline.forget_memos)."""
+        """Empty the weapon and unarmed lines kept so far, with the terms and Initiatives they share, and
+        the abilities bought (chargen.generation.pipeline.forget_memos)."""
         self.weapon_lines.clear()
         self.unarmed_lines.clear()
         self.weapon_terms.clear()
         self.unarmed_terms.clear()
         self.initiatives.clear()
+        self.bought.clear()
 
     def raisable(self, maximum: int, places: int) -> Raisable:
         """5.2's place limits for a Point Generation row's maximum, as a table: for how many values sit at
