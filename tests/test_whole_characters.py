@@ -85,3 +85,27 @@ def test_the_json_schema_names_the_life_span_starting_age_and_racial_talents() -
         subprocess.run([*CHARGEN, "schema"], capture_output=True, text=True, check=True).stdout
     )
     assert {"life_span", "starting_age", "racial_talents"} <= set(schema["properties"])
+
+
+def test_a_partial_file_with_a_player_and_gear_buys_what_it_would_without_them(tables: Tables) -> None:
+    # The abilities a rolled character buys are chosen before the Character is made; a partial file's own
+    # player, campaign and gear are added after, and must leave them as bought (notes make a file whole:
+    # it buys nothing).
+    for seed in range(8):
+        plain = api.build(f"seed: {seed}\narchetype: adept\n", tables=tables)
+        noted = api.build(
+            f"seed: {seed}\narchetype: adept\nplayer: Ann\ncampaign: Fens\n"
+            "equipment:\n  - name: rope\n    weight: 5\n",
+            tables=tables,
+        )
+        assert plain.college is not None and plain.spells
+        bought = (plain.skills, plain.college, plain.spells, plain.experience_bank, plain.abilities_given)
+        assert (
+            noted.skills,
+            noted.college,
+            noted.spells,
+            noted.experience_bank,
+            noted.abilities_given,
+        ) == bought
+        assert (noted.player, noted.campaign) == ("Ann", "Fens")
+        assert [(gear.name, gear.weight) for gear in noted.equipment] == [("rope", 5)]
