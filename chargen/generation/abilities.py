@@ -184,12 +184,10 @@ def _bought(
             left -= prices.of(skill.name, rank, magic=False) or 0
     if not (skills or spells or typical.college):
         return NO_ABILITIES
-    return Abilities(
-        tuple(skills),
-        typical.college,
-        tuple(spells),
-        experience_bank=_bank(skills, spells, prices, experience_points),
-    )
+    # 8.6's Bank: what is left, the charge being the sum of each entry's (rules.experience); none when
+    # nothing was bought, as `with_abilities` records a file's.
+    bank = left if skills or spells else None
+    return Abilities(tuple(skills), typical.college, tuple(spells), experience_bank=bank)
 
 
 def _bought_magic(
@@ -205,21 +203,6 @@ def _bought_magic(
         spells.append(MagicRanked(item.name, rank or 0, item.kind))
         left -= price or 0
     return spells, left
-
-
-def _bank(skills: list[Ranked], spells: list[MagicRanked], prices: _Prices, experience: int) -> int | None:
-    """8.6's Experience Point Bank after buying these, as `with_abilities` works out a file's (None:
-    nothing bought)."""
-    if not (skills or spells):
-        return None
-    spending = experience_spent(
-        ((item.name, item.rank) for item in skills),
-        (),
-        ((item.name, item.rank) for item in spells),
-        prices.multiplier,
-        prices.experience,
-    )
-    return experience - spending.spent
 
 
 class _Prices:
