@@ -63,10 +63,10 @@ def forget_memos(tables: Tables) -> None:
     """Empty the memos the steps fill with every new kind of character: the weapon and unarmed lines kept
     per Tables, with the terms and Initiatives they share (chargen.generation.derived) and the abilities a
     rolled character buys (abilities), 5.2's aims (characteristics), and the abilities and kits an
-    archetype gives a race and a build (abilities, equipment: 205 and 94 kept over a 2,000-NPC batch). They save a data NPC a few microseconds of its 80
-    but grow with the distinct characters met (about 1 kB a character); a maker of Character Records, 300
-    ms each to lay out, drops them after each (chargen.batch.npc). What is made stays the same: the next
-    character works its values out again."""
+    archetype gives a race and a build (abilities, equipment: 205 and 94 kept over a 2,000-NPC batch).
+    They save a data NPC a few microseconds of its 80 but grow with the distinct characters met (about
+    1 kB a character); a maker of Character Records, 300 ms each to lay out, drops them after each
+    (chargen.batch.npc). What is made stays the same: the next character works its values out again."""
     tables.index.forget_lines()
     characteristics.forget_aims()
     forget_typical()
