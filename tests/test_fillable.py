@@ -13,7 +13,7 @@ from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader, PdfWriter
 
 from chargen import api
-from chargen.cli import cli
+from chargen.cli import cli, main
 from tests.render_fixtures import build, record_pdf, tables
 from tests.render_fixtures.pdf_text import find_phrases, pdf_words
 
@@ -166,6 +166,29 @@ def test_every_record_command_takes_fillable(tmp_path: Path) -> None:
         assert "notes_1" in field_names(Path(out[name]).read_bytes())
     assert runner.invoke(cli, ["render", rolf, "--pdf", out["plain"]]).exit_code == 0
     assert "/AcroForm" not in PdfReader(out["plain"]).trailer["/Root"]
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["roll", "--seed", "3", "--fillable", "-o", "r.yaml"],
+        ["render", str(EXAMPLES / "rolf.yaml"), "--html", "r.html", "--fillable"],
+        ["batch", "-n", "2", "--seed", "1", "--jsonl", "n.jsonl", "--fillable"],
+    ],
+)
+def test_fillable_without_a_pdf_is_refused_and_nothing_is_written(
+    arguments: list[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """--fillable makes a PDF's fields: without --pdf it would make nothing, so it is refused, not ignored."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit) as exit_info:
+        main(arguments)
+    assert exit_info.value.code == 2
+    assert (
+        capsys.readouterr().err
+        == "chargen: error: --fillable: makes the PDF's form fields; give --pdf FILE too\n"
+    )
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_batch_pdf_of_20_npcs_has_unique_field_names(tmp_path: Path) -> None:

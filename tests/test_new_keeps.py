@@ -108,6 +108,30 @@ def test_a_file_option_that_cannot_be_written_is_refused_before_the_dice(tmp_pat
     assert list(tmp_path.iterdir()) == []
 
 
+def test_fillable_with_only_an_html_record_is_refused_before_the_dice(tmp_path: Path) -> None:
+    child = _spawn(tmp_path, "--html", "hero.html", "--fillable")  # no PDF will be asked: nothing to fill
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "--fillable: makes the PDF's form fields; give --pdf FILE too" in str(child.before)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_fillable_and_no_pdf_chosen_says_so_and_writes_the_file(tmp_path: Path) -> None:
+    child = _spawn(tmp_path, "--fillable")
+    _to_the_name(child)
+    child.expect_exact("Character file to write")
+    child.sendline("rolf.yaml")
+    child.expect_exact("PDF of the Character Record to write (or Enter for none)")
+    child.sendline("")  # none: the walk's work is kept, and the player is told --fillable made nothing
+    child.expect_exact("No record PDF, so --fillable has no form fields to make.")
+    child.expect_exact("wrote rolf.yaml")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    assert [path.name for path in tmp_path.iterdir()] == ["rolf.yaml"]
+
+
 def test_quit_asks_then_leaves_with_nothing_written(tmp_path: Path) -> None:
     child = _spawn(tmp_path, "-o", "hero.yaml")
     child.expect(PROMPT)

@@ -174,7 +174,7 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
 
 
 def _check_choices(options: BatchOptions) -> None:
-    """The gender (6.1), template and paper asked for exist."""
+    """The gender (6.1), template and paper asked for exist; --fillable comes with --pdf."""
     from chargen.names import unknown_name as unknown
 
     if options.gender is not None and options.gender not in GENDERS:
@@ -183,6 +183,8 @@ def _check_choices(options: BatchOptions) -> None:
         raise InputError(f"--template: {options.template} is not a file")
     if options.paper not in PAPERS:
         raise InputError(f"--paper: must be {' or '.join(PAPERS)}, not {options.paper!r}")
+    if options.fillable and options.pdf is None:  # its fields are the records' PDF's
+        raise InputError("--fillable: makes the PDF's form fields; give --pdf FILE too")
 
 
 def _group(options: BatchOptions, tables: Tables) -> GroupPlan | None:

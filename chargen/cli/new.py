@@ -148,7 +148,12 @@ def _ask_outputs(walk: Any, document: Character, outputs: Outputs) -> Outputs:
     # A file there now was either named with --force or replaced after the player's yes (chargen.output
     # replaces a file only under force: one policy for every command).
     agreed = force or any(would_replace(path) for path in (output, html, pdf) if path)
-    return replace(outputs, output=output, html=html or None, pdf=pdf or None, force=agreed)
+    fillable = outputs.fillable and bool(pdf)
+    if outputs.fillable and not fillable:
+        _say("No record PDF, so --fillable has no form fields to make.")
+    return replace(
+        outputs, output=output, html=html or None, pdf=pdf or None, force=agreed, fillable=fillable
+    )
 
 
 def _check_given(outputs: Outputs) -> None:
@@ -164,6 +169,8 @@ def _check_given(outputs: Outputs) -> None:
         problem = path_problem(path, kind) if path and path != "-" else None
         if problem:
             raise InputError(f"{option}: {problem}")
+    if outputs.fillable and outputs.html and not outputs.pdf:  # no PDF will be asked for: nothing to fill
+        raise InputError("--fillable: makes the PDF's form fields; give --pdf FILE too")
 
 
 def _kept(

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from chargen.errors import InputError
+
 if TYPE_CHECKING:
     from chargen.model import Character
     from chargen.tables import Tables
@@ -126,6 +128,8 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
     from chargen.character_file import dump_document
     from chargen.output import check_targets, write_all
 
+    if outputs.fillable and not outputs.pdf:  # its fields are the PDF's: alone it would make nothing
+        raise InputError("--fillable: makes the PDF's form fields; give --pdf FILE too")
     record = bool(outputs.html or outputs.pdf)
     output = outputs.output
     if output is None and print_default and not record and not outputs.statblock:
