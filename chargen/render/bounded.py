@@ -25,7 +25,6 @@ from collections.abc import Callable, Sized
 from pathlib import Path
 from typing import Any
 
-import psutil
 from jinja2.sandbox import SandboxedEnvironment
 
 from chargen.render.errors import RenderError
@@ -194,6 +193,8 @@ def _child(work: Callable[[], str], writer: int) -> None:
 def _limit_self() -> None:
     """The child's address space may grow MAX_MEMORY past its size now; its CPU time is capped too, so
     a child left running (its parent killed outright) dies soon on its own."""
+    import psutil  # here, in the child: nothing else of chargen needs it
+
     cpu = math.ceil(MAX_SECONDS) + 1
     resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu))
     with contextlib.suppress(OSError, ValueError, psutil.Error):
