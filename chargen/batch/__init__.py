@@ -184,7 +184,9 @@ def _check_choices(options: BatchOptions) -> None:
     if options.paper not in PAPERS:
         raise InputError(f"--paper: must be {' or '.join(PAPERS)}, not {options.paper!r}")
     if options.fillable and options.pdf is None:  # its fields are the records' PDF's
-        raise InputError("--fillable: makes the PDF's form fields; give --pdf FILE too")
+        from chargen.render.form import without_pdf
+
+        raise without_pdf()
 
 
 def _group(options: BatchOptions, tables: Tables) -> GroupPlan | None:

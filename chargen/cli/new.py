@@ -170,7 +170,9 @@ def _check_given(outputs: Outputs) -> None:
         if problem:
             raise InputError(f"{option}: {problem}")
     if outputs.fillable and outputs.html and not outputs.pdf:  # no PDF will be asked for: nothing to fill
-        raise InputError("--fillable: makes the PDF's form fields; give --pdf FILE too")
+        from chargen.render.form import without_pdf
+
+        raise without_pdf()
 
 
 def _kept(

@@ -10,8 +10,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from chargen.errors import InputError
-
 if TYPE_CHECKING:
     from chargen.model import Character
     from chargen.tables import Tables
@@ -129,7 +127,9 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
     from chargen.output import check_targets, write_all
 
     if outputs.fillable and not outputs.pdf:  # its fields are the PDF's: alone it would make nothing
-        raise InputError("--fillable: makes the PDF's form fields; give --pdf FILE too")
+        from chargen.render.form import without_pdf
+
+        raise without_pdf()
     record = bool(outputs.html or outputs.pdf)
     output = outputs.output
     if output is None and print_default and not record and not outputs.statblock:

@@ -13,7 +13,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from chargen.errors import InputError
 from chargen.render.sheet import Sheet
+
+
+def without_pdf() -> InputError:
+    """--fillable with no record PDF to write: its fields are the PDF's, so alone it would make nothing."""
+    return InputError("--fillable: makes the PDF's form fields; give --pdf FILE too")
+
 
 #: The Experience & Money lines a player keeps up, by their label on the record, and their fields.
 PURSE_FIELDS = {
