@@ -99,21 +99,25 @@ def test_an_existing_file_is_replaced_only_after_a_yes(tmp_path: Path) -> None:
     assert "name: Rolf\n" in kept.read_text(encoding="utf-8")
 
 
-def test_a_file_option_that_cannot_be_written_is_refused_before_the_dice(tmp_path: Path) -> None:
-    child = _spawn(tmp_path, "--pdf", "missing/hero.pdf")
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (["--pdf", "missing/hero.pdf"], "--pdf: the folder missing does not exist"),
+        # --fillable with only an HTML record: no PDF will be asked for, so nothing to fill
+        (
+            ["--html", "hero.html", "--fillable"],
+            "--fillable: makes the PDF's form fields; give --pdf FILE too",
+        ),
+    ],
+)
+def test_options_that_cannot_be_honoured_are_refused_before_the_dice(
+    tmp_path: Path, options: list[str], message: str
+) -> None:
+    child = _spawn(tmp_path, *options)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
-    assert "--pdf: the folder missing does not exist" in str(child.before)
-    assert list(tmp_path.iterdir()) == []
-
-
-def test_fillable_with_only_an_html_record_is_refused_before_the_dice(tmp_path: Path) -> None:
-    child = _spawn(tmp_path, "--html", "hero.html", "--fillable")  # no PDF will be asked: nothing to fill
-    child.expect(pexpect.EOF)
-    child.close()
-    assert child.exitstatus == 2
-    assert "--fillable: makes the PDF's form fields; give --pdf FILE too" in str(child.before)
+    assert message in str(child.before)
     assert list(tmp_path.iterdir()) == []
 
 

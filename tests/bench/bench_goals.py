@@ -27,7 +27,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
@@ -87,23 +86,12 @@ def case(python: str, *arguments: str) -> dict[str, Any]:
     return result
 
 
-def pdf_case(python: str, count: int, jobs: int) -> dict[str, Any]:
-    """bench_pdf_batch's batch case under `python`: the tree's peak Pss, the file's size."""
-    from bench_pdf_batch import _pss_mb, _tree
+def pdf_case(count: int, jobs: int) -> dict[str, Any]:
+    """bench_pdf_batch's batch case, in a fresh process of ours: the tree's peak Pss, the file's size."""
+    from bench_pdf_batch import run_case
 
     with tempfile.TemporaryDirectory() as folder:
-        target = str(Path(folder) / "records.pdf")
-        command = [python, str(HERE / "bench_pdf_batch.py"), "--case", "batch", str(count), str(jobs), target]
-        with subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=REPO) as process:
-            peak = 0.0
-            while process.poll() is None:
-                peak = max(peak, _pss_mb(_tree(process.pid)))
-                time.sleep(0.1)
-            output = process.stdout.read() if process.stdout else ""
-        if process.returncode:
-            raise SystemExit(f"{command} failed with exit {process.returncode}")
-        result: dict[str, Any] = json.loads(output.strip().splitlines()[-1])
-        return {**result, "tree_pss_mb": peak}
+        return run_case(["batch", str(count), str(jobs), str(Path(folder) / "records.pdf")])
 
 
 def roll_rows(ours: str, baseline: str, count: int, repeat: int) -> list[str]:
@@ -166,8 +154,8 @@ def main() -> None:
     if "roll" not in arguments.skip:
         lines.extend(roll_rows(ours, arguments.baseline, arguments.roll_count, arguments.repeat))
     if "pdf" not in arguments.skip:
-        small = pdf_case(ours, 20, arguments.pdf_jobs)
-        big = pdf_case(ours, arguments.pdf_count, arguments.pdf_jobs)
+        small = pdf_case(20, arguments.pdf_jobs)
+        big = pdf_case(arguments.pdf_count, arguments.pdf_jobs)
         ratio = big["tree_pss_mb"] / small["tree_pss_mb"]
         per_record = (big["tree_pss_mb"] - small["tree_pss_mb"]) * 1024 / (arguments.pdf_count - 20)
         file_kb = big["bytes"] / arguments.pdf_count / 1024
