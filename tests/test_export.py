@@ -17,14 +17,15 @@ from chargen import api
 from chargen.cli import cli
 from chargen.export import export_document, export_json, schema
 from chargen.export.targets import foundry_names, roll20_names
-from chargen.model import Character
+from chargen.model import Character, WeaponLine
 from chargen.render import lookup
 from chargen.tables import Tables
 
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 #: A caster's character file (a batch adept's: a college, a talent the race grants, spells).
 CASTER = Path(__file__).resolve().parent / "render_fixtures" / "caster.yaml"
-ROW = re.compile(r"^repeating_([a-z]+)_(-[-0-9A-Za-z_]{19})_(.+)$")
+#: A repeating row's attribute: the row id as Roll20 keeps it in names (lower case, never "_").
+ROW = re.compile(r"^repeating_([a-z]+)_(-[0-9a-z]{19})_(.+)$")
 
 
 def characters(tables: Tables) -> list[Character]:
@@ -56,6 +57,9 @@ def test_every_race_and_a_caster_carry_each_input_of_the_dragonquest_sheet(table
     everyone = characters(tables)
     assert {character.race for character in everyone} == set(tables.races)
     assert any(character.college and character.spells for character in everyone)
+    assert any(character.combat.shield for character in everyone)
+    assert any(character.combat.armor for character in everyone)
+    assert any(line.rank is None for character in everyone for line in character.combat.weapons)
     always = {
         *names.inputs["characteristics"],
         *names.inputs["money"],
@@ -80,7 +84,8 @@ def _check_values(
         str(values.FT),
     ) * 2
     assert plain["sp"] == str(character.silver_pennies)
-    assert plain["exp"] == str(character.experience_points)
+    bank = character.experience_points if character.experience_bank is None else character.experience_bank
+    assert (plain["exp"], plain["exptot"]) == (str(bank), str(character.experience_points))
     assert plain["gender"] == lookup.gender_name(tables, character.gender)
     assert plain["hand"] == lookup.hand_name(tables, character.hand)
     assert plain["race"].startswith(tables.races[character.race].name)
@@ -94,17 +99,8 @@ def _check_values(
         tables.weapons[line.name].name for line in character.combat.weapons
     ]
     for row, line in zip(weapons, character.combat.weapons, strict=True):
-        entry = tables.weapons[line.name]
-        assert row.get("rank") == (None if line.rank is None else str(line.rank))
-        assert row["base"] == str(entry.base_chance)
-        assert row["cl"] == (entry.damage_class or "-")
-    armor = character.combat.armor
-    assert [row["type"] for row in rows.get("armour", {}).values()] == (
-        [tables.armor[armor.name].name] if armor else []
-    )
-    shield = character.combat.shield
-    shields = list(rows.get("shield", {}).values())
-    assert [row["type"] for row in shields] == ([tables.shields[shield.name].name] if shield else [])
+        _check_weapon_row(row, line, tables)
+    _check_armor_and_shield(character, tables, rows)
     colleges = [row["college"] for row in rows.get("college", {}).values()]
     assert bool(colleges) == bool(character.college)
     spells = {row["name"]: row.get("rank") for row in rows.get("spell", {}).values()}
@@ -116,16 +112,68 @@ def _check_values(
     assert len(skills) == len(character.skills) + len(character.languages)
 
 
+def _check_weapon_row(row: dict[str, str], line: WeaponLine, tables: Tables) -> None:
+    """Each field of a weapon row is the weapon's own (its minimums, not the character's PS or MD)."""
+    entry = tables.weapons[line.name]
+    assert row["rank"] == ("" if line.rank is None else str(line.rank))
+    expected = {
+        "base": entry.base_chance,
+        "cl": entry.damage_class or "-",
+        "ps": entry.ps,
+        "md": entry.md,
+        "rankmax": entry.max_rank,
+        "dm": line.damage_modifier,
+        "sc": line.strike_chance,
+        "iv": line.initiative,
+    }
+    for name, value in expected.items():
+        assert row.get(name) == (None if value is None else str(value)), (line.name, name)
+    assert float(row["wgt"]) == entry.weight
+    assert f"Damage {line.damage}" in row["notes"]
+
+
+def _check_armor_and_shield(
+    character: Character, tables: Tables, rows: dict[str, dict[str, dict[str, str]]]
+) -> None:
+    """The armor's Protection and Agility loss and the shield's Defense per Rank and MD loss, as the
+    sheet takes them (losses negative), each the record's."""
+    armor, shield = character.combat.armor, character.combat.shield
+    armours = list(rows.get("armour", {}).values())
+    if armor is None:
+        assert not armours
+    else:
+        (row,) = armours
+        assert row["type"] == tables.armor[armor.name].name
+        assert (row["pro"], row["ag"], row["sth"]) == (
+            str(armor.protection),
+            str(-armor.agility_loss),
+            str(armor.stealth_adjustment),
+        )
+        assert row["equip"] == "on" and float(row["wgt"]) == armor.weight
+    shields = list(rows.get("shield", {}).values())
+    if shield is None:
+        assert not shields
+    else:
+        (row,) = shields
+        assert row["type"] == tables.shields[shield.name].name
+        assert (row["dfpr"], row["md"], row["rank"]) == (
+            str(shield.defense_per_rank),
+            str(-shield.manual_dexterity_loss),
+            str(shield.rank or 0),
+        )
+        assert row["df"] == str(shield.defense_per_rank * (shield.rank or 0))
+
+
 def test_the_roll20_export_writes_only_what_the_sheet_takes(tables: Tables) -> None:
     names = roll20_names()
     inputs = {name for section in names.inputs.values() for name in section}
     for character in characters(tables):
         plain, rows = attribs(character, tables)
-        assert set(plain) <= inputs, set(plain) - inputs
-        assert not set(plain) & set(names.computed)
+        assert set(plain) <= inputs | set(names.computed), set(plain) - inputs
         for section, found in rows.items():
+            declared = set(names.repeating[section]) | set(names.computed_rows.get(section, []))
             for row in found.values():
-                assert set(row) <= set(names.repeating[section]), (section, set(row))
+                assert set(row) <= declared, (section, set(row) - declared)
         assert plain["version"] == names.source.version  # the sheet's own update is not run again
 
 
@@ -225,3 +273,36 @@ def test_batch_refuses_an_unknown_format_or_a_full_folder(tmp_path: Path) -> Non
     with pytest.raises(InputError, match=r"--export: folder .* is not empty"):
         run_batch(BatchOptions(count=1, export="roll20", export_dir=str(tmp_path)))
     assert [path.name for path in tmp_path.iterdir()] == ["kept.txt"]
+
+
+def test_each_foundry_actor_fits_the_systems_template_and_says_who_it_is(tables: Tables) -> None:
+    """template.json at its pinned commit (tests/consumers/worldbuilding.py): the actor's type and each
+    `system` key; and the college, armor, shield, gender and a token named for the character."""
+    from tests.consumers import worldbuilding
+
+    for character in characters(tables):
+        actor = export_document(character, tables, "foundry")
+        assert actor["type"] in worldbuilding.ACTOR_TYPES
+        system = actor["system"]
+        assert isinstance(system, dict)
+        for key, kind in worldbuilding.CHARACTER_SYSTEM.items():
+            assert isinstance(system[key], kind), key
+        for bar in ("health", "power"):
+            assert set(system[bar]) == set(worldbuilding.RESOURCE_KEYS)  # type: ignore[arg-type]
+        token = actor["prototypeToken"]
+        assert isinstance(token, dict) and token["name"] == character.name
+        who = system["attributes"]["identity"]  # type: ignore[call-overload,index]
+        assert who["gender"]["value"] == lookup.gender_name(tables, character.gender)
+        armor, shield = character.combat.armor, character.combat.shield
+        assert who.get("armor", {}).get("value") == (tables.armor[armor.name].name if armor else None)
+        assert who.get("shield", {}).get("value") == (tables.shields[shield.name].name if shield else None)
+        college = character.college and tables.abilities.colleges[character.college].name
+        assert who.get("college", {}).get("value") == (college or None)
+        weapons = system["attributes"]["weapons"]  # type: ignore[call-overload,index]
+        for line, key in zip(
+            character.combat.weapons, [k for k in weapons if k.endswith("_strike")], strict=False
+        ):
+            assert weapons[key]["value"] == line.strike_chance
+            roll = weapons[key + "_roll"]
+            assert (roll["dtype"], roll["value"]) == ("Formula", f"1d100cs<={line.strike_chance}")
+        assert export_document(character, tables, "foundry") == actor  # the same ids every time

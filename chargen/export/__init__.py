@@ -1,4 +1,4 @@
-"""A character for a virtual tabletop (issue 33): the Roll20 DragonQuest sheet's character JSON, as the VTT
+"""A character for a virtual tabletop: the Roll20 DragonQuest sheet's character JSON, as the VTT
 Enhancement Suite imports it (chargen.export.roll20), or a Foundry VTT "Simple Worldbuilding" actor
 (chargen.export.foundry). What each target takes is read from its own source and kept, with where it
 comes from, in tables/export_roll20.yaml and tables/export_foundry.yaml; the JSON Schemas of both formats
@@ -13,12 +13,12 @@ import hashlib
 import json
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from chargen.errors import InputError
 
 if TYPE_CHECKING:
-    from chargen.model import Character
+    from chargen.model import Character, Document
     from chargen.tables import Tables
 
 FORMATS = ("roll20", "foundry")
@@ -31,7 +31,7 @@ def check_format(fmt: str | None, option: str = "--to") -> str:
     return fmt
 
 
-def export_document(character: Character, tables: Tables, fmt: str) -> dict[str, Any]:
+def export_document(character: Character, tables: Tables, fmt: str) -> Document:
     """The target's JSON document of one character."""
     from chargen.export import foundry, roll20
 
@@ -55,7 +55,8 @@ def digest(character: Character, *parts: str) -> bytes:
 
 
 @lru_cache(maxsize=2)
-def schema(fmt: str) -> dict[str, Any]:
+def schema(fmt: str) -> Document:
     """The JSON Schema of a format, as shipped."""
-    loaded: dict[str, Any] = json.loads((SCHEMAS / f"{check_format(fmt)}.json").read_text(encoding="utf-8"))
+    loaded = json.loads((SCHEMAS / f"{check_format(fmt)}.json").read_text(encoding="utf-8"))
+    assert isinstance(loaded, dict)
     return loaded

@@ -1,16 +1,18 @@
-"""A Foundry VTT actor of the "Simple Worldbuilding" system (issue 33), for the actor's "Import Data".
+"""A Foundry VTT actor of the "Simple Worldbuilding" system, for the actor's "Import Data".
 
 The system keeps free-form attributes in named groups: system.attributes[group][key] = {value, label,
 dtype, group} and system.groups[group] = {key, label, dtype} (tables/export_foundry.yaml says where in the
-system's source). chargen's groups: the characteristics, the derived values, the weapons (Strike Chance,
-damage as a roll formula, Initiative) and the skills, languages and magic by Rank. Endurance and Fatigue
-are the system's own health and power, the token's two bars; the record's text goes in the biography.
+system's source). chargen's groups: who the character is (gender, race, college, armor, shield), the
+characteristics, the derived values, the weapons (Strike Chance, a D100 roll against it and damage as roll
+formulas, Initiative) and the skills, languages and magic by Rank. Endurance and Fatigue are the system's
+own health and power, the token's two bars; the record's text goes in the biography.
 """
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from chargen.export import digest
 from chargen.export.targets import foundry_names
@@ -19,7 +21,7 @@ from chargen.render import lookup, skill_boxes
 from chargen.render.sheet import CHARACTERISTICS
 
 if TYPE_CHECKING:
-    from chargen.model import Character, UnarmedLine, WeaponLine
+    from chargen.model import Character, Document, DocumentValue, UnarmedLine, WeaponLine
     from chargen.tables import Tables
 
 #: Foundry's ids: 16 letters and digits.
@@ -27,7 +29,20 @@ ID_CHARACTERS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 #: A damage such as "D10+4" as the roll formula "1d10+4" (17.1's dice).
 _DAMAGE = re.compile(r"^D(\d+)([+-]\d+)?$")
 
-Attributes = dict[str, dict[str, Any]]
+
+@dataclass(frozen=True)
+class Attribute:
+    """One of the system's free-form attributes: {value, label, dtype}, and its group once placed."""
+
+    value: str | int | float
+    label: str
+    dtype: str = "Number"
+
+    def document(self, group: str) -> DocumentValue:
+        return {"value": self.value, "label": self.label, "dtype": self.dtype, "group": group}
+
+
+Attributes = dict[str, Attribute]
 
 
 def foundry_id(character: Character) -> str:
@@ -35,31 +50,44 @@ def foundry_id(character: Character) -> str:
     return "".join(ID_CHARACTERS[byte % len(ID_CHARACTERS)] for byte in digest(character, "foundry")[:16])
 
 
-def actor_json(character: Character, tables: Tables) -> dict[str, Any]:
+#: The actor's and its token's picture: Foundry's own default.
+IMAGE = "icons/svg/mystery-man.svg"
+
+
+def actor_json(character: Character, tables: Tables) -> Document:
     import chargen
 
     groups = foundry_names().groups
     attributes: dict[str, Attributes] = {
+        "identity": _identity(character, tables),
         "characteristics": _characteristics(character, tables),
         "derived": _derived(character),
         "weapons": _weapons(character, tables),
         "abilities": _abilities(character, tables),
     }
-    for group, entries in attributes.items():
-        for entry in entries.values():
-            entry["group"] = group
     values = character.characteristics
     return {
         "_id": foundry_id(character),
         "name": character.name,
         "type": "character",
-        "img": "icons/svg/mystery-man.svg",
+        "img": IMAGE,
         "system": {
             "biography": record_text_html(character, tables),
             "health": {"value": values.EN, "min": 0, "max": values.EN},
             "power": {"value": values.FT, "min": 0, "max": values.FT},
-            "attributes": attributes,
+            "attributes": {
+                group: {key: entry.document(group) for key, entry in entries.items()}
+                for group, entries in attributes.items()
+            },
             "groups": {key: {"key": key, "label": label, "dtype": "Number"} for key, label in groups.items()},
+        },
+        # The token dragged from the actor: named for the character, its bars Endurance and Fatigue.
+        "prototypeToken": {
+            "name": character.name,
+            "actorLink": True,
+            "texture": {"src": IMAGE},
+            "bar1": {"attribute": "health"},
+            "bar2": {"attribute": "power"},
         },
         "items": [],
         "effects": [],
@@ -68,8 +96,28 @@ def actor_json(character: Character, tables: Tables) -> dict[str, Any]:
     }
 
 
-def _number(value: int | float, label: str) -> dict[str, Any]:
-    return {"value": value, "label": label, "dtype": "Number"}
+def _number(value: int | float, label: str) -> Attribute:
+    return Attribute(value, label)
+
+
+def _identity(character: Character, tables: Tables) -> Attributes:
+    """Who the character is, as the record's heading and boxes name it."""
+    combat = character.combat
+    magic = skill_boxes.magic(character, tables)
+    found = {
+        "gender": Attribute(lookup.gender_name(tables, character.gender), "Gender", "String"),
+        "race": Attribute(
+            lookup.race_name(tables, character.race, character.race_type), "Race (6)", "String"
+        ),
+    }
+    if magic.college:
+        found["college"] = Attribute(magic.college, f"College ({magic.college_rule})", "String")
+    if combat.armor is not None:
+        found["armor"] = Attribute(lookup.armor(tables, combat.armor.name).name, "Armor (18.1)", "String")
+    if combat.shield is not None:
+        name = lookup.shield(tables, combat.shield.name).name
+        found["shield"] = Attribute(name, "Shield (17.5)", "String")
+    return found
 
 
 def _characteristics(character: Character, tables: Tables) -> Attributes:
@@ -115,12 +163,18 @@ def _weapons(character: Character, tables: Tables) -> Attributes:
         key = _unique(_slug(name), found)
         rank = "unranked" if line.rank is None else f"Rank {line.rank}"
         found[f"{key}_strike"] = _number(line.strike_chance, f"{name}: Strike Chance ({rank}, 17.1)")
+        # 17.1: a strike hits on a D100 roll of the Strike Chance or less; the roll counts 1 for a hit
+        found[f"{key}_strike_roll"] = Attribute(
+            f"1d100cs<={line.strike_chance}",
+            f"{name}: strike roll, D100 at {line.strike_chance} or less (17.1)",
+            "Formula",
+        )
         damage = _DAMAGE.match(line.damage)
-        found[f"{key}_damage"] = {
-            "value": f"1d{damage.group(1)}{damage.group(2) or ''}" if damage else line.damage,
-            "label": f"{name}: damage {line.damage} (20.2)",
-            "dtype": "Formula" if damage else "String",
-        }
+        found[f"{key}_damage"] = Attribute(
+            f"1d{damage.group(1)}{damage.group(2) or ''}" if damage else line.damage,
+            f"{name}: damage {line.damage} (20.2)",
+            "Formula" if damage else "String",
+        )
         found[f"{key}_initiative"] = _number(line.initiative, f"{name}: Initiative (12.3)")
     return found
 
@@ -141,7 +195,7 @@ def _abilities(character: Character, tables: Tables) -> Attributes:
         if magic.rank.isdigit():
             found[key] = _number(int(magic.rank), label)
         else:
-            found[key] = {"value": magic.rank, "label": label, "dtype": "String"}
+            found[key] = Attribute(magic.rank, label, "String")
     return found
 
 

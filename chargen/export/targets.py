@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import yaml
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from chargen.paths import tables_dir
 
@@ -21,6 +21,20 @@ class Roll20Source(_Strict):
     version: str
 
 
+class LoadBand(_Strict):
+    start: int = Field(alias="from")
+    below: int | None = None
+    limits: list[float]
+
+
+class SheetLoad(_Strict):
+    """The sheet's own load table (tables/export_roll20.yaml says why chargen has none)."""
+
+    coins_per_pound: int
+    losses: list[int]
+    bands: list[LoadBand]
+
+
 class Roll20Names(_Strict):
     """The DragonQuest sheet's attribute names and <select> values (DQSheet.html)."""
 
@@ -28,6 +42,8 @@ class Roll20Names(_Strict):
     inputs: dict[str, list[str]]
     repeating: dict[str, list[str]]
     computed: list[str]
+    computed_rows: dict[str, list[str]]
+    load: SheetLoad
     aspect: dict[str, str]
     status: dict[str, str]
     legit: dict[str, str]
