@@ -265,7 +265,8 @@ class _Form:
             category + b"<<" + b"".join(name + b" " + value for name, value in entries.items()) + b">>"
             for category, entries in self.resources.items()
         )
-        return b"/AcroForm<</Fields[%s]/NeedAppearances true/DR<<%s>>>>" % (fields, resources)
+        # No /NeedAppearances: each record's fields carry their own appearances (chargen.render.form)
+        return b"/AcroForm<</Fields[%s]/DR<<%s>>>>" % (fields, resources)
 
 
 def _idnum(item: Any) -> int:

@@ -95,12 +95,13 @@ def render_pdf(
         more = {box: sheet.blank_lines[box] + lines for box in LAST_BOXES if box in sheet.blank_lines}
         return page_of(replace(sheet, blank_lines={**sheet.blank_lines, **more}))
 
-    return pdf.write_pdf(
+    made = pdf.write_pdf(
         page_of(sheet),
         default_template=template is None,
         fill_last_page=with_more_lines,
         forms=fillable,
     )
+    return form.finished(made) if fillable else made
 
 
 def write_record(

@@ -1,4 +1,4 @@
-"""The fillable Character Record (issue 33): which parts of the record change in play, and the name of the
+"""The fillable Character Record: which parts of the record change in play, and the name of the
 PDF form field each gets. The template only places the fields; every name is made here.
 
 A template gets `form` beside `sheet`: None for the printed record, else a Form whose names follow the
@@ -12,9 +12,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from io import BytesIO
+from typing import TYPE_CHECKING
 
 from chargen.errors import InputError
 from chargen.render.sheet import Sheet
+
+if TYPE_CHECKING:
+    from pypdf import PdfWriter
+    from pypdf.generic import DictionaryObject
 
 
 def without_pdf() -> InputError:
@@ -59,7 +65,10 @@ def form_fields(sheet: Sheet, prefix: str = "") -> Form:
         box: _lines(prefix + name, cells, sheet.blank_lines.get(box, 0))
         for box, (name, cells) in BLANK_BOXES.items()
     }
-    magic_cells = ("", "rank", *(_slug(column) for column in sheet.magic.columns))
+    # A GM's columns by their place, never their heading: headings may repeat once lower-cased or slugged
+    # ("Range" beside "range", "Rank" beside the Rank's own cell, or headings in Greek).
+    columns = (f"column_{number}" for number in range(1, len(sheet.magic.columns) + 1))
+    magic_cells = ("", "rank", *columns)
     blank["magic"] = _lines(prefix + "spells", magic_cells, sheet.blank_lines.get("magic", 0))
     tracks = []
     for track in sheet.tracks:  # 3.4, 3.7: a box per point
@@ -86,4 +95,74 @@ def _lines(name: str, cells: tuple[str, ...], count: int) -> list[list[str]]:
 
 
 def _slug(text: str) -> str:
-    return "_".join(re.findall(r"[a-z0-9]+", text.lower())) or "column"
+    return "_".join(re.findall(r"[a-z0-9]+", text.lower())) or "track"
+
+
+#: The form's fonts, PDF's standard ones every reader has (ISO 32000-1, 9.6.2.2): typed text in
+#: Helvetica, a checkbox's mark in ZapfDingbats ("4" is its check mark, 12.7.4.2.3's /CA).
+_FONTS = {"/Helv": "/Helvetica", "/ZaDb": "/ZapfDingbats"}
+_TEXT_SIZE = re.compile(r"([0-9.]+)\s+Tf")
+
+
+def finished(pdf: bytes) -> bytes:
+    """The record's form made whole for every reader: each checkbox with an appearance for off beside
+    WeasyPrint's for on and a default appearance (/DA), each text field's /DA in a font every reader
+    has, and no /NeedAppearances, so a reader draws what the file holds (poppler ignores the on
+    appearance of a box without /DA, and regenerates everything when asked to)."""
+    from pypdf import PdfReader, PdfWriter
+    from pypdf.generic import DictionaryObject, NameObject, TextStringObject
+
+    writer = PdfWriter(clone_from=PdfReader(BytesIO(pdf)))
+    form = _dictionary(writer.root_object["/AcroForm"])
+    fonts = DictionaryObject({NameObject(name): _standard_font(base) for name, base in _FONTS.items()})
+    form[NameObject("/DR")] = DictionaryObject({NameObject("/Font"): fonts})
+    form.pop("/NeedAppearances", None)
+    fields = form["/Fields"]
+    assert isinstance(fields, list)
+    for reference in fields:
+        widget = _dictionary(reference)
+        if widget.get("/FT") == "/Btn":
+            _finish_checkbox(writer, widget)
+        else:
+            size = _TEXT_SIZE.search(str(widget.get("/DA", "")))
+            widget[NameObject("/DA")] = TextStringObject(f"/Helv {size[1] if size else '0'} Tf 0 g")
+    out = BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _dictionary(value: object) -> DictionaryObject:
+    """A PDF dictionary, followed through its reference if it is one."""
+    from pypdf.generic import DictionaryObject, IndirectObject
+
+    found = value.get_object() if isinstance(value, IndirectObject) else value
+    assert isinstance(found, DictionaryObject)
+    return found
+
+
+def _standard_font(base: str) -> DictionaryObject:
+    from pypdf.generic import DictionaryObject, NameObject
+
+    font = {"/Type": "/Font", "/Subtype": "/Type1", "/BaseFont": base}
+    if base == "/Helvetica":
+        font["/Encoding"] = "/WinAnsiEncoding"
+    return DictionaryObject({NameObject(key): NameObject(value) for key, value in font.items()})
+
+
+def _finish_checkbox(writer: PdfWriter, widget: DictionaryObject) -> None:
+    """An empty appearance for off, the size of the one for on; /DA and /MK's mark for a reader that
+    draws the box itself."""
+    from pypdf.generic import DictionaryObject, NameObject, StreamObject, TextStringObject
+
+    normal = _dictionary(_dictionary(widget["/AP"])["/N"])
+    (on,) = [name for name in normal if name != "/Off"]
+    # A new stream the size of the one for on (a copy of it, emptied): pypdf's public way to add one.
+    off = _dictionary(normal[on]).clone(writer, force_duplicate=True)
+    assert isinstance(off, StreamObject)
+    off.set_data(b"")
+    off.pop("/Resources", None)
+    normal[NameObject("/Off")] = off.indirect_reference
+    widget[NameObject("/DA")] = TextStringObject("/ZaDb 0 Tf 0 g")
+    mark = widget.setdefault(NameObject("/MK"), DictionaryObject())
+    mark[NameObject("/CA")] = TextStringObject("4")
+    widget[NameObject("/AS")] = NameObject("/Off")
