@@ -6,7 +6,10 @@ docs/roll20.md's list says."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import subprocess
 from functools import cache
 from pathlib import Path
 
@@ -22,7 +25,7 @@ from chargen.render.build import build_sheet
 from chargen.render.sheet import Item
 from chargen.render.sheet import Sheet as Record
 from chargen.tables import Tables
-from tests.consumers.dqsheet import ROW, Sheet, text
+from tests.consumers.dqsheet import DEFAULTS, ROW, ROW_DEFAULTS, Sheet, text
 
 HERE = Path(__file__).resolve().parent
 DOCS = HERE.parent / "docs" / "roll20.md"
@@ -138,17 +141,26 @@ def test_a_silent_import_shows_the_record(characters: list[Character], tables: T
         assert text(sheet.get("exptot")) == str(character.experience_points)
 
 
-def _edited(character: Character, tables: Tables) -> tuple[Sheet, dict[str, str]]:
-    """The sheet after a silent import and then every input the export writes retyped, one by one."""
+def _edits(written: dict[str, str]) -> list[str]:
+    """Every input the export writes, in its order, twice over: what a player retypes, each edit seeing
+    what the others changed (a weapon's Rank retyped after PS or a weight moved Agility)."""
     names = roll20_names()
     inputs = {name for section in names.inputs.values() for name in section}
-    written = _attributes(character, tables)
-    sheet = Sheet()
-    sheet.import_silently(written)
+    found = []
     for name in written:
         match = ROW.match(name)
         if (match and match[3] in names.repeating[match[1]]) or name in inputs:
-            sheet.edit(name)
+            found.append(name)
+    return found * 2
+
+
+def _edited(character: Character, tables: Tables) -> tuple[Sheet, dict[str, str]]:
+    """The sheet after a silent import and then every input the export writes retyped, one by one."""
+    written = _attributes(character, tables)
+    sheet = Sheet()
+    sheet.import_silently(written)
+    for name in _edits(written):
+        sheet.edit(name)
     return sheet, written
 
 
@@ -226,3 +238,29 @@ def test_the_sheet_model_computes_what_a_plain_character_shows(tables: Tables) -
     ]
     assert text(sheet.get(f"repeating_weapon_{row}_sc")) == str(40 + 12 + 4 * 2)
     assert text(sheet.get(f"repeating_weapon_{row}_iv")) == "27"
+
+
+#: A copy of the sheet's HTML at its pinned commit, where a developer has one: the model above is then
+#: checked against the sheet's own workers, run under node by tests/consumers/roll20_harness.js.
+SHEET_COPY = os.environ.get("CHARGEN_DQSHEET", "")
+
+
+@pytest.mark.skipif(not Path(SHEET_COPY).is_file(), reason="CHARGEN_DQSHEET names no copy of DQSheet.html")
+def test_the_model_is_the_sheets_own_workers(characters: list[Character], tables: Tables) -> None:
+    defaults = {**DEFAULTS} | {
+        f"{section}:{name}": value for section, names in ROW_DEFAULTS.items() for name, value in names.items()
+    }
+    harness = HERE / "consumers" / "roll20_harness.js"
+    for character in characters:
+        sheet, written = _edited(character, tables)
+        request = {"attributes": written, "edits": _edits(written), "defaults": defaults}
+        run = subprocess.run(
+            ["node", str(harness), SHEET_COPY],
+            input=json.dumps(request),
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        workers = json.loads(run.stdout)["attributes"]
+        assert set(workers) == set(sheet.attrs), character.name
+        assert {name: text(sheet.attrs[name]) for name in workers} == workers, character.name

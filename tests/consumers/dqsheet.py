@@ -303,14 +303,16 @@ def _weapon_iv(sheet: Sheet, row: str | None, queue: deque[str]) -> None:
     sheet.set({"repeating_weapon_iv": iv}, row, queue)
 
 
-# on("change:ib"): every weapon's IV and summary IV
+# on("change:ib"): meant to set every weapon's IV and summary IV, but its `key.slice(0, -5)` cuts "_rank"
+# with its "_", so it sets "repeating_weapon_<id>iv" and "..._<id>sum-iv", which nothing shows
 @worker("ib")
 def _weapons_iv(sheet: Sheet, row: str | None, queue: deque[str]) -> None:
     ib = number(sheet.get("ib"))
     for row_id in sheet.section("weapon"):
         rank = sheet.get(f"repeating_weapon_{row_id}_rank")
         iv = ib + number(0 if rank in ("", None) else rank)
-        sheet.set({"repeating_weapon_iv": iv, "repeating_weapon_sum-iv": iv}, row_id, queue)
+        cut = f"repeating_weapon_{row_id}"
+        sheet.set({f"{cut}iv": iv, f"{cut}sum-iv": iv}, queue=queue)
 
 
 # on("change:repeating_weapon:base change:repeating_weapon:rank"): the row's SC only (not its summary)
