@@ -150,3 +150,26 @@ def test_field_names_are_unique_whatever_a_gms_columns_are_called() -> None:
         "spells_1_rank",
         *(f"spells_1_column_{n}" for n in range(1, 6)),
     ]
+
+
+def test_a_batch_pdfs_form_is_made_whole_too(tmp_path: Path) -> None:
+    """The batch gathers each record's fields into one /AcroForm: it keeps their fonts and asks no reader
+    to make appearances; PDFium draws a tick in a box of the second NPC's record."""
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    out = tmp_path / "npcs.pdf"
+    result = CliRunner().invoke(
+        cli, ["batch", "-n", "2", "--seed", "5", "--pdf", str(out), "--fillable", "-q"]
+    )
+    assert result.exit_code == 0, result.output
+    pdf = out.read_bytes()
+    form = PdfReader(BytesIO(pdf)).trailer["/Root"]["/AcroForm"]
+    assert "/NeedAppearances" not in form and {"/Helv", "/ZaDb"} <= set(form["/DR"]["/Font"])
+    second = [(number, widget) for number, widget in widgets(pdf) if str(widget["/T"]).startswith("npc2_")]
+    number, widget = next((n, w) for n, w in second if w["/FT"] == "/Btn")
+    (on,) = [state for state in widget["/AP"]["/N"] if state != "/Off"]
+    empty, ticked = pdfium(pdf)[number], pdfium(filled(pdf, {str(widget["/T"]): on}))[number]
+    x0, top, x1, bottom = box(pdf, widget, number)
+    assert ImageChops.difference(empty, ticked).crop((x0, top, x1, bottom)).getbbox() is not None
