@@ -113,16 +113,14 @@ class SeedType(click.ParamType):  # type: ignore[type-arg]
     name = "integer"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from chargen.api_door import SEED_RANGE, seed_from_text
         from chargen.errors import shown
-        from chargen.yamlio import MAX_NUMBER
 
         if isinstance(value, int) and not isinstance(value, bool):
-            number: int | None = value
-        else:
-            text = str(value).strip()
-            number = int(text) if text.isdigit() and len(text) <= 20 else None
-        if number is None or not 0 <= number <= MAX_NUMBER:
-            self.fail(f"must be a whole number from 0 to {MAX_NUMBER:,}, not {shown(str(value))}", param, ctx)
+            value = str(value)  # a default given as a number is checked as typed text is
+        number = seed_from_text(str(value))
+        if number is None:
+            self.fail(f"must be {SEED_RANGE}, not {shown(str(value))}", param, ctx)
         return number
 
 
