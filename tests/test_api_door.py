@@ -64,7 +64,7 @@ def chargen(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("seed", ["1000000000000001", "9" * 5000])
+@pytest.mark.parametrize("seed", ["1000000000000001", "9" * 5000, "²", "٣", "1_000", "-1"])
 def test_a_seed_no_file_could_hold_is_refused_at_the_door_in_short(tmp_path: Path, seed: str) -> None:
     result = chargen(["roll", "--seed", seed, "-o", "x.yaml"], tmp_path)
     assert result.returncode == 2
@@ -73,10 +73,19 @@ def test_a_seed_no_file_could_hold_is_refused_at_the_door_in_short(tmp_path: Pat
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_largest_seed_from_the_command_line_validates(tmp_path: Path) -> None:
-    assert chargen(["roll", "--seed", "1000000000000000", "-o", "x.yaml"], tmp_path).returncode == 0
+def test_the_largest_seed_from_the_command_line_is_recorded_validates_and_reproduces(
+    tmp_path: Path, tables: Any
+) -> None:
+    from chargen.yamlio import MAX_NUMBER
+
+    assert chargen(["roll", "--seed", str(MAX_NUMBER), "-o", "x.yaml"], tmp_path).returncode == 0
+    written = (tmp_path / "x.yaml").read_text(encoding="utf-8")
+    assert api.build(written, tables=tables).seed == MAX_NUMBER
     result = chargen(["validate", "x.yaml"], tmp_path)
     assert result.returncode == 0, result.stderr
+    again = chargen(["roll", "--seed", str(MAX_NUMBER)], tmp_path)
+    assert again.returncode == 0 and again.stdout == written
+    assert written != chargen(["roll", "--seed", str(MAX_NUMBER - 1)], tmp_path).stdout
 
 
 @pytest.mark.parametrize("name", ["李小龙", "देवनागरी", "Bob 😀"])
