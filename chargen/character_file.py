@@ -23,19 +23,23 @@ from pydantic import (
 from chargen.jsontext import indented
 from chargen.model import Character, to_document
 from chargen.printable import check_printable
-from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
+from chargen.vocabulary import (
+    ARCHETYPE_KEY,
+    MAX_ENTRIES,
+    MAX_POINTS,
+    MAX_RANK,
+    OLD_ARCHETYPE_KEY,
+    GenderId,
+    HandId,
+)
 from chargen.yamlio import MAX_NUMBER, dump_yaml
 
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 # Strict: a file says 14, not '14', 14.0 or true. Bounds keep every number near its rule's range; the rules
 # themselves (the dice, the charts' maximum Ranks) are checked when the character is built.
-Count = Annotated[StrictInt, Field(ge=0, le=10_000)]
+Count = Annotated[StrictInt, Field(ge=0, le=MAX_POINTS)]
 Roll = Annotated[StrictInt, Field(ge=0, le=1_000)]
-Rank = Annotated[StrictInt, Field(ge=0, le=100)]
-#: Entries one list of a character file may hold (weapons, equipment, skills, languages, spells, notes,
-#: ...): what a record prints in some pages (docs/performance.md), so that a small file cannot ask for a
-#: record of thousands of pages; past it the file is refused in one line, before anything is built.
-MAX_ENTRIES = 200
+Rank = Annotated[StrictInt, Field(ge=0, le=MAX_RANK)]
 #: A seed a file may hold: what the reader accepts of any number (chargen.yamlio.MAX_NUMBER), and so what
 #: every writer (--seed, api.roll) accepts too.
 Seed = Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)]

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from chargen import api
-from chargen.character_file import MAX_ENTRIES
 from chargen.errors import InputError
 from chargen.tables import Tables
+from chargen.vocabulary import MAX_ENTRIES
 
 ROLF = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
 
