@@ -150,3 +150,67 @@ def test_a_server_on_another_loopback_address_refuses_another_host_name() -> Non
         process.send_signal(signal.SIGINT)
         process.wait(timeout=30)
     assert statuses == [400, 400, 200]
+
+
+def _upload(client: Any, text: str, name: str) -> None:
+    import io
+
+    data = {"ruleset": (io.BytesIO(text.encode()), name)}
+    assert client.post("/rules", data=data, content_type="multipart/form-data").status_code == 303
+
+
+def _ruleset(number: int) -> str:
+    return (
+        f"# house rules {number}\nchange:\n  combat:\n    stun:\n      endurance_divisor: {number % 5 + 2}\n"
+    )
+
+
+def test_30_browsers_each_uploading_a_ruleset_grow_the_server_little() -> None:
+    import gc
+
+    import psutil
+
+    app = create_app()
+    try:
+        for number in range(10):  # the loaded tables' cache filled first: its bound is not the question
+            _upload(app.test_client(), _ruleset(number), f"warm{number}.yaml")
+        gc.collect()
+        before = psutil.Process().memory_info().rss
+        for number in range(10, 40):
+            _upload(app.test_client(), _ruleset(number), f"house{number}.yaml")
+        gc.collect()
+        grown = psutil.Process().memory_info().rss - before
+    finally:
+        shared(app).close()
+    assert grown < 30 * 500_000, f"{grown / 30 / 1e6:.2f} MB a browser"
+
+
+def test_a_rulesets_tables_are_in_memory_once(client: Any) -> None:
+    from chargen.tables.loader import KEPT_TABLES
+
+    first, second = client, client.application.test_client()
+    _upload(first, _ruleset(1), "mine.yaml")
+    store = shared(client.application).store
+    (held,) = [browser.rules.tables() for browser in store._browsers.values()]
+    for number in range(KEPT_TABLES + 2):  # past what the loaded tables' cache keeps
+        _upload(client.application.test_client(), _ruleset(100 + number), f"other{number}.yaml")
+    _upload(second, _ruleset(1), "mine.yaml")
+    chosen = [browser.rules for browser in store._browsers.values() if browser.rules.names == ["mine"]]
+    assert len(chosen) == 2
+    assert chosen[0].tables() is held and chosen[1].tables() is held
+    assert chosen[0].uploaded[0][1] is chosen[1].uploaded[0][1]  # the text itself held once
+
+
+def test_uploaded_rulesets_are_bounded_as_a_whole(monkeypatch: Any) -> None:
+    from chargen.web import state
+    from chargen.web.jobs import RulesChoice
+
+    monkeypatch.setattr(state, "MAX_UPLOADED_BYTES", 3 * len(_ruleset(10)))
+    store = state.Store(RulesChoice())
+    keys = []
+    for number in range(10, 15):
+        key, browser = store.get(None)
+        store.choose_rules(browser, RulesChoice(uploaded=((f"house{number}", _ruleset(number)),)))
+        keys.append(key)
+    kept = [store.get(key, keep=False)[0] == key for key in keys]
+    assert kept == [False, False, True, True, True]

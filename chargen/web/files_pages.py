@@ -130,7 +130,7 @@ def choose_rules() -> Response:
     except ChargenError as error:
         return rules_page(422, " ".join(str(error).split()))
     if rules != state.rules:
-        state.rules, state.answers = rules, []  # a walk is made under one set of rules
+        server().store.choose_rules(state, rules)
     return redirect("/rules", 303)  # type: ignore[return-value]
 
 
