@@ -100,3 +100,11 @@ def test_a_name_the_record_cannot_print_is_refused_naming_its_characters(tmp_pat
 def test_names_in_the_scripts_the_record_prints_are_kept(tables: Any) -> None:
     for name in ("Zoë", "Ἀλέξανδρος", "Владимир", "דוד בן ישי", "علي بن أحمد"):
         assert api.roll(seed=1, name=name, tables=tables).name == name
+
+
+@pytest.mark.parametrize("count", ["٣", "1_0", "²", "0", "+2"])
+def test_a_count_is_ascii_digits_as_a_seed_is(tmp_path: Path, count: str) -> None:
+    result = chargen(["batch", "-n", count, "--seed", "1", "--jsonl", "x.jsonl"], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "must be a whole number of at least 1" in result.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -127,6 +127,25 @@ class SeedType(click.ParamType):  # type: ignore[type-arg]
 SEED = SeedType()
 
 
+class CountType(click.ParamType):  # type: ignore[type-arg]
+    """A count of at least 1, in ASCII digits as a seed is (chargen.api_door.whole_number): `-n ٣` and
+    `-n 1_0` are no count a person types, though Python's int() reads them."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from chargen.api_door import whole_number
+        from chargen.errors import shown
+
+        number = whole_number(str(value))
+        if number is None or number < 1:
+            self.fail(f"must be a whole number of at least 1, not {shown(str(value))}", param, ctx)
+        return number
+
+
+COUNT = CountType()
+
+
 def one_line(error: click.ClickException) -> str:
     """A click usage error as `chargen: error: roll: no such option: --colour (see chargen roll --help)`."""
     message = " ".join(error.format_message().split()).rstrip(".")
