@@ -52,19 +52,17 @@ def host_check(host: str, port: int) -> HostCheck:
     """The Host check for a server listening on `host`:`port`."""
     every = host in EVERY_ADDRESS
     names = {_bracketed(host.lower())} if not every else set()
-    if every or host.lower() == "localhost" or _loopback(host):
+    if every or _loopback(host):
         names.update(LOOPBACK_NAMES)
     if every:
         names.update(name.lower() for name in (socket.gethostname(), socket.getfqdn()) if name)
     return HostCheck(frozenset(names), port, any_address=every)
 
 
-def is_loopback(host: str) -> bool:
-    """Whether only this computer can reach `host` (127.0.0.0/8, ::1, localhost)."""
-    return host.lower() == "localhost" or _loopback(host)
-
-
 def _loopback(host: str) -> bool:
+    """Whether only this computer can reach `host` (localhost, 127.0.0.0/8, ::1)."""
+    if host.lower() == "localhost":
+        return True
     try:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
