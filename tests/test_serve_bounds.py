@@ -47,8 +47,6 @@ def test_a_field_sent_again_is_read_once(client: Any) -> None:
     body = "&".join(["shipped=house-combat"] * (MAX_FORM_FIELDS - 1))
     answer = client.post("/rules", data=body, content_type="application/x-www-form-urlencoded")
     assert answer.status_code == 303
-    page = _text(client.get("/rules"))
-    assert page.count("house-combat") >= 1
     app = client.application
     (browser,) = shared(app).store._browsers.values()
     assert browser.rules.named == ("house-combat",)
