@@ -67,6 +67,10 @@ RULESETS = {
         "max_rank: Rank 1,000,000,000,000: a Rank is from 0 to 100",
     ),
     "race-attempts": ("change:\n  races:\n    attempts: 1000000000\n", "from 0 to 200"),
+    "group-count": (
+        "change:\n  groups:\n    groups:\n      patrol:\n        members: {soldier: 100000}\n",
+        "members.soldier: 100,000: a count is at most 10,000",
+    ),
     "leader-best-of": ("change:\n  groups:\n    best_of: 1000000000\n", "from 1 to 100"),
     "points": (
         "change:\n  characteristics:\n    point_generation:\n      rows: [{roll: 2, points: 100000000000, maximum: 25}]\n",

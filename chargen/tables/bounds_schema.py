@@ -21,6 +21,14 @@ def _points(value: int) -> int:
     return value
 
 
+def _count(value: int) -> int:
+    if value > MAX_POINTS:
+        raise ValueError(
+            f"{value:,}: a count is at most {MAX_POINTS:,} (the most a character file's count holds)"
+        )
+    return value
+
+
 def _rank(value: int) -> int:
     if not 0 <= value <= MAX_RANK:
         raise ValueError(f"Rank {value:,}: a Rank is from 0 to {MAX_RANK} (the most a character file holds)")
@@ -45,6 +53,8 @@ def _dice(value: int) -> int:
 Points = Annotated[int, AfterValidator(_points)]
 #: A Rank a table gives or allows (a weapon's, skill's, language's or spell's maximum, an archetype's).
 RankBound = Annotated[int, AfterValidator(_rank)]
+#: How many of something a table asks for at once (a group's members of one archetype).
+Count = Annotated[int, AfterValidator(_count)]
 #: How many of something a character file lists (6.3's race attempts, each a roll in the file).
 EntryCount = Annotated[int, AfterValidator(_entries)]
 #: How many dice are rolled for one result (a leader's 5.1 roll, the best of this many).

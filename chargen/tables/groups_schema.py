@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from chargen.tables.base import Entry
-from chargen.tables.bounds_schema import DiceCount, Points
+from chargen.tables.bounds_schema import Count, DiceCount
 
 if TYPE_CHECKING:
     from chargen.tables.loader import Tables
@@ -18,7 +18,7 @@ Problem = tuple[str, tuple[str | int, ...], str]
 class Group(Entry):
     name: str
     leader: str | None = None  # checked below, so a missing leader is named as such, not as a schema error
-    members: dict[str, Points]  # checked below to be at least 1
+    members: dict[str, Count]  # checked below to be at least 1
 
 
 class GroupsFile(Entry):
