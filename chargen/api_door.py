@@ -17,12 +17,33 @@ Namer = Callable[[str, str], str | None]
 EQUIPS: tuple[str, ...] = get_args(Equip)
 
 
+#: What a seed is, in every message that refuses one: a number a character file can hold, so what
+#: `roll --seed` writes, `validate` reads.
+SEED_RANGE = f"a whole number from 0 to {MAX_NUMBER:,}"
+
+
+def whole_number(text: str) -> int | None:
+    """`text` as a whole number written in ASCII digits (at most 20), else None. Python's int() also takes
+    "²"-like digits it then refuses ("²".isdigit() is true), "٣", "1_000", "+5" and " -1": no count or
+    seed a person types."""
+    text = text.strip()
+    if not (0 < len(text) <= 20 and text.isascii() and text.isdigit()):
+        return None
+    return int(text)
+
+
+def seed_from_text(text: str) -> int | None:
+    """The one check of a typed seed (the CLI's --seed, the GM page's): SEED_RANGE, else None."""
+    number = whole_number(text)
+    return number if number is not None and number <= MAX_NUMBER else None
+
+
 def check_seed(seed: object) -> None:
     """None, or a whole number a character file can hold (0 to MAX_NUMBER)."""
     if seed is None:
         return
     if type(seed) is not int or not 0 <= seed <= MAX_NUMBER:
-        raise InputError(f"seed: must be a whole number from 0 to {MAX_NUMBER:,}, not {shown(seed)}")
+        raise InputError(f"seed: must be {SEED_RANGE}, not {shown(seed)}")
 
 
 def check_text(label: str, value: object, *, optional: bool = True) -> None:

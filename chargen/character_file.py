@@ -23,15 +23,23 @@ from pydantic import (
 from chargen.jsontext import indented
 from chargen.model import Character, to_document
 from chargen.printable import check_printable
-from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY, GenderId, HandId
+from chargen.vocabulary import (
+    ARCHETYPE_KEY,
+    MAX_ENTRIES,
+    MAX_POINTS,
+    MAX_RANK,
+    OLD_ARCHETYPE_KEY,
+    GenderId,
+    HandId,
+)
 from chargen.yamlio import MAX_NUMBER, dump_yaml
 
 Id = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=80)]
 # Strict: a file says 14, not '14', 14.0 or true. Bounds keep every number near its rule's range; the rules
 # themselves (the dice, the charts' maximum Ranks) are checked when the character is built.
-Count = Annotated[StrictInt, Field(ge=0, le=10_000)]
+Count = Annotated[StrictInt, Field(ge=0, le=MAX_POINTS)]
 Roll = Annotated[StrictInt, Field(ge=0, le=1_000)]
-Rank = Annotated[StrictInt, Field(ge=0, le=100)]
+Rank = Annotated[StrictInt, Field(ge=0, le=MAX_RANK)]
 #: A seed a file may hold: what the reader accepts of any number (chargen.yamlio.MAX_NUMBER), and so what
 #: every writer (--seed, api.roll) accepts too.
 Seed = Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)]
@@ -93,8 +101,10 @@ class Rolls(BaseModel):
     model_config = ConfigDict(extra="allow", defer_build=True)  # built when used, as _Strict
 
     points: Roll | None = Field(None, description="5.1: the 2D10 total, 2-20")
-    hand: list[Roll] | None = Field(None, description="6.2: [D5, D10]")
-    race: list[Roll] | None = Field(None, description="6.3: one D100 per race attempt")
+    hand: list[Roll] | None = Field(None, max_length=MAX_ENTRIES, description="6.2: [D5, D10]")
+    race: list[Roll] | None = Field(
+        None, max_length=MAX_ENTRIES, description="6.3: one D100 per race attempt"
+    )
     race_type: Roll | None = Field(None, description="6.6/6.9: D10 for a giant's or shape-changer's type")
     aspect: Roll | None = Field(None, description="7.1: D100")
     social_status: Roll | None = Field(None, description="8.1: D100")
@@ -102,7 +112,9 @@ class Rolls(BaseModel):
     sibling_rank: Roll | None = Field(None, description="8.4: D10, legitimate children only")
     experience: Roll | None = Field(None, description="8.5: D100 for Experience Points")
     silver: Roll | None = Field(None, description="8.5: D100 for Silver Pennies")
-    beauty: list[Roll] | None = Field(None, description="5.5: four D5 for Physical Beauty (4D5+3)")
+    beauty: list[Roll] | None = Field(
+        None, max_length=MAX_ENTRIES, description="5.5: four D5 for Physical Beauty (4D5+3)"
+    )
 
     @model_validator(mode="before")
     @classmethod
@@ -181,6 +193,7 @@ class CharacterInput(_Strict):
     seed: Seed | None = Field(None, description="seed of the RNG that rolled the dice not given")
     rules: list[RulesetUsed] | None = Field(
         None,
+        max_length=MAX_ENTRIES,
         description="the rulesets (house rules) the file was made with, in order: build and validate use them",
     )
     archetype: Id | None = Field(None, description="allocation/equipment archetype for rolled characters")
@@ -191,7 +204,9 @@ class CharacterInput(_Strict):
     )
     gender: GenderId | None = None
     race: Id | None = None
-    race_attempts: list[Id] | None = Field(None, min_length=1, description="6.3: races tried, in order")
+    race_attempts: list[Id] | None = Field(
+        None, min_length=1, max_length=MAX_ENTRIES, description="6.3: races tried, in order"
+    )
     race_type: Id | None = None
     hand: HandId | None = None
     aspect: Id | None = None
@@ -199,19 +214,28 @@ class CharacterInput(_Strict):
     allocation: Allocation | None = None
     optional: list[Id] = Field(
         default_factory=list,
+        max_length=MAX_ENTRIES,
         description="optional characteristics to roll and optional rules to use, e.g. [PB, 18.5]",
     )
     rolls: Rolls = Field(default_factory=Rolls)
-    weapons: list[Item] = Field(default_factory=list)
+    weapons: list[Item] = Field(default_factory=list, max_length=MAX_ENTRIES)
     armor: Id | None = None
     shield: Item | None = None
     unarmed_rank: Rank | None = Field(None, description="Rank in Unarmed Combat (21)")
     equipment_given: StrictBool = False
-    equipment: list[Gear] = Field(default_factory=list, description="what else is carried, with weights")
-    skills: list[Ability] = Field(default_factory=list, description="48-62: skills and Ranks")
-    languages: list[Ability] = Field(default_factory=list, description="49: languages and Ranks")
+    equipment: list[Gear] = Field(
+        default_factory=list, max_length=MAX_ENTRIES, description="what else is carried, with weights"
+    )
+    skills: list[Ability] = Field(
+        default_factory=list, max_length=MAX_ENTRIES, description="48-62: skills and Ranks"
+    )
+    languages: list[Ability] = Field(
+        default_factory=list, max_length=MAX_ENTRIES, description="49: languages and Ranks"
+    )
     college: Id | None = Field(None, description="34-47: the college of magic")
-    spells: list[MagicAbility] = Field(default_factory=list, description="talents, spells and rituals")
+    spells: list[MagicAbility] = Field(
+        default_factory=list, max_length=MAX_ENTRIES, description="talents, spells and rituals"
+    )
     abilities_given: StrictBool | None = Field(
         None, description="true when the skills, languages and magic were given (an NPC's), not bought (8.6)"
     )
@@ -225,7 +249,9 @@ class CharacterInput(_Strict):
         None, description="Section IV (8): the starting age the race table gives"
     )
     racial_talents: list[Id] | None = Field(
-        None, description="6.4-6.9: the talents the race grants (the elf's Witchsight), not bought"
+        None,
+        max_length=MAX_ENTRIES,
+        description="6.4-6.9: the talents the race grants (the elf's Witchsight), not bought",
     )
     heritage: dict[str, JsonValue] | None = None
     experience_points: int | None = None
@@ -233,7 +259,9 @@ class CharacterInput(_Strict):
     silver_pennies: int | None = None
     combat: dict[str, JsonValue] | None = None
     experience_bank: int | None = None
-    notes: list[Name] | None = Field(None, description="the player's notes (chargen adds its own)")
+    notes: list[Name] | None = Field(
+        None, max_length=MAX_ENTRIES, description="the player's notes (chargen adds its own)"
+    )
 
     @model_validator(mode="after")
     def _one_archetype(self) -> "CharacterInput":

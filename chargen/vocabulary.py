@@ -13,6 +13,15 @@ PRIMARIES = ("PS", "MD", "AG", "EN", "MA", "WP")
 #: The eight characteristics every character has (rule 3), in the book's order.
 EIGHT = (*PRIMARIES, "FT", "PC")
 
+#: The most points a character file holds in a characteristic (or in a count), and the highest Rank it holds:
+#: chargen reads back no more than this, so no table may make a character past them.
+MAX_POINTS = 10_000
+MAX_RANK = 100
+#: Entries one list of a character file may hold (weapons, equipment, skills, languages, spells, notes,
+#: rolls, ...): what a record prints in some pages (docs/performance.md), so that a small file cannot ask
+#: for a record of thousands of pages; past it the file is refused in one line, before anything is built.
+MAX_ENTRIES = 200
+
 GenderId = Literal["male", "female"]
 GENDERS: tuple[str, ...] = get_args(GenderId)
 

@@ -182,7 +182,9 @@ class _Builder:
         if tag not in _PLAIN_TAGS:
             return event.value  # a date or a '=' reads as the text it is
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark)
-        value = _CONSTRUCTOR.construct_object(node)
+        # construct_document, not construct_object: the constructor then forgets the node (construct_object
+        # keeps every node it made, with its marks, for the document's end: in a server, for ever)
+        value = _CONSTRUCTOR.construct_document(node)
         if isinstance(value, int | float) and not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:
             raise self.fail(event, f"number {_short(event.value)} is out of range (at most {MAX_NUMBER:,})")
         return value

@@ -64,7 +64,7 @@ def chargen(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-@pytest.mark.parametrize("seed", ["1000000000000001", "9" * 5000])
+@pytest.mark.parametrize("seed", ["1000000000000001", "9" * 5000, "²", "٣", "1_000", "-1"])
 def test_a_seed_no_file_could_hold_is_refused_at_the_door_in_short(tmp_path: Path, seed: str) -> None:
     result = chargen(["roll", "--seed", seed, "-o", "x.yaml"], tmp_path)
     assert result.returncode == 2
@@ -73,10 +73,19 @@ def test_a_seed_no_file_could_hold_is_refused_at_the_door_in_short(tmp_path: Pat
     assert list(tmp_path.iterdir()) == []
 
 
-def test_the_largest_seed_from_the_command_line_validates(tmp_path: Path) -> None:
-    assert chargen(["roll", "--seed", "1000000000000000", "-o", "x.yaml"], tmp_path).returncode == 0
+def test_the_largest_seed_from_the_command_line_is_recorded_validates_and_reproduces(
+    tmp_path: Path, tables: Any
+) -> None:
+    from chargen.yamlio import MAX_NUMBER
+
+    assert chargen(["roll", "--seed", str(MAX_NUMBER), "-o", "x.yaml"], tmp_path).returncode == 0
+    written = (tmp_path / "x.yaml").read_text(encoding="utf-8")
+    assert api.build(written, tables=tables).seed == MAX_NUMBER
     result = chargen(["validate", "x.yaml"], tmp_path)
     assert result.returncode == 0, result.stderr
+    again = chargen(["roll", "--seed", str(MAX_NUMBER)], tmp_path)
+    assert again.returncode == 0 and again.stdout == written
+    assert written != chargen(["roll", "--seed", str(MAX_NUMBER - 1)], tmp_path).stdout
 
 
 @pytest.mark.parametrize("name", ["李小龙", "देवनागरी", "Bob 😀"])
@@ -91,3 +100,11 @@ def test_a_name_the_record_cannot_print_is_refused_naming_its_characters(tmp_pat
 def test_names_in_the_scripts_the_record_prints_are_kept(tables: Any) -> None:
     for name in ("Zoë", "Ἀλέξανδρος", "Владимир", "דוד בן ישי", "علي بن أحمد"):
         assert api.roll(seed=1, name=name, tables=tables).name == name
+
+
+@pytest.mark.parametrize("count", ["٣", "1_0", "²", "0", "+2"])
+def test_a_count_is_ascii_digits_as_a_seed_is(tmp_path: Path, count: str) -> None:
+    result = chargen(["batch", "-n", count, "--seed", "1", "--jsonl", "x.jsonl"], tmp_path)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "must be a whole number of at least 1" in result.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -36,6 +36,46 @@ RULESETS = {
     "remove-a-table": ("remove: [weapons]\n", "a whole table file cannot be removed"),
     "huge-die": (point_dice("D1000000000000"), "at most 100 dice of at most 10,000 sides"),
     "many-dice": (point_dice("100000000D2"), "at most 100 dice"),
+    # issue 37 item 4: 75 bytes that made a record of gigabytes (a box a point), or a MemoryError traceback
+    "endurance-ten-million": (
+        "change:\n  races:\n    races:\n      dwarf:\n        modifiers: {EN: 10000000}\n",
+        "modifiers.EN: 10,000,000 is past what a characteristic can hold",
+    ),
+    "endurance-past-the-track": (
+        "change:\n  races:\n    races:\n      dwarf:\n        modifiers: {EN: 76}\n",
+        "change.races.races.dwarf.modifiers.EN: a character's EN can reach 101 with it (got 76): the "
+        "record's tracks hold at most 100 boxes",
+    ),
+    "giant-type": (
+        "change:\n  races:\n    races:\n      giant:\n        types:\n          fire: {modifiers: {EN: 90}}\n",
+        "types.fire.modifiers.EN: a character's EN can reach 115",
+    ),
+    "gender": (
+        "add:\n  birthrights:\n    genders:\n      male:\n        modifiers: {EN: 80}\n",
+        "add.birthrights.genders.male.modifiers.EN: a character's EN can reach 105",
+    ),
+    "fatigue-beyond": (
+        "change:\n  characteristics:\n    fatigue:\n      beyond: {base: 90}\n",
+        "fatigue.beyond.base: a character's FT can reach 107 with it (got 90)",
+    ),
+    "fatigue-row": (
+        "change:\n  characteristics:\n    fatigue:\n      rows: [{low: 3, high: 1000000000, value: 16}]\n",
+        "1,000,000,000 is past what a characteristic can hold",
+    ),
+    "skill-rank": (
+        "change:\n  weapons:\n    weapons:\n      dagger: {max_rank: 1000000000000}\n",
+        "max_rank: Rank 1,000,000,000,000: a Rank is from 0 to 100",
+    ),
+    "race-attempts": ("change:\n  races:\n    attempts: 1000000000\n", "from 0 to 200"),
+    "group-count": (
+        "change:\n  groups:\n    groups:\n      patrol:\n        members: {soldier: 100000}\n",
+        "members.soldier: 100,000: a count is at most 10,000",
+    ),
+    "leader-best-of": ("change:\n  groups:\n    best_of: 1000000000\n", "from 1 to 100"),
+    "points": (
+        "change:\n  characteristics:\n    point_generation:\n      rows: [{roll: 2, points: 100000000000, maximum: 25}]\n",
+        "100,000,000,000 is past what a characteristic can hold",
+    ),
 }
 
 

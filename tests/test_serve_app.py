@@ -80,8 +80,8 @@ def test_the_pool_says_busy_rather_than_queue_without_end(monkeypatch: Any) -> N
 def test_who_can_reach_the_page() -> None:
     assert reach("127.0.0.1", 8000) == "only this computer can open it"
     assert "anyone who can reach every address of this machine on port 8000" in reach("0.0.0.0", 8000)
-    assert allowed_hosts("127.0.0.1", 8000) == frozenset({"127.0.0.1:8000", "localhost:8000", "[::1]:8000"})
-    assert allowed_hosts("0.0.0.0", 8000) is None
+    assert allowed_hosts("127.0.0.1", 8000).names == frozenset({"127.0.0.1", "localhost", "[::1]"})
+    assert not allowed_hosts("0.0.0.0", 8000).allows("evil.example:8000")  # tests/test_serve_bounds.py
 
 
 def test_workers_are_replaced_after_their_share_of_tasks() -> None:

@@ -174,6 +174,7 @@ class DirectoryOutput:
     is renamed in at the end (and moved back if a later one fails)."""
 
     in_place = False
+    option = "--out"  # the option its messages name
 
     def __init__(self, target: str, *, force: bool = False) -> None:
         self.target = Path(target)
@@ -210,7 +211,7 @@ class DirectoryOutput:
             path = self.target / name
             if path.is_symlink() or (path.exists() and not path.is_file()):
                 raise ChargenError(
-                    f"--out: {path} is not a regular file; it is left as it is, and so is the run"
+                    f"{self.option}: {path} is not a regular file; it is left as it is, and so is the run"
                 )
 
     def commit(self, journal: Journal) -> None:
@@ -224,7 +225,7 @@ class DirectoryOutput:
                 for name in self.names:
                     journal.place(self.staging / name, self.target / name, force=self.force)
         except FileExistsError as error:
-            raise exists(error.filename or self.target, "--out") from None
+            raise exists(error.filename or self.target, self.option) from None
         except OSError as error:
             raise cannot(self.target, error) from None
         if self.existed:
@@ -240,6 +241,8 @@ class DirectoryOutput:
 
 class ExportOutput(DirectoryOutput):
     """One virtual tabletop JSON per NPC (chargen.export), in a folder as --out writes character files."""
+
+    option = "--export"
 
     def add(self, npc: NpcOutput) -> None:
         assert npc.export_name is not None and npc.export_text is not None

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from chargen.cli.options import not_empty, tables_from
-from chargen.cli.shared import SEED, completer
+from chargen.cli.shared import COUNT, SEED, completer
 
 if TYPE_CHECKING:
     from chargen.batch import BatchOptions
@@ -40,7 +40,7 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
 @click.option(
     "--count",
     "-n",
-    type=click.IntRange(min=1),
+    type=COUNT,
     help="How many NPCs; with --group, how many such groups (default 1).",
 )
 @click.option(
@@ -136,7 +136,7 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
 @click.option(
     "--jobs",
     "-j",
-    type=click.IntRange(min=1),
+    type=COUNT,
     help="Processes making NPCs (default: every core). The output is the same for any number.",
 )
 @click.option("--force", is_flag=True, help="Overwrite existing outputs.")

@@ -97,13 +97,12 @@ def inputs_command() -> None:
 
 @rules_group.command("new")
 @click.argument("name")
-def new_command(name: str) -> None:
-    """Write NAME.yaml, a commented starting ruleset (refuses to overwrite)."""
-    from chargen.errors import InputError
-    from chargen.output import write_atomic
+@click.option("--force", is_flag=True, help="Replace NAME.yaml if it exists (without it, it is refused).")
+def new_command(name: str, force: bool) -> None:
+    """Write NAME.yaml, a commented starting ruleset."""
+    from chargen.output import check_targets, write_atomic
 
     path = Path(name if name.endswith((".yaml", ".yml")) else f"{name}.yaml")
-    if path.exists() or path.is_symlink():
-        raise InputError(f"rules new: {path} already exists; choose a new name")
-    write_atomic(path, STARTER.format(name=path.stem, path=path))
+    check_targets([("rules new", str(path), "yaml")], force=force)
+    write_atomic(path, STARTER.format(name=path.stem, path=path), force=force)
     click.echo(f"wrote {path}; use it with: chargen --rules {path} roll")

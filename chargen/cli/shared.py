@@ -113,20 +113,37 @@ class SeedType(click.ParamType):  # type: ignore[type-arg]
     name = "integer"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from chargen.api_door import SEED_RANGE, seed_from_text
         from chargen.errors import shown
-        from chargen.yamlio import MAX_NUMBER
 
         if isinstance(value, int) and not isinstance(value, bool):
-            number: int | None = value
-        else:
-            text = str(value).strip()
-            number = int(text) if text.isdigit() and len(text) <= 20 else None
-        if number is None or not 0 <= number <= MAX_NUMBER:
-            self.fail(f"must be a whole number from 0 to {MAX_NUMBER:,}, not {shown(str(value))}", param, ctx)
+            value = str(value)  # a default given as a number is checked as typed text is
+        number = seed_from_text(str(value))
+        if number is None:
+            self.fail(f"must be {SEED_RANGE}, not {shown(str(value))}", param, ctx)
         return number
 
 
 SEED = SeedType()
+
+
+class CountType(click.ParamType):  # type: ignore[type-arg]
+    """A count of at least 1, in ASCII digits as a seed is (chargen.api_door.whole_number): `-n ٣` and
+    `-n 1_0` are no count a person types, though Python's int() reads them."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        from chargen.api_door import whole_number
+        from chargen.errors import shown
+
+        number = whole_number(str(value))
+        if number is None or number < 1:
+            self.fail(f"must be a whole number of at least 1, not {shown(str(value))}", param, ctx)
+        return number
+
+
+COUNT = CountType()
 
 
 def one_line(error: click.ClickException) -> str:

@@ -88,7 +88,12 @@ def render_pdf(
 
     def page_of(sheet: Sheet) -> str:
         fields = form.form_fields(sheet, field_prefix) if fillable else None
-        return _sheet_page(sheet, paper, template, standalone=False, form=fields)
+        page = _sheet_page(sheet, paper, template, standalone=False, form=fields)
+        if template is not None:  # refused as its HTML is, though WeasyPrint would skip some of it
+            from chargen.render.fetcher import check_fetches
+
+            check_fetches(page, str(template))
+        return page
 
     def with_more_lines(lines: int) -> str:
         # The record's last boxes, side by side, take the room a mostly empty last page leaves.

@@ -11,8 +11,10 @@ from __future__ import annotations
 import base64
 import mimetypes
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import unquote, urlsplit
 from urllib.request import url2pathname
 
@@ -93,7 +95,9 @@ _URL_ATTRIBUTES = {
 }  # fmt: skip
 #: SVG animation elements, whose `to`/`from`/`values` may set an href.
 _ANIMATIONS = {"set", "animate"}
-_CSS_URL = re.compile(r"url\(\s*(['\"]?)([^'\")]*)\1\s*\)|@import\s*(['\"])([^'\"]*)\3", re.IGNORECASE)
+#: CSS functions whose strings are URLs a browser may load (`url("…")`, `image-set("…" 1x)`, CSS Images 4's
+#: `image("…")`); a bare `url(…)` is a token of its own.
+_URL_FUNCTIONS = {"url", "src", "image", "image-set", "-webkit-image-set", "cross-fade", "-webkit-cross-fade"}
 
 
 def with_policy(page: str) -> str:
@@ -148,9 +152,27 @@ def _references(page: str) -> list[str]:
 
 
 def _css(text: str) -> list[str]:
-    return [
-        match.group(2) if match.group(2) is not None else match.group(4) for match in _CSS_URL.finditer(text)
-    ]
+    """Every URL in CSS text (a stylesheet or a style attribute), read by tinycss2, the tokenizer WeasyPrint
+    reads CSS with: escapes (`u\\72l(…)`) are read as a browser reads them, not as they are spelt."""
+    import tinycss2
+
+    found: list[str] = []
+    _css_urls(tinycss2.parse_component_value_list(text), found, in_function=False)
+    return found
+
+
+def _css_urls(nodes: Iterable[Any], found: list[str], *, in_function: bool) -> None:
+    importing = False
+    for node in nodes:
+        kind = node.type
+        if kind == "url" or (kind == "string" and (in_function or importing)):
+            found.append(node.value)
+        elif kind == "function":
+            _css_urls(node.arguments, found, in_function=node.lower_name in _URL_FUNCTIONS)
+        elif kind in ("() block", "[] block", "{} block"):
+            _css_urls(node.content, found, in_function=False)
+        if kind not in ("whitespace", "comment"):
+            importing = kind == "at-keyword" and node.lower_value == "import"
 
 
 def check_standalone(page: str, where: str) -> None:
@@ -164,4 +186,20 @@ def check_standalone(page: str, where: str) -> None:
         if not _self_contained(url):
             raise RenderError(
                 f"{where}: the HTML record may not refer to {_short(url)}: only data: URIs and #fragments"
+            )
+
+
+def check_fetches(page: str, where: str) -> None:
+    """A GM template's PDF page, before WeasyPrint lays it out: a URL that leaves this computer is refused
+    whether or not WeasyPrint would load it (it skips `image-set()`, which a browser opening the same
+    template as HTML loads), in the words `fetch` refuses it with; files are left to `fetch`."""
+    try:
+        references = _references(page)
+    except RenderError as error:
+        raise RenderError(f"{where}: {error}") from None
+    for url in references:
+        parts = urlsplit(url.strip())
+        if parts.scheme.lower() not in ("", "data", "file") or parts.netloc.lower() not in ("", "localhost"):
+            raise RenderError(
+                f"{where}: the record may not load {_short(url)}: only the package's templates and fonts"
             )

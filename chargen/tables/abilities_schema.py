@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field
 
 from chargen.tables.base import Entry
+from chargen.tables.bounds_schema import Points, RankBound
 
 MagicKind = Literal["talent", "spell", "ritual"]
 
@@ -15,12 +16,12 @@ MagicKind = Literal["talent", "spell", "ritual"]
 class Skill(Entry):
     name: str
     rule: str
-    max_rank: int | None = Field(None, ge=0)
+    max_rank: RankBound | None = None
 
 
 class Language(Entry):
     name: str
-    max_rank: int | None = Field(None, ge=0)
+    max_rank: RankBound | None = None
 
 
 class Languages(Entry):
@@ -44,7 +45,7 @@ class MagicEntry(Entry):
     kind: MagicKind
     rule: str | None = None
     college: str | None = None
-    max_rank: int | None = Field(None, ge=0)
+    max_rank: RankBound | None = None
     columns: dict[str, str] = Field(default_factory=dict)
     granted_to: list[str] = Field(default_factory=list)
     # 4.2: minor magic (glamour, cantrip, trance) may be attempted by any character, of any college or none.
@@ -80,7 +81,7 @@ class TypicalRank(Entry):
     """A skill or magic entry an archetype's NPCs know, by abilities.yaml id, at a typical Rank (ours)."""
 
     name: str
-    rank: int = Field(ge=0)
+    rank: RankBound
 
 
 class TypicalAbilities(Entry):
@@ -107,7 +108,7 @@ class AbilitiesFile(Entry):
 
 class EnduranceTrack(Entry):
     rule: str
-    unconscious: int = Field(ge=0)
+    unconscious: Points = Field(ge=0)
 
 
 class FatigueTrack(Entry):
@@ -117,15 +118,15 @@ class FatigueTrack(Entry):
 class AgilityEffect(Entry):
     """15.1-15.3: a band of modified Agility and what it does."""
 
-    low: int
-    high: int
+    low: Points
+    high: Points
     rule: str
     effect: str
 
 
 class Kick(Entry):
     rule: str
-    rank: int = Field(ge=0)
+    rank: RankBound
 
 
 class SecondaryHand(Entry):

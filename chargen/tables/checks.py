@@ -11,6 +11,7 @@ Problem = tuple[str, tuple[str | int, ...], str]
 
 def cross_check(tables: Tables) -> Iterator[Problem]:
     yield from _characteristics(tables)
+    yield from _tracks(tables)
     yield from _races_and_aspects(tables)
     yield from _heritage(tables)
     yield from _equipment(tables)
@@ -120,3 +121,80 @@ def _equipment(tables: Tables) -> Iterator[Problem]:
         for index, item in enumerate(archetype.shield):
             if item.name not in tables.shields:
                 yield "archetypes", ("archetypes", name, "shield", index), f"unknown shield {item.name!r}"
+
+
+def _tracks(tables: Tables) -> Iterator[Problem]:
+    """The Endurance and Fatigue a character can reach fit the record's tracks (MOST_TRACK_POINTS boxes,
+    a box a point, 3.4 and 3.7): Endurance is 5.1's largest maximum plus the race's (or race type's) and the
+    gender's modifiers (6.1, 6.3-6.9); Fatigue is 5.3's reading of that Endurance plus its own modifiers.
+    Past it, the largest part of the sum is named (an Endurance past it, not the Fatigue it makes)."""
+    from chargen.tables.bounds_schema import MOST_TRACK_POINTS
+
+    named: set[tuple[str, KeyPath]] = set()
+    for sums in _track_sums(tables):
+        for code, parts in sums:
+            total = sum(value for _, _, value in parts)
+            if total <= MOST_TRACK_POINTS:
+                continue
+            table, path, value = max(parts, key=lambda part: part[2])
+            if path[-1] == "base":  # 5.3 past its rows: the part is the reading, the file holds its base
+                value = tables.characteristics.fatigue.beyond.base
+            if (table, path) not in named:
+                named.add((table, path))
+                yield (
+                    table,
+                    path,
+                    (
+                        f"a character's {code} can reach {total} with it (got {value}): the record's tracks "
+                        f"hold at most {MOST_TRACK_POINTS} boxes, a box a point (3.4, 3.7)"
+                    ),
+                )
+            break
+
+
+KeyPath = tuple[str | int, ...]
+Part = tuple[str, KeyPath, int]
+
+
+def _track_sums(tables: Tables) -> Iterator[list[tuple[str, list[Part]]]]:
+    """For each race (each type of a race with types), with the gender whose modifier is largest: the parts
+    of its largest Endurance, then of its largest Fatigue, each as (table, key path, value)."""
+    from chargen.rules.characteristics import fatigue_from_endurance
+
+    top = max((row.maximum for row in tables.characteristics.point_generation.rows), default=0)
+    fatigue = tables.characteristics.fatigue
+    for race_id, race in tables.races.items():
+        for type_id in race.types or [""]:
+            where = (race_id, type_id)
+            endurance = [
+                ("characteristics", ("point_generation", "rows"), top),
+                *_modifiers(tables, where, "EN"),
+            ]
+            reading = fatigue_from_endurance(sum(value for _, _, value in endurance), fatigue)
+            largest_row = max((row.value for row in fatigue.rows), default=0)
+            read: Part = (
+                ("characteristics", ("fatigue", "beyond", "base"), reading.value)
+                if reading.beyond_table and reading.value > largest_row
+                else ("characteristics", ("fatigue", "rows"), largest_row)
+            )
+            yield [("EN", endurance), ("FT", [read, *_modifiers(tables, where, "FT")])]
+
+
+def _modifiers(tables: Tables, where: tuple[str, str], code: str) -> list[Part]:
+    """The gender's (the largest), the race's and the race type's modifiers of `code`, as parts of a sum."""
+    race_id, type_id = where
+    race = tables.races[race_id]
+    found = [
+        _gender_part(tables, code),
+        ("races", ("races", race_id, "modifiers", code), race.modifiers.get(code, 0)),
+    ]
+    if type_id:
+        path = ("races", race_id, "types", type_id, "modifiers", code)
+        found.append(("races", path, race.types[type_id].modifiers.get(code, 0)))
+    return found
+
+
+def _gender_part(tables: Tables, code: str) -> Part:
+    genders = tables.birthrights.genders
+    gender_id, gender = max(genders.items(), key=lambda item: item[1].modifiers.get(code, 0))
+    return "birthrights", ("genders", gender_id, "modifiers", code), gender.modifiers.get(code, 0)

@@ -10,6 +10,7 @@ from pydantic import AfterValidator, Field, model_validator
 from chargen.printable import check_printable
 from chargen.tables.abilities_schema import TypicalAbilities
 from chargen.tables.base import Entry, Primary
+from chargen.tables.bounds_schema import RankBound
 from chargen.vocabulary import GenderId
 
 # --- weapons.yaml (20.2), shields.yaml (17.5), armor.yaml (18.1) -----------------------------------
@@ -29,7 +30,7 @@ class Weapon(Entry):
     damage_class: Literal["A", "B", "C"] | None = Field(alias="class")
     use: str = Field(pattern=r"^R?M?C?$", min_length=1)
     cost: int | None = Field(ge=0)
-    max_rank: int | None = Field(ge=0)
+    max_rank: RankBound | None
     hands: Literal["1", "2", "1-2"]
     thrown: bool = False
     note: str | None = None
@@ -98,7 +99,7 @@ class ArmorFile(Entry):
 
 class ArchetypeItem(Entry):
     name: str
-    rank: int | None = Field(default=None, ge=0)
+    rank: RankBound | None = None
 
 
 class Archetype(Entry):

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from pydantic import Field
-
 from chargen.tables.base import Entry
+from chargen.tables.bounds_schema import Count, DiceCount
 
 if TYPE_CHECKING:
     from chargen.tables.loader import Tables
@@ -19,11 +18,11 @@ Problem = tuple[str, tuple[str | int, ...], str]
 class Group(Entry):
     name: str
     leader: str | None = None  # checked below, so a missing leader is named as such, not as a schema error
-    members: dict[str, int]
+    members: dict[str, Count]  # checked below to be at least 1
 
 
 class GroupsFile(Entry):
-    best_of: int = Field(ge=1)  # a leader's 5.1 roll: the most points of this many
+    best_of: DiceCount  # a leader's 5.1 roll: the most points of this many
     leaders: list[str]  # the archetypes that lead a group given as a mix (--group "bandit=5,bandit-chief=1")
     groups: dict[str, Group]
 

@@ -6,6 +6,7 @@ import functools
 import itertools
 import os
 import re
+import weakref
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -161,6 +162,10 @@ class _Loaded:
 
 
 _LOADED: dict[_Key, _Loaded] = {}
+#: Every Tables still in use anywhere (a walk, a page's request), by its key and its files' stamp: asked
+#: for again, it is that one, so the tables of a ruleset are in memory once however many hold them
+#: (KEPT_TABLES bounds only those kept while nothing else holds them).
+_SHARED: weakref.WeakValueDictionary[tuple[_Key, Stamp], Tables] = weakref.WeakValueDictionary()
 
 
 def load_tables(directory: Path | str | None = None, rules: Sequence[str | Ruleset] = ()) -> Tables:
@@ -188,7 +193,8 @@ def _kept(key: _Key) -> Tables:
     if known is not None and known.stamp == stamp:
         known.checked = now
         return known.tables
-    tables = _load(*key)
+    tables = _SHARED.get((key, stamp)) or _load(*key)
+    _SHARED[key, stamp] = tables
     _LOADED.pop(key, None)
     while len(_LOADED) >= KEPT_TABLES:
         del _LOADED[next(iter(_LOADED))]  # the longest kept

@@ -22,6 +22,7 @@ from chargen.tables.base import (
     SingleDie,
     ValueBand,
 )
+from chargen.tables.bounds_schema import EntryCount, Points
 from chargen.tables.combat_schema import (
     BreakageRule,
     CombatFile,
@@ -80,10 +81,19 @@ __all__ = [
 # --- characteristics.yaml (section 5) -------------------------------------------------------------
 
 
+class PointBand(ValueBand):
+    """A row of a chart read by a characteristic's value (5.3, 5.6, 82.9): a value made for each point of
+    its range when the tables are indexed, so its numbers stay on a characteristic's scale."""
+
+    low: Points
+    high: Points
+    value: Points
+
+
 class PointRow(Entry):
     roll: int = Field(ge=2, le=20)
-    points: int = Field(ge=30)
-    maximum: int = Field(ge=5)
+    points: Points = Field(ge=30)
+    maximum: Points = Field(ge=5)
 
 
 class PointGeneration(Entry):
@@ -104,27 +114,27 @@ class AllocationLimits(Entry):
 
 
 class Beyond(Entry):
-    from_value: int
-    base: int
-    step: int = Field(ge=1)
+    from_value: Points
+    base: Points
+    step: Points = Field(ge=1)
 
 
 class FatigueTable(Entry):
     rule: str
-    rows: list[ValueBand]
+    rows: list[PointBand]
     beyond: Beyond
 
 
 class PerceptionRule(Entry):
     rule: str
-    base: int
+    base: Points
 
 
 class TmrTable(Entry):
     rule: str
-    rows: list[ValueBand]
-    minimum: int = Field(ge=0)
-    average: int = 5  # 14.1: the average human TMR, the midpoint a giant's average replaces
+    rows: list[PointBand]
+    minimum: Points = Field(ge=0)
+    average: Points = 5  # 14.1: the average human TMR, the midpoint a giant's average replaces
 
 
 class OptionalCharacteristic(Entry):
@@ -142,13 +152,13 @@ class WeightCarried(Entry):
     the record says so."""
 
     rule: str
-    rows: list[ValueBand] = Field(default_factory=list)
+    rows: list[PointBand] = Field(default_factory=list)
     note: str = ""
 
 
 class CharacteristicsFile(Entry):
     primaries: list[Primary]
-    minimum_value: int
+    minimum_value: Points
     point_generation: PointGeneration
     allocation_limits: AllocationLimits
     fatigue: FatigueTable
@@ -164,7 +174,7 @@ class CharacteristicsFile(Entry):
 class Gender(Entry):
     name: str
     rule: str
-    modifiers: dict[Modifiable, int]
+    modifiers: dict[Modifiable, Points]
 
 
 class Hands(Entry):
@@ -184,11 +194,11 @@ class BirthrightsFile(Entry):
 
 class RaceType(Band):
     name: str
-    modifiers: dict[Modifiable, int] = Field(default_factory=dict)
+    modifiers: dict[Modifiable, Points] = Field(default_factory=dict)
     element: str | None = None
     # 14.1: a giant type's average TMR (70.1), the midpoint of its chart in place of 5.6's human average;
     # None: not in the rules text, the 5.6 chart is read as for anyone (the race's tmr_note says so).
-    average_tmr: int | None = Field(default=None, ge=1)
+    average_tmr: Points | None = Field(default=None, ge=1)
 
 
 class Race(Entry):
@@ -196,7 +206,7 @@ class Race(Entry):
     rule: str
     chance: int = Field(ge=0, le=100)
     experience_multiplier: float = Field(gt=0)
-    modifiers: dict[Modifiable, int]
+    modifiers: dict[Modifiable, Points]
     life_span: str
     size: int = Field(ge=1)
     abilities: list[str]
@@ -219,7 +229,7 @@ class Race(Entry):
 
 
 class RacesFile(Entry):
-    attempts: int = Field(ge=0)
+    attempts: EntryCount
     attempt_die: SingleDie
     races: dict[str, Race]
 
@@ -240,7 +250,7 @@ class Aspect(Band):
 
 class EffectRow(Entry):
     when: str
-    effect: int
+    effect: Points
 
 
 class AspectEffects(Entry):

@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Flask, Response, g, render_template, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from chargen.errors import ChargenError
 from chargen.web.jobs import RulesChoice
+from chargen.web.limits import MAX_FORM_FIELDS, HostCheck, too_many_fields
 from chargen.web.pool import Batches, Busy, Pool
 from chargen.web.state import Browser, Job, Store
 
@@ -45,7 +46,7 @@ class Server:
     store: Store
     pool: Pool
     batches: Batches
-    allowed_hosts: frozenset[str] | None  # None: any (a non-local --host)
+    allowed_hosts: HostCheck | None  # None: any (the test client's; `serve` always sets one)
 
     def close(self) -> None:
         self.batches.close()
@@ -53,7 +54,7 @@ class Server:
         self.pool.close()
 
 
-def create_app(rules: RulesChoice | None = None, allowed_hosts: frozenset[str] | None = None) -> Flask:
+def create_app(rules: RulesChoice | None = None, allowed_hosts: HostCheck | None = None) -> Flask:
     """The application; `rules` are the server's (--tables, --rules), a browser's until it picks others."""
     from chargen.web import files_pages, gm_pages, walk_pages
 
@@ -61,7 +62,7 @@ def create_app(rules: RulesChoice | None = None, allowed_hosts: frozenset[str] |
     app.config.update(
         MAX_CONTENT_LENGTH=MAX_BODY,
         MAX_FORM_MEMORY_SIZE=MAX_BODY,
-        MAX_FORM_PARTS=64,
+        MAX_FORM_PARTS=MAX_FORM_FIELDS,
         TEMPLATES_AUTO_RELOAD=False,
     )
     batches = Batches()
@@ -125,8 +126,10 @@ def find_job(key: str) -> Job | None:
 
 def _checked_request() -> Response | None:
     allowed = server().allowed_hosts
-    if allowed is not None and request.host.lower() not in allowed:
-        return _refused(400, "This page answers to its own address only (127.0.0.1 or localhost).")
+    if allowed is not None and not allowed.allows(request.host):
+        return _refused(400, "This page answers to its own address only (the one `chargen serve` printed).")
+    if too_many_fields(request):
+        return _http_error(RequestEntityTooLarge())
     if request.method not in ("GET", "HEAD", "OPTIONS"):
         origin = request.headers.get("Origin")
         site = request.headers.get("Sec-Fetch-Site")
@@ -167,7 +170,8 @@ _MESSAGES = {
     400: "The request could not be read.",
     404: "There is no such page.",
     405: "That page does not take this kind of request.",
-    413: f"That is too large: a request is at most {MAX_BODY:,} bytes (a character file or ruleset at most 1,000,000).",
+    413: f"That is too large: a request is at most {MAX_BODY:,} bytes (a character file or ruleset at most "
+    f"1,000,000) and {MAX_FORM_FIELDS} form fields.",
 }
 
 

@@ -11,6 +11,7 @@ from flask import Flask, Response, redirect, request
 from chargen.errors import ChargenError, InputError
 from chargen.web.app import browser, download, page, record_response, server
 from chargen.web.jobs import RulesChoice, record_pdf
+from chargen.web.limits import choices
 from chargen.yamlio import MAX_BYTES, decode, format_path
 
 #: A name the page shows for an upload: its file name, cut to letters, digits and a few marks.
@@ -115,20 +116,21 @@ def choose_rules() -> Response:
     from chargen.tables.overlay import shipped_names
 
     state = browser()
-    chosen = [name for name in request.form.getlist("shipped") if name in shipped_names()]
+    shipped = set(shipped_names())  # the folder read once, whatever names the form sends
+    chosen = [name for name in choices(request, "shipped") if name in shipped]
     uploaded = state.rules.uploaded if request.form.get("keep") == "yes" else ()
     try:
         sent = _upload("ruleset")
         if sent is not None:
             uploaded = ((sent[0].rsplit(".", 1)[0] or "house", sent[1]),)
         default = server().store.default_rules
-        files = tuple(name for name in default.named if name not in shipped_names())  # the server's --rules
+        files = tuple(name for name in default.named if name not in shipped)  # the server's --rules
         rules = replace(default, named=(*chosen, *files), uploaded=uploaded)
         rules.tables()  # checked now: every problem of the ruleset on the page
     except ChargenError as error:
         return rules_page(422, " ".join(str(error).split()))
     if rules != state.rules:
-        state.rules, state.answers = rules, []  # a walk is made under one set of rules
+        server().store.choose_rules(state, rules)
     return redirect("/rules", 303)  # type: ignore[return-value]
 
 

@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING
 
 from flask import Flask, Response, jsonify, redirect, request
 
-from chargen.errors import ChargenError, InputError
+from chargen.errors import ChargenError, InputError, shown
 from chargen.web.app import browser, download, find_job, page, record_response, server
 from chargen.web.jobs import PREVIEW, batch_job, outcome, read_progress
+from chargen.web.limits import choices
 from chargen.web.pool import Batches
 from chargen.web.state import Job
 
@@ -57,7 +58,7 @@ def gm_page(status: int = 200, problem: str = "", form: dict[str, str] | None = 
 def start() -> Response:
     form = {name: request.form.get(name, "").strip()[:200] for name in FIELDS}
     try:
-        job = _start(form, tuple(name for name in LABELS if name in request.form.getlist("files")))
+        job = _start(form, tuple(name for name in LABELS if name in choices(request, "files")))
     except ChargenError as error:
         return gm_page(422, " ".join(str(error).split()), form)
     return redirect(f"/gm/jobs/{job.key}", 303)  # type: ignore[return-value]
@@ -65,17 +66,20 @@ def start() -> Response:
 
 def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
     from chargen.api import new_seed
+    from chargen.api_door import SEED_RANGE, seed_from_text, whole_number
     from chargen.batch import BatchOptions, checked_plan
 
-    if not form["count"].isdigit() or not 1 <= int(form["count"]) <= MAX_NPCS:
-        raise InputError(f"count: a whole number from 1 to {MAX_NPCS}")
-    if form["seed"] and not form["seed"].isdigit():
-        raise InputError("seed: a whole number, or empty for a new one")
+    count = whole_number(form["count"])
+    if count is None or not 1 <= count <= MAX_NPCS:
+        raise InputError(f"count: a whole number from 1 to {MAX_NPCS}, not {shown(form['count'])}")
+    seed = seed_from_text(form["seed"]) if form["seed"] else new_seed()
+    if seed is None:  # the CLI's own check: a `chargen batch --seed` the page shows is one the CLI takes
+        raise InputError(f"seed: {SEED_RANGE}, or empty for a new one; not {shown(form['seed'])}")
     if "statblocks.txt" in files and "statblocks.md" in files:
         files = tuple(name for name in files if name != "statblocks.txt")
     options = BatchOptions(
-        count=int(form["count"]),
-        seed=int(form["seed"]) if form["seed"] else new_seed(),
+        count=count,
+        seed=seed,
         archetype=form["archetype"] or None,
         group=form["group"] or None,
         race=form["race"] or None,

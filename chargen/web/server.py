@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from chargen.errors import ChargenError, shown
 from chargen.web.jobs import RulesChoice
+from chargen.web.limits import HostCheck, host_check
 
 if TYPE_CHECKING:
     from flask import Flask
@@ -23,12 +24,9 @@ THREADS = 8
 CONNECTIONS = 100
 
 
-def allowed_hosts(host: str, port: int) -> frozenset[str] | None:
-    """The Host headers the page answers (the loopback names); None (any) when it listens beyond them."""
-    if host not in LOCAL:
-        return None
-    names = ("127.0.0.1", "localhost", "[::1]")
-    return frozenset(f"{name}:{port}" for name in names) | (frozenset(names) if port == 80 else frozenset())
+def allowed_hosts(host: str, port: int) -> HostCheck:
+    """The Host headers the page answers, for any address it listens on (chargen.web.limits)."""
+    return host_check(host, port)
 
 
 def reach(host: str, port: int) -> str:

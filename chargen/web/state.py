@@ -13,7 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from chargen.web.jobs import RulesChoice
@@ -24,6 +24,12 @@ IDLE_SECONDS = 8 * 3600
 MAX_ANSWERS = 200
 #: GM batches a browser keeps (older ones are dropped, their files deleted).
 MAX_JOBS = 3
+#: Browsers whose walk is kept as last replayed (the others replay theirs from their answers on their next
+#: request): a walk holds its tables, and the tables of a GM's uploaded ruleset are the walk's own.
+MAX_WALKS = 16
+#: Bytes of uploaded rulesets the store holds, all browsers together (each text once, however many chose
+#: it): past it, the browsers unused longest are forgotten, as past MAX_BROWSERS.
+MAX_UPLOADED_BYTES = 32_000_000
 
 
 @dataclass
@@ -82,10 +88,32 @@ class Store:
                     dropped.append(self._browsers.popitem(last=False)[1])
             browser.used = now
             self._browsers.move_to_end(key)
-        for gone in dropped:
+            for older in list(self._browsers.values())[:-MAX_WALKS]:
+                older.walk = None
+        self._dropped(dropped)
+        return key, browser
+
+    def choose_rules(self, browser: Browser, rules: RulesChoice) -> None:
+        """Give `browser` these rules (a walk is made under one set of rules: its answers go). An uploaded
+        text another browser holds already is shared; past MAX_UPLOADED_BYTES the longest unused go."""
+        dropped: list[Browser] = []
+        with self._lock:
+            held = {text: text for other in self._browsers.values() for _, text in other.rules.uploaded}
+            uploaded = tuple((name, held.get(text, text)) for name, text in rules.uploaded)
+            browser.rules, browser.answers = replace(rules, uploaded=uploaded), []
+            while self._uploaded_bytes() > MAX_UPLOADED_BYTES and len(self._browsers) > 1:
+                oldest = next(key for key, other in self._browsers.items() if other is not browser)
+                dropped.append(self._browsers.pop(oldest))
+        self._dropped(dropped)
+
+    def _uploaded_bytes(self) -> int:
+        texts = {text for other in self._browsers.values() for _, text in other.rules.uploaded}
+        return sum(len(text) for text in texts)
+
+    def _dropped(self, browsers: list[Browser]) -> None:
+        for gone in browsers:
             for job in gone.jobs:
                 self._on_drop(job)
-        return key, browser
 
     def add_job(self, browser: Browser, job: Job) -> None:
         with self._lock:

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from flask import Flask, Response, redirect, request
 
+from chargen.api_door import whole_number
 from chargen.errors import ChargenError, InputError
 from chargen.walkthrough import Walk, new_walk
 from chargen.walkthrough.walk import command_of
@@ -125,9 +126,10 @@ def take() -> Response:
             from chargen.api import new_seed
 
             state.answers, state.seed = [], new_seed()
-        elif action == "back" or (action.startswith("back-to-") and action[8:].isdigit()):
-            keep = len(state.answers) - 1 if action == "back" else int(action[8:])
-            _back_to(state, max(0, keep))
+        elif action == "back" or action.startswith("back-to-"):
+            keep = len(state.answers) - 1 if action == "back" else whole_number(action[8:])
+            if keep is not None:  # not a step's number ("back-to-²", 5,000 digits): nothing to undo
+                _back_to(state, max(0, keep))
     return redirect("/new", 303)  # type: ignore[return-value]
 
 
