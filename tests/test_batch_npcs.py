@@ -216,16 +216,12 @@ def test_a_record_maker_drops_the_roll_memos_after_each_record(
     Character Record takes 300 ms to lay out, so a PDF batch drops them after each record rather than keep
     about 1 kB a record. Data NPCs keep them: they save microseconds of an 80-us NPC."""
     from chargen.batch.npc import make_output
-    from chargen.generation import abilities, characteristics, equipment
 
     monkeypatch.setattr("chargen.render.render_pdf", lambda *arguments, **options: b"%PDF-1.7")
     mix = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
 
     def memos() -> int:
-        index = tables.index
-        kept = (index.weapon_lines, index.unarmed_lines, index.weapon_terms, index.unarmed_terms)
-        given = len(abilities._TYPICAL) + len(equipment._GIVEN)
-        return sum(map(len, kept)) + len(index.initiatives) + len(characteristics._AIMS) + given
+        return sum(map(len, tables.memos.values()))
 
     for number in range(1, 6):
         made = make_output(Plan(3, mix, None, None, 5, want_record=True), number, tables)
@@ -235,14 +231,14 @@ def test_a_record_maker_drops_the_roll_memos_after_each_record(
 
 
 def test_dropping_the_roll_memos_changes_no_character(tables: Tables) -> None:
-    from chargen.generation.pipeline import forget_memos
+    from chargen.tables.memo import forget
 
     mix = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
     plan = Plan(11, mix, None, None, 40)
     kept = [to_document(make_character(plan, number, tables)) for number in range(1, 41)]
     dropped = []
     for number in range(1, 41):
-        forget_memos(tables)
+        forget(tables)
         dropped.append(to_document(make_character(plan, number, tables)))
     assert dropped == kept
 

@@ -192,8 +192,8 @@ def _record_pdf(plan: Plan, number: int, character: Character, tables: Tables) -
     """NPC `number`'s Character Record, its form fields (if any) named for it."""
     from pathlib import Path
 
-    from chargen.generation.pipeline import forget_memos
     from chargen.render import render_pdf
+    from chargen.tables.memo import forget
 
     template = Path(plan.template) if plan.template else None
     record = render_pdf(
@@ -204,9 +204,9 @@ def _record_pdf(plan: Plan, number: int, character: Character, tables: Tables) -
         fillable=plan.fillable,
         field_prefix=f"npc{number:0{len(str(plan.count))}d}_",
     )
-    # A record takes 300 ms to lay out, against microseconds the roll's memos save: kept, they would
-    # grow with every record of a long batch (about 1 kB each, chargen.generation.pipeline).
-    forget_memos(tables)
+    # A record's layout takes far longer than the microseconds the roll's memos save: kept, they would
+    # grow with every distinct character of a long batch (about 1 kB each).
+    forget(tables)
     return record
 
 

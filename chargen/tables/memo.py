@@ -1,0 +1,56 @@
+"""Values worked out from one Tables, kept with it: the one memo every layer that derives something from the
+tables uses (`per_tables`).
+
+A memoised function's answers live in its Tables (`Tables.memos`), so they go when the Tables goes (the
+loader keeps a few, chargen.tables.loader.KEPT_TABLES) and never answer for another Tables. Each function
+keeps at most `maxsize` answers a Tables, and starts again empty past that: a long run meets only so many.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+
+if TYPE_CHECKING:
+    from chargen.tables.loader import Tables
+
+Arguments = ParamSpec("Arguments")
+Answer = TypeVar("Answer")
+#: One Tables' memos: each memoised function's answers by their key, by the function.
+Memos = dict[Callable[..., object], dict[Hashable, object]]
+_MISSING = object()
+
+
+def per_tables(
+    maxsize: int, key: Callable[..., Hashable] | None = None
+) -> Callable[[Callable[Arguments, Answer]], Callable[Arguments, Answer]]:
+    """A function whose last argument is a Tables, worked out once for each Tables and key: `key` of all
+    the arguments, else the arguments but the Tables (then all hashable). Arguments are passed by position.
+    The answer is shared by every caller: it must never be changed."""
+
+    def memoised(function: Callable[Arguments, Answer]) -> Callable[Arguments, Answer]:
+        work: Callable[..., Answer] = function  # called with the arguments `kept` was given, by position
+
+        @functools.wraps(function)
+        def kept(*arguments: Any) -> Any:
+            tables: Tables = arguments[-1]
+            found = arguments[:-1] if key is None else key(*arguments)
+            answers = tables.memos.get(kept)
+            if answers is None:
+                answers = tables.memos[kept] = {}
+            answer = answers.get(found, _MISSING)
+            if answer is _MISSING:
+                if len(answers) >= maxsize:
+                    answers.clear()
+                answer = answers[found] = work(*arguments)
+            return answer
+
+        return cast("Callable[Arguments, Answer]", kept)
+
+    return memoised
+
+
+def forget(tables: Tables) -> None:
+    """Empty every memo of `tables`: what is made stays the same, its values are worked out again."""
+    tables.memos.clear()
