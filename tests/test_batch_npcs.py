@@ -15,7 +15,6 @@ import pytest
 
 from chargen import api
 from chargen.batch import BatchOptions, run_batch
-from chargen.batch.cards import roster_card
 from chargen.batch.mix import Mix, derived_seed, parse_mix
 from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, slug
 from chargen.character_file import dump_document
@@ -24,6 +23,7 @@ from chargen.model import WeaponLine, to_document
 from chargen.render.build import build_sheet
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
+from chargen.views.cards import roster_card
 from chargen.vocabulary import GENDERS
 
 
@@ -293,9 +293,9 @@ def test_a_data_batch_starts_without_what_it_does_not_use(tmp_path: Path) -> Non
         "from chargen.character_file import CharacterInput\n"
         f"run_batch(BatchOptions(count=3, seed=1, jobs=1, jsonl={str(tmp_path / 'n.jsonl')!r}))\n"
         "print(CharacterInput.__pydantic_complete__, sorted(m for m in sys.modules if m.startswith("
-        "('chargen.batch.cards', 'chargen.render'))))\n"
+        "('chargen.views.cards', 'chargen.render'))))\n"
         f"run_batch(BatchOptions(count=3, seed=1, jobs=1, statblock={str(tmp_path / 'n.txt')!r}))\n"
-        "print('chargen.batch.cards' in sys.modules)\n"
+        "print('chargen.views.cards' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["False []", "True"]

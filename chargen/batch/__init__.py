@@ -210,7 +210,7 @@ def _every_archetype(tables: Tables) -> Mix:
 def _open_outputs(
     options: BatchOptions, plan: Plan, stdout: TextIO, *, title: str, jobs: int, tables: Tables
 ) -> list[Output]:
-    from chargen.batch import writers
+    from chargen.batch import roster_file, writers
 
     opened: list[Output] = []
     force = options.force
@@ -225,7 +225,9 @@ def _open_outputs(
             opened.append(writers.RecordsPdfOutput(options.pdf, force=force))
         if options.roster is not None:
             opened.append(
-                writers.RosterOutput(options.roster, paper=options.paper, title=title, jobs=jobs, force=force)
+                roster_file.RosterOutput(
+                    options.roster, paper=options.paper, title=title, jobs=jobs, force=force
+                )
             )
         if options.statblock is not None:
             opened.append(writers.StatBlockOutput(options.statblock, stdout, plan.group, tables, force=force))

@@ -19,8 +19,8 @@ from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 from chargen.vocabulary import EIGHT
 
-if TYPE_CHECKING:  # made only for a roster or stat blocks (chargen.batch.cards)
-    from chargen.batch.cards import RosterCard
+if TYPE_CHECKING:  # made only for a roster or stat blocks (chargen.views.cards)
+    from chargen.views.cards import RosterCard
 
 
 #: The CSV header: what a spreadsheet or a VTT import needs to run the NPC, one column per value.
@@ -166,7 +166,7 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         record = _record_pdf(plan, number, character, tables)
     card = None
     if plan.want_card or plan.want_statblock:
-        from chargen.batch.cards import roster_card
+        from chargen.views.cards import roster_card
 
         card = roster_card(number, character, tables, plan.group)
     export_name = export_text = None

@@ -161,7 +161,7 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
             )
             files.append((outputs.pdf, pdf))
     if outputs.statblock:
-        from chargen.batch.statblock import character_block
+        from chargen.views.statblock import character_block
 
         block = character_block(document, tables, markdown=outputs.statblock.lower().endswith(".md"))
         files.append((outputs.statblock, block.encode("utf-8")))
