@@ -200,7 +200,7 @@ def test_an_npc_in_every_form_comes_back_whole_from_a_worker(tables: Tables) -> 
     from chargen.batch.npc import make_output
 
     mix = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
-    plan = Plan(3, mix, None, None, 5, want_jsonl=True, want_csv=True, want_file=True, want_card=True)
+    plan = Plan(3, mix, None, None, 5, wanted=frozenset({"jsonl", "csv", "out", "roster"}))
     for number in range(1, 6):
         made = make_output(plan, number, tables)
         back = pickle.loads(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
@@ -224,9 +224,9 @@ def test_a_record_maker_drops_the_roll_memos_after_each_record(
         return sum(map(len, tables.memos.values()))
 
     for number in range(1, 6):
-        made = make_output(Plan(3, mix, None, None, 5, want_record=True), number, tables)
+        made = make_output(Plan(3, mix, None, None, 5, wanted=frozenset({"records"})), number, tables)
         assert made.record_pdf == b"%PDF-1.7" and memos() == 0
-    make_output(Plan(3, mix, None, None, 5, want_jsonl=True), 1, tables)
+    make_output(Plan(3, mix, None, None, 5, wanted=frozenset({"jsonl"})), 1, tables)
     assert memos() > 0
 
 

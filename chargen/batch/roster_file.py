@@ -14,8 +14,7 @@ from collections.abc import Generator, Iterable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING
 
 from chargen.batch.npc import NpcOutput
-from chargen.batch.writers import STREAM_BUFFER
-from chargen.output import Journal, StagedFile, cannot
+from chargen.output import STREAM_BUFFER, Journal, StagedFile, cannot
 
 if TYPE_CHECKING:
     from chargen.views.cards import RosterCard
