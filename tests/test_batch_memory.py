@@ -19,7 +19,7 @@ import pytest
 
 from chargen import api
 from chargen.batch.npc import NpcOutput
-from chargen.batch.writers import RosterOutput
+from chargen.batch.roster_file import RosterOutput
 from chargen.tables import Tables
 from chargen.views.cards import roster_card
 from tests.processes import alive, end, tree, tree_pss_mb

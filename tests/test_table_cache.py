@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import pickle
 import shutil
 import weakref
 from pathlib import Path
@@ -135,3 +136,11 @@ def test_a_memo_keeps_at_most_its_size_for_each_tables() -> None:
     assert len(tables.memos[doubled]) <= 2
     forget(tables)
     assert doubled(3, tables) == 6 and calls[-1] == 3
+
+
+def test_tables_go_to_a_worker_without_their_memos() -> None:
+    tables = dataclasses.replace(load_tables())
+    rolled = api.roll(seed=5, tables=tables)
+    sent = pickle.loads(pickle.dumps(tables))
+    assert tables.memos and not sent.memos
+    assert api.roll(seed=5, tables=sent) == rolled

@@ -112,6 +112,11 @@ class Tables:
         """What the layers worked out from these tables, kept with them (chargen.tables.memo)."""
         return {}
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Sent to a worker process without the memos: they would only make the pickle bigger, and the
+        # worker fills its own.
+        return {key: value for key, value in self.__dict__.items() if key != "memos"}
+
     def raw(self, name: str) -> Any:
         """One table file as plain data (for `chargen tables NAME`), with the rulesets' changes."""
         if self.layered_data is not None:
