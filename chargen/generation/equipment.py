@@ -99,14 +99,14 @@ def _bought_key(
 ) -> tuple[str, int, int, int, int, int]:
     """The values a bought kit depends on, each cut where more changes nothing (`_deciding_values`,
     `_whole_kit_price`): a batch buys thousands of kits from a few thousand such keys."""
-    strength, dexterity, agility = _deciding(archetype_id, tables)
+    strength, dexterity, agility, price = _bought_limits(archetype_id, race.size, tables)
     return (
         archetype_id,
         race.size,
         min(stats["PS"], strength),
         min(stats["MD"], dexterity),
         min(stats["AG"], agility),
-        min(purse, _kit_price(archetype_id, race.size, tables)),
+        min(purse, price),
     )
 
 
@@ -123,8 +123,10 @@ def bought_kit(
 
 
 @per_tables(1024)
-def _kit_price(archetype_id: str, size: int, tables: Tables) -> int:
-    return _whole_kit_price(tables.archetypes[archetype_id], size, tables)
+def _bought_limits(archetype_id: str, size: int, tables: Tables) -> tuple[int, int, int, int]:
+    """The PS, MD and AG past which a kit is the same (`_deciding_values`) and its whole price."""
+    archetype = tables.archetypes[archetype_id]
+    return (*_deciding_values(archetype, tables), _whole_kit_price(archetype, size, tables))
 
 
 def _whole_kit_price(archetype: Archetype, size: int, tables: Tables) -> int:

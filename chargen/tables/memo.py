@@ -26,19 +26,21 @@ def per_tables(
     maxsize: int, key: Callable[..., Hashable] | None = None
 ) -> Callable[[Callable[Arguments, Answer]], Callable[Arguments, Answer]]:
     """A function whose last argument is a Tables, worked out once for each Tables and key: `key` of all
-    the arguments, else the arguments but the Tables (then all hashable). Arguments are passed by position.
-    The answer is shared by every caller: it must never be changed."""
+    the arguments, else the arguments but the Tables (then all hashable). Arguments are passed by
+    position. The answer is shared by every caller: it must never be changed."""
 
     def memoised(function: Callable[Arguments, Answer]) -> Callable[Arguments, Answer]:
         work: Callable[..., Answer] = function  # called with the arguments `kept` was given, by position
 
         @functools.wraps(function)
         def kept(*arguments: Any) -> Any:
-            tables: Tables = arguments[-1]
-            found = arguments[:-1] if key is None else key(*arguments)
-            answers = tables.memos.get(kept)
+            # The fewest steps on a hit: a roll asks the memos about fifteen times.
+            memos = arguments[-1].memos
+            answers = memos.get(kept)
             if answers is None:
-                answers = tables.memos[kept] = {}
+                answers = memos[kept] = {}
+            # The Tables is left out of the key: kept in its own memos, it would hold itself in a cycle.
+            found = arguments[:-1] if key is None else key(*arguments)
             answer = answers.get(found, _MISSING)
             if answer is _MISSING:
                 if len(answers) >= maxsize:
