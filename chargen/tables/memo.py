@@ -19,7 +19,6 @@ Arguments = ParamSpec("Arguments")
 Answer = TypeVar("Answer")
 #: One Tables' memos: each memoised function's answers by their key, by the function.
 Memos = dict[Callable[..., object], dict[Hashable, object]]
-_MISSING = object()
 
 
 def per_tables(
@@ -34,18 +33,17 @@ def per_tables(
 
         @functools.wraps(function)
         def kept(*arguments: Any) -> Any:
-            # The fewest steps on a hit: a roll asks the memos about fifteen times.
             memos = arguments[-1].memos
-            answers = memos.get(kept)
-            if answers is None:
-                answers = memos[kept] = {}
             # The Tables is left out of the key: kept in its own memos, it would hold itself in a cycle.
             found = arguments[:-1] if key is None else key(*arguments)
-            answer = answers.get(found, _MISSING)
-            if answer is _MISSING:
-                if len(answers) >= maxsize:
-                    answers.clear()
-                answer = answers[found] = work(*arguments)
+            try:  # the fewest steps on a hit: a roll asks the memos about fifteen times
+                return memos[kept][found]
+            except KeyError:
+                pass
+            answers = memos.setdefault(kept, {})
+            if len(answers) >= maxsize:
+                answers.clear()
+            answer = answers[found] = work(*arguments)
             return answer
 
         return cast("Callable[Arguments, Answer]", kept)
