@@ -18,6 +18,7 @@ from chargen.model import Character, Characteristics, to_document_value
 from chargen.resolve import resolve_names
 from chargen.tables import Tables, load_tables
 from chargen.tables.loader import with_recorded_rules
+from chargen.tables.memo import per_tables
 from chargen.yamlio import Located, load_located, read_file, read_stdin
 
 
@@ -83,10 +84,6 @@ def roll_checked(
     )
 
 
-#: Checked, name-resolved inputs of `roll` by its choices (and the tables' identity, and whether chargen
-#: checked them itself): a batch rolls thousands of characters from a handful of choices, and a spec is
-#: never changed once made.
-_ROLLED_SPECS: dict[tuple[int, Choices, bool], tuple[Tables, CharacterInput]] = {}
 Choices = tuple[str | None, str | None, str | None, tuple[str, ...] | None, str | None, tuple[str, ...]]
 
 
@@ -101,12 +98,21 @@ def _names_only(chosen: Choices) -> bool:
 
 
 def _rolled_spec(chosen: Choices, tables: Tables, *, checked: bool = False) -> CharacterInput:
-    # Only names are remembered: other values (1 == True == 1.0) could stand for each other in the cache.
+    # Only names are remembered: other values (1 == True == 1.0) could stand for each other in the memo.
     # Checked choices are names (roll_checked's contract): not looked at again for every batch NPC.
-    key = (id(tables), chosen, checked) if checked or _names_only(chosen) else None
-    known = _ROLLED_SPECS.get(key) if key is not None else None
-    if known is not None and known[0] is tables:
-        return known[1]
+    if checked or _names_only(chosen):
+        return _resolved_spec(chosen, checked, tables)
+    return _spec_of(chosen, checked, tables)
+
+
+@per_tables(1024)
+def _resolved_spec(chosen: Choices, checked: bool, tables: Tables) -> CharacterInput:
+    """Checked, name-resolved inputs of `roll` by its choices, kept per Tables: a batch rolls thousands of
+    characters from a handful of choices, and a spec is never changed once made."""
+    return _spec_of(chosen, checked, tables)
+
+
+def _spec_of(chosen: Choices, checked: bool, tables: Tables) -> CharacterInput:
     name, gender, race, race_attempts, archetype, optional = chosen
     values: dict[str, Any] = {
         "name": name,
@@ -118,12 +124,7 @@ def _rolled_spec(chosen: Choices, tables: Tables, *, checked: bool = False) -> C
     }
     # tests/test_batch_npcs.py compares the two for every choice a batch makes
     spec = unvalidated_input(values) if checked else character_input(values)
-    resolved = resolve_names(spec, tables)
-    if key is not None:
-        if len(_ROLLED_SPECS) >= 1024:
-            _ROLLED_SPECS.clear()
-        _ROLLED_SPECS[key] = (tables, resolved)
-    return resolved
+    return resolve_names(spec, tables)
 
 
 def build(

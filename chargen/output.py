@@ -36,23 +36,16 @@ from typing import IO, Protocol
 
 from chargen.checked_io import CheckedText, checked_stream, write_fully
 from chargen.errors import VALUE_WIDTH, ChargenError
+from chargen.output_kinds import KINDS
 from chargen.stopping import STOPPING
 
 STDOUT = "-"
+#: The bytes a row-by-row output gathers before each write to the system. A JSONL line is about 2 kB: with
+#: io's 8 kB a batch made a system call every four lines (3,026 for 10,000 NPCs), 1.7 us a line written
+#: against 0.5 us with this (measured alone, 10,000 lines to a file).
+STREAM_BUFFER = 256 * 1024
 #: The longest path a message shows whole.
 PATH_WIDTH = 2 * VALUE_WIDTH
-#: Each output's expected file name endings; a name with another ending is refused (`--roster r.txt`).
-EXTENSIONS = {
-    "yaml": (".yaml", ".yml"),
-    "json": (".json",),
-    "jsonl": (".jsonl", ".ndjson"),
-    "csv": (".csv",),
-    "html": (".html", ".htm"),
-    "pdf": (".pdf",),
-    "roster": (".pdf", ".html", ".htm"),
-    "statblock": (".txt", ".md"),
-    "folder": (),
-}
 
 
 def cannot(target: Path | str, error: OSError) -> ChargenError:
@@ -98,7 +91,8 @@ def would_replace(path: str) -> bool:
 
 
 def check_targets(targets: Sequence[tuple[str, str, str]], *, force: bool) -> None:
-    """(option, path, kind) for each output: each name ends as its kind expects, no two outputs share a
+    """(option, path, kind) for each output (a key of chargen.output_kinds.KINDS): each name ends as its
+    kind expects (a folder's kind has no ending), no two outputs share a
     file (a symbolic link counts as the file it points to), at most one goes to standard output, and
     none replaces a file unless `force` (an early, clear message; the commit checks again)."""
     seen: dict[str, str] = {}
@@ -108,7 +102,7 @@ def check_targets(targets: Sequence[tuple[str, str, str]], *, force: bool) -> No
             to_stdout.append(option)
             continue
         try:
-            _check_target(option, path, EXTENSIONS[kind], seen, force=force)
+            _check_target(option, path, KINDS[kind].endings, seen, force=force)
         except OSError as error:  # a name too long for the system, a loop of links: said with its option
             raise ChargenError(f"{option}: {cannot(path, error)}") from None
     if len(to_stdout) > 1:

@@ -151,7 +151,7 @@ def test_the_allocation_aims_at_the_first_weapon_it_can_reach(
 ) -> None:
     archetype = TABLES.archetypes[name]
     modifiers = {"PS": strength, "MD": dexterity}
-    allocation = archetype_allocation(row, archetype, tuple(jitter), modifiers, TABLES)
+    allocation = archetype_allocation(row, name, tuple(jitter), modifiers, TABLES)
     assert not allocation_problems(allocation, row.points, row.maximum, 5, LIMITS)
     weights = favour_weights(archetype, tuple(jitter), TABLES)
     plain = dict(zip(CODES, favours_allocation(row, weights, TABLES), strict=True))
@@ -183,10 +183,10 @@ def test_a_weapon_out_of_reach_is_passed_over() -> None:
     row = next(row for row in ROWS if row.maximum == 20)
     jitter = (1.0,) * 6
     weak = {"PS": -5, "MD": 4}
-    assert aims(knight, weak, row.maximum, TABLES) == []
+    assert aims("knight", weak["PS"], weak["MD"], row.maximum, TABLES) == ()
     plain = favours_allocation(row, favour_weights(knight, jitter, TABLES), TABLES)
-    assert list(archetype_allocation(row, knight, jitter, weak, TABLES).values()) == plain
-    dwarf = archetype_allocation(row, knight, jitter, {"PS": 2, "MD": 0}, TABLES)
+    assert list(archetype_allocation(row, "knight", jitter, weak, TABLES).values()) == plain
+    dwarf = archetype_allocation(row, "knight", jitter, {"PS": 2, "MD": 0}, TABLES)
     assert dwarf["PS"] >= 16 - 2 and dwarf["MD"] >= 18
 
 

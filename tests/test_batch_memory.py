@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 
 from chargen import api
-from chargen.batch.cards import roster_card
 from chargen.batch.npc import NpcOutput
-from chargen.batch.writers import RosterOutput
+from chargen.batch.roster_file import RosterOutput
 from chargen.tables import Tables
+from chargen.views.cards import roster_card
 from tests.processes import alive, end, tree, tree_pss_mb
 
 ROOT = Path(__file__).parents[1]

@@ -15,7 +15,6 @@ import pytest
 
 from chargen import api
 from chargen.batch import BatchOptions, run_batch
-from chargen.batch.cards import roster_card
 from chargen.batch.mix import Mix, derived_seed, parse_mix
 from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, slug
 from chargen.character_file import dump_document
@@ -24,6 +23,7 @@ from chargen.model import WeaponLine, to_document
 from chargen.render.build import build_sheet
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
+from chargen.views.cards import roster_card
 from chargen.vocabulary import GENDERS
 
 
@@ -200,7 +200,7 @@ def test_an_npc_in_every_form_comes_back_whole_from_a_worker(tables: Tables) -> 
     from chargen.batch.npc import make_output
 
     mix = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
-    plan = Plan(3, mix, None, None, 5, want_jsonl=True, want_csv=True, want_file=True, want_card=True)
+    plan = Plan(3, mix, None, None, 5, wanted=frozenset({"jsonl", "csv", "out", "roster"}))
     for number in range(1, 6):
         made = make_output(plan, number, tables)
         back = pickle.loads(pickle.dumps(made, protocol=pickle.HIGHEST_PROTOCOL))
@@ -216,33 +216,29 @@ def test_a_record_maker_drops_the_roll_memos_after_each_record(
     Character Record takes 300 ms to lay out, so a PDF batch drops them after each record rather than keep
     about 1 kB a record. Data NPCs keep them: they save microseconds of an 80-us NPC."""
     from chargen.batch.npc import make_output
-    from chargen.generation import abilities, characteristics, equipment
 
     monkeypatch.setattr("chargen.render.render_pdf", lambda *arguments, **options: b"%PDF-1.7")
     mix = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
 
     def memos() -> int:
-        index = tables.index
-        kept = (index.weapon_lines, index.unarmed_lines, index.weapon_terms, index.unarmed_terms)
-        given = len(abilities._TYPICAL) + len(equipment._GIVEN)
-        return sum(map(len, kept)) + len(index.initiatives) + len(characteristics._AIMS) + given
+        return sum(map(len, tables.memos.values()))
 
     for number in range(1, 6):
-        made = make_output(Plan(3, mix, None, None, 5, want_record=True), number, tables)
+        made = make_output(Plan(3, mix, None, None, 5, wanted=frozenset({"records"})), number, tables)
         assert made.record_pdf == b"%PDF-1.7" and memos() == 0
-    make_output(Plan(3, mix, None, None, 5, want_jsonl=True), 1, tables)
+    make_output(Plan(3, mix, None, None, 5, wanted=frozenset({"jsonl"})), 1, tables)
     assert memos() > 0
 
 
 def test_dropping_the_roll_memos_changes_no_character(tables: Tables) -> None:
-    from chargen.generation.pipeline import forget_memos
+    from chargen.tables.memo import forget
 
     mix = Mix(tuple(sorted(tables.archetypes)), (1.0,) * len(tables.archetypes))
     plan = Plan(11, mix, None, None, 40)
     kept = [to_document(make_character(plan, number, tables)) for number in range(1, 41)]
     dropped = []
     for number in range(1, 41):
-        forget_memos(tables)
+        forget(tables)
         dropped.append(to_document(make_character(plan, number, tables)))
     assert dropped == kept
 
@@ -297,9 +293,9 @@ def test_a_data_batch_starts_without_what_it_does_not_use(tmp_path: Path) -> Non
         "from chargen.character_file import CharacterInput\n"
         f"run_batch(BatchOptions(count=3, seed=1, jobs=1, jsonl={str(tmp_path / 'n.jsonl')!r}))\n"
         "print(CharacterInput.__pydantic_complete__, sorted(m for m in sys.modules if m.startswith("
-        "('chargen.batch.cards', 'chargen.render'))))\n"
+        "('chargen.views.cards', 'chargen.render'))))\n"
         f"run_batch(BatchOptions(count=3, seed=1, jobs=1, statblock={str(tmp_path / 'n.txt')!r}))\n"
-        "print('chargen.batch.cards' in sys.modules)\n"
+        "print('chargen.views.cards' in sys.modules)\n"
     )
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
     assert out.splitlines() == ["False []", "True"]

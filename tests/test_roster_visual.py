@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 
 from chargen import api
-from chargen.batch import roster
-from chargen.batch.cards import CardTrack, RosterCard, roster_card
+from chargen.batch.roster_file import roster_pdf
 from chargen.model import Character
 from chargen.tables import Tables
+from chargen.views import roster
+from chargen.views.cards import CardTrack, RosterCard, roster_card
 from tests.render_fixtures.fields import parse_html
 from tests.test_record_visual import DPI, pictures
 from tests.test_skills_record import ADEPT
@@ -165,7 +166,7 @@ def test_every_card_holds_its_content_inside_its_frame(cards: list[RosterCard], 
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_the_roster_pages_as_a_person_sees_them(cards: list[RosterCard], tmp_path: Path, paper: str) -> None:
-    pages = pictures(roster.roster_pdf(cards, paper=paper, title="Test"), tmp_path)
+    pages = pictures(roster_pdf(cards, paper=paper, title="Test"), tmp_path)
     assert len(pages) == 2
     band = round(0.3 * DPI)  # the page margins are 0.4in and 0.45in: no ink in the outer 0.3in
     for number, page in enumerate(pages, 1):

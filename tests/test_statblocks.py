@@ -15,13 +15,13 @@ from click.testing import CliRunner
 
 from chargen import api
 from chargen.batch import BatchOptions, checked_plan
-from chargen.batch.cards import roster_card
 from chargen.batch.npc import make_character
-from chargen.batch.statblock import character_block, markdown_block, text_block
 from chargen.cli import main
 from chargen.errors import TableError
 from chargen.model import Character
 from chargen.tables import Tables, load_tables
+from chargen.views.cards import roster_card
+from chargen.views.statblock import character_block, markdown_block, text_block
 from tests.test_batch_cli import batch
 from tests.test_skills_record import ADEPT
 

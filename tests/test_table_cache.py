@@ -3,16 +3,20 @@ tables passed in; a changed table file, another --tables folder or another --rul
 
 from __future__ import annotations
 
+import dataclasses
 import os
+import pickle
 import shutil
+import weakref
 from pathlib import Path
 
 import pytest
 
 from chargen import api
 from chargen.paths import tables_dir
-from chargen.tables import loader
+from chargen.tables import Tables, loader
 from chargen.tables.loader import load_tables
+from chargen.tables.memo import forget, per_tables
 
 
 @pytest.fixture
@@ -102,3 +106,41 @@ def test_another_folder_or_ruleset_is_other_tables(folder: Path, tmp_path: Path,
     )
     changed = load_tables(rules=[str(ruleset)])  # a ruleset is read at each load: its bytes are the key
     assert changed is not mine and changed.rulesets[0].digest != mine.rulesets[0].digest
+
+
+def test_what_is_worked_out_from_tables_is_kept_with_them_and_goes_with_them() -> None:
+    """chargen.tables.memo: a roll's memos live in the Tables it was made with (none in another Tables),
+    and go when that Tables goes, at once: nothing else holds it."""
+    book = load_tables()
+    tables = dataclasses.replace(book)  # the same tables, a Tables of its own
+    before = {function: dict(answers) for function, answers in book.memos.items()}
+    character = api.roll(seed=5, tables=tables)
+    assert tables.memos and {function: dict(answers) for function, answers in book.memos.items()} == before
+    assert character == api.roll(seed=5, tables=book)
+    kept = weakref.ref(tables)
+    del tables
+    assert kept() is None
+
+
+def test_a_memo_keeps_at_most_its_size_for_each_tables() -> None:
+    calls: list[int] = []
+
+    @per_tables(2)
+    def doubled(value: int, tables: Tables) -> int:
+        calls.append(value)
+        return 2 * value
+
+    tables = dataclasses.replace(load_tables())
+    assert [doubled(value, tables) for value in (1, 2, 1, 3, 1)] == [2, 4, 2, 6, 2]
+    assert calls == [1, 2, 3, 1]  # the third value found the memo full: it started again
+    assert len(tables.memos[doubled]) <= 2
+    forget(tables)
+    assert doubled(3, tables) == 6 and calls[-1] == 3
+
+
+def test_tables_go_to_a_worker_without_their_memos() -> None:
+    tables = dataclasses.replace(load_tables())
+    rolled = api.roll(seed=5, tables=tables)
+    sent = pickle.loads(pickle.dumps(tables))
+    assert tables.memos and not sent.memos
+    assert api.roll(seed=5, tables=sent) == rolled

@@ -11,6 +11,7 @@ from typing import TypeVar
 from chargen import api
 from chargen.character_file import Item
 from chargen.generation import derived
+from chargen.generation.characteristics import raisable_places
 from chargen.rules.allocation import point_row_for_roll, within_limits
 from chargen.rules.characteristics import read_band
 from chargen.tables import Tables, row_for
@@ -52,7 +53,7 @@ def test_the_place_table_answers_as_the_5_2_check(tables: Tables) -> None:
     limits = tables.characteristics.allocation_limits
     for row in tables.characteristics.point_generation.rows:
         maximum = row.maximum
-        raisable = tables.index.raisable(maximum, 6)
+        raisable = raisable_places(maximum, 6, tables)
         # Every spread of six values over the levels maximum-3 .. maximum that keeps 5.2.
         for values in itertools.combinations_with_replacement(range(maximum - 3, maximum + 1), 6):
             named = dict(zip("abcdef", values, strict=True))
@@ -68,20 +69,15 @@ def test_the_place_table_answers_as_the_5_2_check(tables: Tables) -> None:
                 assert raisable[counts][below - 1] == within_limits(raised, maximum, limits)
 
 
-#: What weapon_line and unarmed_line keep per Tables: lines, their terms, Initiatives.
-KEPT = ("weapon_lines", "weapon_terms", "unarmed_lines", "unarmed_terms", "initiatives")
-
-
 def afresh(tables: Tables, work: Callable[[], Line]) -> Line:
-    """`work()` with nothing kept: every line, term and Initiative worked out anew."""
-    saved = {name: getattr(tables.index, name) for name in KEPT}
-    for name in KEPT:
-        setattr(tables.index, name, {})
+    """`work()` with nothing kept (chargen.tables.memo): every line, term and Initiative worked out anew."""
+    saved = dict(tables.memos)
+    tables.memos.clear()
     try:
         return work()
     finally:
-        for name, kept in saved.items():
-            setattr(tables.index, name, kept)
+        tables.memos.clear()
+        tables.memos.update(saved)
 
 
 def test_the_record_lines_kept_per_tables_are_the_lines_worked_out_afresh(tables: Tables) -> None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from chargen.batch.mix import Mix, parse_mix
 from chargen.errors import InputError
+from chargen.output_kinds import BATCH_KINDS, KINDS
 from chargen.vocabulary import GENDERS, PAPERS
 
 if TYPE_CHECKING:
@@ -55,6 +56,26 @@ class BatchOptions:
     fillable: bool = False  # --pdf's records with form fields (issue 33)
     export: str | None = None  # a virtual tabletop's JSON per NPC: "roll20" or "foundry" (chargen.export)
     export_dir: str | None = None  # the folder of `export`'s files
+    # More outputs as (kind, path), kinds of chargen.output_kinds.BATCH_KINDS: several of one kind are
+    # written from the same NPCs (a roster as HTML and as PDF), each NPC made once.
+    outputs: tuple[tuple[str, str], ...] = ()
+
+    def targets(self) -> list[tuple[str, str]]:
+        """Every output as (kind, path): the named ones in the summary's order, then `outputs`."""
+        named = {
+            "jsonl": self.jsonl,
+            "csv": self.csv,
+            "out": self.out,
+            "records": self.pdf,
+            "roster": self.roster,
+            "statblock": self.statblock,
+            "export": self.export_dir,
+        }
+        for kind, _ in self.outputs:
+            if kind not in BATCH_KINDS:
+                raise InputError(f"outputs: {kind!r} is not a batch output ({', '.join(BATCH_KINDS)})")
+        given = [(kind, path) for kind in BATCH_KINDS if (path := named[kind])]
+        return given + list(self.outputs)
 
 
 @dataclass(frozen=True)
@@ -97,21 +118,8 @@ def run_batch(
         for output in outputs:
             output.discard()
         raise
-    return BatchSummary(plan.count, plan.run_seed, jobs, time.perf_counter() - started, _written(options))
-
-
-def _written(options: BatchOptions) -> list[str]:
-    """Every output's path, for the summary line."""
-    paths = (
-        options.jsonl,
-        options.csv,
-        options.out,
-        options.pdf,
-        options.roster,
-        options.statblock,
-        options.export_dir,
-    )
-    return [path for path in paths if path]
+    written = [path for _, path in options.targets()]
+    return BatchSummary(plan.count, plan.run_seed, jobs, time.perf_counter() - started, written)
 
 
 def _make_into(
@@ -159,17 +167,12 @@ def checked_plan(options: BatchOptions, tables: Tables) -> Plan:
         races=races,
         gender=options.gender,
         count=count,
-        want_jsonl=options.jsonl is not None,
-        want_csv=options.csv is not None,
-        want_file=options.out is not None,
-        want_record=options.pdf is not None,
-        want_card=options.roster is not None,
-        want_statblock=options.statblock is not None,
+        wanted=frozenset(kind for kind, _ in options.targets()),
         paper=options.paper,
         template=options.template,
         group=group,
         fillable=options.fillable,
-        export=options.export if options.export_dir is not None else None,
+        export=options.export if any(kind == "export" for kind, _ in options.targets()) else None,
     )
 
 
@@ -210,27 +213,13 @@ def _every_archetype(tables: Tables) -> Mix:
 def _open_outputs(
     options: BatchOptions, plan: Plan, stdout: TextIO, *, title: str, jobs: int, tables: Tables
 ) -> list[Output]:
-    from chargen.batch import writers
+    from chargen.batch.writers import WRITERS, Opening
 
+    opening = Opening(stdout, options.force, plan.group, tables, options.paper, title, jobs)
     opened: list[Output] = []
-    force = options.force
     try:
-        if options.jsonl is not None:
-            opened.append(writers.JsonlOutput(options.jsonl, stdout, force=force))
-        if options.csv is not None:
-            opened.append(writers.CsvOutput(options.csv, stdout, plan.group, force=force))
-        if options.out is not None:
-            opened.append(writers.DirectoryOutput(options.out, force=force))
-        if options.pdf is not None:
-            opened.append(writers.RecordsPdfOutput(options.pdf, force=force))
-        if options.roster is not None:
-            opened.append(
-                writers.RosterOutput(options.roster, paper=options.paper, title=title, jobs=jobs, force=force)
-            )
-        if options.statblock is not None:
-            opened.append(writers.StatBlockOutput(options.statblock, stdout, plan.group, tables, force=force))
-        if options.export_dir is not None:
-            opened.append(writers.ExportOutput(options.export_dir, force=force))
+        for kind, path in options.targets():
+            opened.append(WRITERS[kind](path, opening))
     except BaseException:
         for output in opened:
             output.discard()
@@ -242,44 +231,26 @@ def check_targets(options: BatchOptions) -> None:
     """Every output can be written, none is overwritten without --force: checked before any work."""
     from chargen.output import check_targets as check_names
 
-    files = {
-        "--jsonl": (options.jsonl, "jsonl"),
-        "--csv": (options.csv, "csv"),
-        "--pdf": (options.pdf, "pdf"),
-        "--roster": (options.roster, "roster"),
-        "--statblock": (options.statblock, "statblock"),
-    }
-    given = {option: path for option, (path, _) in files.items() if path is not None}
-    if not given and options.out is None and options.export_dir is None:
-        raise InputError(
-            "batch: give at least one output: --jsonl, --csv, --out, --pdf, --roster, --statblock or --export"
-        )
-    if options.export_dir is not None:
+    targets = [(KINDS[kind], path) for kind, path in options.targets()]
+    if not targets:
+        named = [KINDS[kind].option for kind in BATCH_KINDS]
+        raise InputError(f"batch: give at least one output: {', '.join(named[:-1])} or {named[-1]}")
+    if options.export_dir is not None or any(kind.key == "export" for kind, _ in targets):
         from chargen.export import check_format
 
         check_format(options.export, "--export")
-        _check_folder("--export", options.export_dir, options.force)
-    for option in ("--pdf", "--roster"):
-        if given.get(option) == "-":
-            raise InputError(f"{option}: a PDF cannot go to standard output (-); give a file name")
-    if options.out is not None:
-        _check_folder("--out", options.out, options.force)
-    folders = [
-        (option, path) for option, path in (("--out", options.out), ("--export", options.export_dir)) if path
-    ]
-    check_names(
-        [
-            *((option, path, files[option][1]) for option, path in given.items()),
-            *((option, path, "folder") for option, path in folders),
-        ],
-        force=options.force,
-    )
-    for option, path in [*given.items(), *folders]:
+    for kind, path in targets:
+        if kind.folder:
+            _check_folder(kind.option, path, options.force)
+        elif path == "-" and not kind.standard_output:
+            raise InputError(f"{kind.option}: a PDF cannot go to standard output (-); give a file name")
+    check_names([(kind.option, path, kind.key) for kind, path in targets], force=options.force)
+    for kind, path in targets:
         if path == "-":
             continue
         parent = Path(path).parent if str(Path(path).parent) else Path(".")
         if not parent.is_dir():
-            raise InputError(f"{option}: folder {parent} does not exist")
+            raise InputError(f"{kind.option}: folder {parent} does not exist")
 
 
 def _check_folder(option: str, path: str, force: bool) -> None:

@@ -19,8 +19,8 @@ from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 from chargen.vocabulary import EIGHT
 
-if TYPE_CHECKING:  # made only for a roster or stat blocks (chargen.batch.cards)
-    from chargen.batch.cards import RosterCard
+if TYPE_CHECKING:  # made only for a roster or stat blocks (chargen.views.cards)
+    from chargen.views.cards import RosterCard
 
 
 #: The CSV header: what a spreadsheet or a VTT import needs to run the NPC, one column per value.
@@ -64,17 +64,17 @@ class Plan:
     races: Mix | None  # None: rolled by 6.3 (three non-human attempts, else human)
     gender: str | None
     count: int
-    want_jsonl: bool = False
-    want_csv: bool = False
-    want_file: bool = False
-    want_record: bool = False
-    want_card: bool = False
-    want_statblock: bool = False
+    wanted: frozenset[str] = frozenset()  # the kinds of output asked for (chargen.output_kinds.BATCH_KINDS)
     paper: str = "letter"
     template: str | None = None
     fillable: bool = False  # records with form fields, named per NPC (chargen.render.form)
     export: str | None = None  # a virtual tabletop's JSON per NPC (chargen.export): "roll20" or "foundry"
     group: GroupPlan | None = None  # set: the archetypes come from the group, not from `archetypes`
+
+    @property
+    def want_record(self) -> bool:
+        """Whether each NPC's Character Record is made (slow: the batch reports every NPC done)."""
+        return "records" in self.wanted
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,17 +156,18 @@ def npc_name(parts: NameParts, gender: str, rng: random.Random) -> str:
 
 def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
     character = make_character(plan, number, tables)
+    wanted = plan.wanted
     file_name = record = text = None
-    if plan.want_file:
+    if "out" in wanted:
         from chargen.character_file import dump_document
 
         file_name = f"{number:0{len(str(plan.count))}d}-{slug(character.name)}.yaml"
         text = dump_document(character, "yaml")
-    if plan.want_record:
+    if "records" in wanted:
         record = _record_pdf(plan, number, character, tables)
     card = None
-    if plan.want_card or plan.want_statblock:
-        from chargen.batch.cards import roster_card
+    if "roster" in wanted or "statblock" in wanted:
+        from chargen.views.cards import roster_card
 
         card = roster_card(number, character, tables, plan.group)
     export_name = export_text = None
@@ -177,8 +178,8 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
         export_text = export_json(character, tables, plan.export)
     return NpcOutput(
         number=number,
-        jsonl=json_line(character) if plan.want_jsonl else None,
-        csv_row=csv_row(number, character) if plan.want_csv else None,
+        jsonl=json_line(character) if "jsonl" in wanted else None,
+        csv_row=csv_row(number, character) if "csv" in wanted else None,
         file_name=file_name,
         file_text=text,
         record_pdf=record,
@@ -192,8 +193,8 @@ def _record_pdf(plan: Plan, number: int, character: Character, tables: Tables) -
     """NPC `number`'s Character Record, its form fields (if any) named for it."""
     from pathlib import Path
 
-    from chargen.generation.pipeline import forget_memos
     from chargen.render import render_pdf
+    from chargen.tables.memo import forget
 
     template = Path(plan.template) if plan.template else None
     record = render_pdf(
@@ -204,9 +205,9 @@ def _record_pdf(plan: Plan, number: int, character: Character, tables: Tables) -
         fillable=plan.fillable,
         field_prefix=f"npc{number:0{len(str(plan.count))}d}_",
     )
-    # A record takes 300 ms to lay out, against microseconds the roll's memos save: kept, they would
-    # grow with every record of a long batch (about 1 kB each, chargen.generation.pipeline).
-    forget_memos(tables)
+    # A record's layout takes far longer than the microseconds the roll's memos save: kept, they would
+    # grow with every distinct character of a long batch (about 1 kB each).
+    forget(tables)
     return record
 
 

@@ -12,29 +12,23 @@ from __future__ import annotations
 import contextlib
 import csv
 import os
-import pickle
 import re
 import shutil
 import tempfile
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Protocol, TextIO
 
 from chargen.batch.groups import GroupPlan
 from chargen.batch.npc import CSV_COLUMNS, NpcOutput
 from chargen.errors import ChargenError
-from chargen.output import STDOUT, Journal, StagedFile, cannot, current_umask, exists
+from chargen.output import STDOUT, STREAM_BUFFER, Journal, StagedFile, cannot, current_umask, exists
 
 if TYPE_CHECKING:
-    from chargen.batch.cards import RosterCard
-    from chargen.batch.roster import RosterPage
-    from chargen.batch.statblock import GroupHeading
     from chargen.tables import Tables
+    from chargen.views.cards import RosterCard
 
-#: The bytes a row-by-row output gathers before each write to the system. A JSONL line is about 2 kB: with
-#: io's 8 kB a batch made a system call every four lines (3,026 for 10,000 NPCs), 1.7 us a line written
-#: against 0.5 us with this (measured alone, 10,000 lines to a file).
-STREAM_BUFFER = 256 * 1024
 #: The CSV's columns after CSV_COLUMNS in a run of groups: which group (1, 2, ...) and "yes" for its leader.
 GROUP_COLUMNS = ("group", "leader")
 
@@ -129,7 +123,7 @@ def neutral(cell: str) -> str:
 
 
 class StatBlockOutput(_StreamOutput):
-    """A stat block per NPC (chargen.batch.statblock): Markdown when the file name ends in .md, else text.
+    """A stat block per NPC (chargen.views.statblock): Markdown when the file name ends in .md, else text.
     A group's blocks are held until its last member arrives, then written under the group's heading."""
 
     def __init__(
@@ -149,7 +143,7 @@ class StatBlockOutput(_StreamOutput):
         self.first = False
 
     def write(self, npc: NpcOutput) -> None:
-        from chargen.batch import statblock
+        from chargen.views import statblock
 
         assert npc.card is not None
         block = statblock.markdown_block if self.markdown else statblock.text_block
@@ -287,111 +281,33 @@ class RecordsPdfOutput:
         self.file.discard()
 
 
-class RosterOutput:
-    """The compact roster, ten NPC cards a page: PDF, or HTML when the file name ends in .html/.htm.
-    Written at the end (chargen.batch.roster), on every core for a PDF. The cards are not kept: each
-    page's, once full, is pickled to an unnamed file (nothing to leave behind however the run ends) and
-    read back, a page at a time, as the roster is written."""
+@dataclass(frozen=True)
+class Opening:
+    """What an output may need beside its path, to be opened."""
 
-    def __init__(self, target: str, *, paper: str, title: str, jobs: int, force: bool = False) -> None:
-        self.as_html = target.lower().endswith((".html", ".htm"))
-        self.file = StagedFile(target, force=force)
-        self.in_place = self.file.in_place
-        self.paper = paper
-        self.title = title
-        self.jobs = jobs
-        self.group: list[RosterCard] = []  # a --group group's cards: its heading is made of them all
-        self.page: list[RosterCard | GroupHeading] = []  # the page being filled
-        self.spooled = 0
-        try:  # beside the output (on its disk), or the system's temporary folder for a device
-            folder = None if self.in_place else self.file.target.parent
-            self.spool = tempfile.TemporaryFile(dir=folder)  # noqa: SIM115 - closed by finish or discard
-        except OSError as error:
-            self.file.discard()
-            raise cannot(self.file.shown, error) from None
-
-    def add(self, npc: NpcOutput) -> None:
-        card = npc.card
-        assert card is not None
-        if self.group and (card.group != self.group[0].group or card.leader):
-            self._close_group()
-        if card.group:  # held until its group is whole (a group starts at its leader or a new title)
-            self.group.append(card)
-        else:
-            self._place([card])
-
-    def _close_group(self) -> None:
-        from chargen.batch.roster import with_headings
-
-        self._place(with_headings(self.group))
-        self.group = []
-
-    def _place(self, entries: Sequence[RosterCard | GroupHeading]) -> None:
-        from chargen.batch.roster import CARDS_PER_PAGE
-
-        for entry in entries:
-            self.page.append(entry)
-            if len(self.page) == CARDS_PER_PAGE:
-                self._spool_page()
-
-    def _spool_page(self) -> None:
-        try:
-            pickle.dump(self.page, self.spool, pickle.HIGHEST_PROTOCOL)
-        except OSError as error:
-            raise cannot(self.file.shown, error) from None
-        self.spooled += 1
-        self.page = []
-
-    def _pages(self) -> Iterator[RosterPage]:
-        from chargen.batch.roster import RosterPage
-
-        self.spool.seek(0)
-        for number in range(1, self.spooled + 1):
-            yield RosterPage(number, pickle.load(self.spool))
-
-    def finish(self) -> None:
-        from chargen.batch import roster
-
-        self._close_group()
-        if self.page:
-            self._spool_page()
-        try:
-            if self.as_html:
-                parts = roster.roster_html_parts(
-                    self._pages(), self.spooled, paper=self.paper, title=self.title
-                )
-                for piece in _joined(parts, STREAM_BUFFER):
-                    self.file.write(piece.encode("utf-8"))
-            else:
-                roster.write_roster_pdf(
-                    self._pages(),
-                    self.spooled,
-                    self.file.stream,
-                    paper=self.paper,
-                    title=self.title,
-                    jobs=self.jobs,
-                )
-        except OSError as error:
-            raise cannot(self.file.shown, error) from None
-        finally:
-            self.spool.close()
-
-    def commit(self, journal: Journal) -> None:
-        self.file.commit(journal)
-
-    def discard(self) -> None:
-        self.spool.close()
-        self.file.discard()
+    stdout: TextIO
+    force: bool
+    group: GroupPlan | None
+    tables: Tables
+    paper: str
+    title: str
+    jobs: int
 
 
-def _joined(parts: Iterator[str], size: int) -> Iterator[str]:
-    """Jinja's many small pieces, gathered into pieces of about `size` characters."""
-    gathered: list[str] = []
-    length = 0
-    for part in parts:
-        gathered.append(part)
-        length += len(part)
-        if length >= size:
-            yield "".join(gathered)
-            gathered, length = [], 0
-    yield "".join(gathered)
+def _roster(path: str, opening: Opening) -> Output:
+    from chargen.batch.roster_file import RosterOutput
+
+    o = opening
+    return RosterOutput(path, paper=o.paper, title=o.title, jobs=o.jobs, force=o.force)
+
+
+#: The writer of each of the batch's kinds of output (chargen.output_kinds.BATCH_KINDS).
+WRITERS: dict[str, Callable[[str, Opening], Output]] = {
+    "jsonl": lambda path, o: JsonlOutput(path, o.stdout, force=o.force),
+    "csv": lambda path, o: CsvOutput(path, o.stdout, o.group, force=o.force),
+    "out": lambda path, o: DirectoryOutput(path, force=o.force),
+    "records": lambda path, o: RecordsPdfOutput(path, force=o.force),
+    "roster": _roster,
+    "statblock": lambda path, o: StatBlockOutput(path, o.stdout, o.group, o.tables, force=o.force),
+    "export": lambda path, o: ExportOutput(path, force=o.force),
+}

@@ -11,6 +11,7 @@ import click
 
 from chargen.cli.options import not_empty, tables_from
 from chargen.cli.shared import COUNT, SEED, completer
+from chargen.output_kinds import KINDS
 
 if TYPE_CHECKING:
     from chargen.batch import BatchOptions
@@ -74,26 +75,10 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
     type=click.Choice(["male", "female"], case_sensitive=False),
     help="Gender of every NPC (default: rolled).",
 )
-@click.option(
-    "--jsonl",
-    callback=not_empty,
-    metavar="FILE",
-    help="One character file a line, as JSON (- for standard output; the default without other outputs).",
-)
-@click.option(
-    "--csv",
-    "csv_path",
-    callback=not_empty,
-    metavar="FILE",
-    help="One row an NPC, with a header (- for standard output).",
-)
-@click.option(
-    "--out",
-    metavar="DIR",
-    callback=not_empty,
-    help="One character file (YAML) per NPC in DIR, e.g. 007-aldric-ashford.yaml.",
-)
-@click.option("--pdf", metavar="FILE", callback=not_empty, help="One PDF with every NPC's Character Record.")
+@click.option("--jsonl", callback=not_empty, metavar="FILE", help=KINDS["jsonl"].help)
+@click.option("--csv", "csv_path", callback=not_empty, metavar="FILE", help=KINDS["csv"].help)
+@click.option("--out", metavar="DIR", callback=not_empty, help=KINDS["out"].help)
+@click.option("--pdf", metavar="FILE", callback=not_empty, help=KINDS["records"].help)
 @click.option(
     "--fillable",
     is_flag=True,
@@ -104,23 +89,11 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
     "export",
     type=(click.Choice(["roll20", "foundry"]), str),
     default=None,
-    metavar="roll20|foundry DIR",
-    help="One JSON per NPC in DIR, for Roll20 (VTT Enhancement Suite) or Foundry VTT (Simple Worldbuilding).",
+    metavar=KINDS["export"].metavar,
+    help=KINDS["export"].help,
 )
-@click.option(
-    "--roster",
-    callback=not_empty,
-    metavar="FILE",
-    help="A compact roster, ten NPC cards a page, with Endurance and Fatigue boxes to tick (PDF, or HTML "
-    "if FILE ends in .html).",
-)
-@click.option(
-    "--statblock",
-    callback=not_empty,
-    metavar="FILE",
-    help="A stat block per NPC, as a GM writes it on an index card: text, Markdown if FILE ends in .md "
-    "(- for standard output, as text). A group's blocks stand under its heading.",
-)
+@click.option("--roster", callback=not_empty, metavar="FILE", help=KINDS["roster"].help)
+@click.option("--statblock", callback=not_empty, metavar="FILE", help=KINDS["statblock"].help)
 @click.option(
     "--paper",
     type=click.Choice(["letter", "a4"], case_sensitive=False),

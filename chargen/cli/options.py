@@ -125,6 +125,7 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
     """Check where everything goes, produce every requested output, then write them all or none."""
     from chargen.character_file import dump_document
     from chargen.output import check_targets, write_all
+    from chargen.output_kinds import KINDS
 
     if outputs.fillable and not outputs.pdf:  # its fields are the PDF's: alone it would make nothing
         from chargen.render.form import without_pdf
@@ -134,16 +135,13 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
     output = outputs.output
     if output is None and print_default and not record and not outputs.statblock:
         output = "-"  # the character file goes to standard output unless a record or block was asked for
-    targets = [
-        (option, path, kind)
-        for option, path, kind in (
-            ("--output", output, outputs.fmt),
-            ("--html", outputs.html, "html"),
-            ("--pdf", outputs.pdf, "pdf"),
-            ("--statblock", outputs.statblock, "statblock"),
-        )
-        if path
-    ]
+    asked = (
+        (outputs.fmt, output),
+        ("html", outputs.html),
+        ("pdf", outputs.pdf),
+        ("statblock", outputs.statblock),
+    )
+    targets = [(KINDS[kind].option, path, kind) for kind, path in asked if path]
     check_targets(targets, force=outputs.force)
     files: list[tuple[str, bytes]] = []
     if output:
@@ -161,7 +159,7 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
             )
             files.append((outputs.pdf, pdf))
     if outputs.statblock:
-        from chargen.batch.statblock import character_block
+        from chargen.views.statblock import character_block
 
         block = character_block(document, tables, markdown=outputs.statblock.lower().endswith(".md"))
         files.append((outputs.statblock, block.encode("utf-8")))

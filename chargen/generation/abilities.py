@@ -20,6 +20,7 @@ from chargen.rules.experience import experience_spent
 from chargen.rules.magic import may_cast, opposed_to_element
 from chargen.tables import Tables
 from chargen.tables.abilities_schema import MagicEntry
+from chargen.tables.memo import per_tables
 from chargen.tables.schema import Archetype
 
 
@@ -95,27 +96,11 @@ def given_abilities(
     return _typical_of(archetype_id, race, race_type, tables)
 
 
+@per_tables(1024)
 def _typical_of(archetype_id: str | None, race: str, race_type: str | None, tables: Tables) -> Abilities:
-    """An archetype's typical abilities for a race and type, worked out once per Tables."""
-    key = (id(tables), archetype_id, race, race_type)
-    known = _TYPICAL.get(key)
-    if known is not None and known[0] is tables:
-        return known[1]
-    if len(_TYPICAL) >= 1024:
-        _TYPICAL.clear()
-    abilities = _typical_abilities(tables.archetypes.get(archetype_id or ""), race, race_type, tables)
-    _TYPICAL[key] = (tables, abilities)
-    return abilities
-
-
-#: An archetype's abilities by (tables, archetype, race, race type): a batch meets a handful of these
-#: thousands of times, and an Abilities is never changed once made.
-_TYPICAL: dict[tuple[int, str | None, str, str | None], tuple[Tables, Abilities]] = {}
-
-
-def forget_typical() -> None:
-    """Empty the abilities worked out so far (chargen.generation.pipeline.forget_memos)."""
-    _TYPICAL.clear()
+    """An archetype's typical abilities for a race and type, worked out once per Tables: a batch meets a
+    handful of these thousands of times."""
+    return _typical_abilities(tables.archetypes.get(archetype_id or ""), race, race_type, tables)
 
 
 def _typical_abilities(
@@ -158,13 +143,10 @@ def bought_abilities(
     and Experience (an Abilities is never changed once made)."""
     if _lists_abilities(spec) or spec.abilities_given or archetype_id is None:
         return NO_ABILITIES
-    key = (archetype_id, race, race_type, experience_points)
-    known = tables.index.bought.get(key)
-    if known is None:
-        known = tables.index.bought[key] = _bought(*key, tables)
-    return known
+    return _bought(archetype_id, race, race_type, experience_points, tables)
 
 
+@per_tables(4096)
 def _bought(
     archetype_id: str, race: str, race_type: str | None, experience_points: int, tables: Tables
 ) -> Abilities:
@@ -206,24 +188,14 @@ def _bought_magic(
 
 
 class _Prices:
-    """8.6's Experience for one entry at one Rank, for this character (None: the chart does not price it),
-    kept per Tables by (entry, Rank, magic or not, multiplier): a few hundred prices serve every roll."""
+    """8.6's Experience for one entry at one Rank, for this character (None: the chart does not price it)."""
 
     def __init__(self, multiplier: float, tables: Tables) -> None:
         self.multiplier = multiplier
-        self.experience = tables.abilities.experience
-        self.known = tables.index.prices
+        self.tables = tables
 
     def of(self, name: str, rank: int, *, magic: bool) -> int | None:
-        key = (name, rank, magic, self.multiplier)
-        if key in self.known:
-            return self.known[key]
-        entry = [(name, rank)]
-        spending = experience_spent(
-            () if magic else entry, (), entry if magic else (), self.multiplier, self.experience
-        )
-        price = self.known[key] = None if spending.uncharged else spending.spent
-        return price
+        return _price(name, rank, magic, self.multiplier, self.tables)
 
     def affordable(self, name: str, typical: int, left: int, *, magic: bool) -> int | None:
         """The highest Rank from `typical` down to 0 the chart prices at `left` or less, or None."""
@@ -232,6 +204,15 @@ class _Prices:
             if points is not None and points <= left:
                 return rank
         return None
+
+
+@per_tables(4096)
+def _price(name: str, rank: int, magic: bool, multiplier: float, tables: Tables) -> int | None:
+    """Kept per Tables by (entry, Rank, magic or not, multiplier): a few hundred prices serve every roll."""
+    entry = [(name, rank)]
+    experience = tables.abilities.experience
+    spending = experience_spent(() if magic else entry, (), entry if magic else (), multiplier, experience)
+    return None if spending.uncharged else spending.spent
 
 
 def _capped(rank: int, maximum: int | None) -> int:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from math import inf
 
 from chargen.character_file import Allocation
@@ -17,6 +17,8 @@ from chargen.rules.allocation import (
     point_row_for_total,
 )
 from chargen.tables import Tables
+from chargen.tables.index import Raisable, raisable_table
+from chargen.tables.memo import per_tables
 from chargen.tables.schema import Archetype, PointRow
 
 
@@ -78,15 +80,15 @@ def allocation_jitter(rng: random.Random, tables: Tables) -> Jitter:
 
 
 def archetype_allocation(
-    row: PointRow, archetype: Archetype, jitter: Jitter, modifiers: Mapping[str, int], tables: Tables
+    row: PointRow, archetype_id: str, jitter: Jitter, modifiers: Mapping[str, int], tables: Tables
 ) -> dict[str, int]:
     """5.2 for a rolled character or NPC: first the PS and MD its most preferred weapon needs for a Rank
     (20.2, counted after the race and gender `modifiers`), then its favours. A weapon no lawful allocation
     reaches is passed over for the next one listed; with none reachable, favours alone."""
     codes = tables.characteristics.primaries
-    weights = favour_weights(archetype, jitter, tables)
+    weights = favour_weights(tables.archetypes[archetype_id], jitter, tables)
     plain = favours_allocation(row, weights, tables)
-    for floors in aims(archetype, modifiers, row.maximum, tables):
+    for floors in aims(archetype_id, modifiers.get("PS", 0), modifiers.get("MD", 0), row.maximum, tables):
         if all(value >= floor for value, floor in zip(plain, floors, strict=True)):
             break  # the favours alone reach it: a character changes only where the aim forces it
         aimed = _lifted(row, plain, weights, floors, tables)
@@ -97,20 +99,9 @@ def archetype_allocation(
 
 def favour_weights(archetype: Archetype, jitter: Jitter, tables: Tables) -> list[float]:
     """Each primary's weight in the allocation: its favour squared, jittered, never quite zero."""
+    favours = archetype.favours
     codes = tables.characteristics.primaries
-    squared = _SQUARED.get(id(archetype))
-    if squared is None or squared[0] is not archetype or squared[1] is not codes:
-        # The squares, once per archetype and list of primaries (both kept, so their ids are not reused).
-        favours = archetype.favours
-        squared = _SQUARED[id(archetype)] = (
-            archetype,
-            codes,
-            [favours.get(code, 0.0) ** 2 for code in codes],
-        )
-    return [favour * factor + 0.05 for favour, factor in zip(squared[2], jitter, strict=True)]
-
-
-_SQUARED: dict[int, tuple[Archetype, list[str], list[float]]] = {}
+    return [favours.get(code, 0.0) ** 2 * factor + 0.05 for code, factor in zip(codes, jitter, strict=True)]
 
 
 def favours_allocation(row: PointRow, weights: list[float], tables: Tables) -> list[int]:
@@ -156,38 +147,32 @@ def _lifted(
     return _spend_by_weights(row, weights, _shares(row.points, minimum, weights, floors), floors, tables)
 
 
-def aims(archetype: Archetype, modifiers: Mapping[str, int], maximum: int, tables: Tables) -> list[list[int]]:
+@per_tables(4096)
+def aims(
+    archetype_id: str, strength: int, dexterity: int, maximum: int, tables: Tables
+) -> tuple[list[int], ...]:
     """The lowest allocated value of each primary that lets the character hold a Rank (20.2) in each of the
-    archetype's weapons, in its order of preference; weapons with no Rank or out of reach of the maximum left
-    out. Worked out once per archetype, PS and MD modifiers and maximum (the archetype kept with them, so its
-    id is not reused meanwhile)."""
-    key = (id(archetype), modifiers.get("PS", 0), modifiers.get("MD", 0), maximum)
-    known = _AIMS.get(key)
-    if known is None or known[0] is not archetype:
-        known = _AIMS[key] = (archetype, list(_aims(archetype, modifiers, maximum, tables)))
-    return known[1]
-
-
-_AIMS: dict[tuple[int, int, int, int], tuple[Archetype, list[list[int]]]] = {}
-
-
-def forget_aims() -> None:
-    """Empty the aims worked out so far (chargen.generation.pipeline.forget_memos)."""
-    _AIMS.clear()
-
-
-def _aims(
-    archetype: Archetype, modifiers: Mapping[str, int], maximum: int, tables: Tables
-) -> Iterator[list[int]]:
+    archetype's weapons, in its order of preference, given the race and gender's PS and MD modifiers;
+    weapons with no Rank or out of reach of the maximum left out. Worked out once per Tables for each."""
     minimum = tables.characteristics.minimum_value
-    for item in archetype.weapons:
+    found = []
+    for item in tables.archetypes[archetype_id].weapons:
         weapon = tables.weapons[item.name]
         if weapon.max_rank is None:
             continue
-        needs = {"PS": weapon.ps - modifiers.get("PS", 0), "MD": weapon.md - modifiers.get("MD", 0)}
+        needs = {"PS": weapon.ps - strength, "MD": weapon.md - dexterity}
         floors = [max(minimum, needs.get(code, minimum)) for code in tables.characteristics.primaries]
         if max(floors) <= maximum:
-            yield floors
+            found.append(floors)
+    return tuple(found)
+
+
+@per_tables(1024)
+def raisable_places(maximum: int, places: int, tables: Tables) -> Raisable:
+    """5.2's place limits for a Point Generation row's maximum, as a table (chargen.tables.index
+    .raisable_table), worked out once per Tables: the allocation search asks it for every point it hands
+    out."""
+    return raisable_table(maximum, tables.characteristics.allocation_limits, places)
 
 
 def _spend_by_weights(
@@ -250,7 +235,7 @@ def _spend_one_at_a_time(
             two_below += value == near
     if at_max + one_below + two_below and not _lawful(at_max, one_below, two_below, maximum, tables):
         return None
-    raisable = tables.index.raisable(maximum, len(values))
+    raisable = raisable_places(maximum, len(values), tables)
     allowed = NONE_RAISABLE if over else raisable[at_max, one_below, two_below]
     for _ in range(row.points - sum(values)):
         best, best_gap, best_weight = -1, -inf, 0.0

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TypeVar
+from collections.abc import Hashable
 
 from chargen.character_file import Item
 from chargen.generation import carried, held
 from chargen.generation.decisions import Decisions
-from chargen.generation.equipment import chosen_item
 from chargen.model import (
     ArmorLine,
     Carried,
@@ -24,17 +23,42 @@ from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, perception, tmr_from_agility
 from chargen.rules.damage_increase import optional_rules, with_damage_increase
 from chargen.tables import Tables
-from chargen.tables.index import UnarmedTerms, WeaponTerms
-from chargen.tables.schema import Armor, Shield, Weapon
+from chargen.tables.memo import per_tables
+from chargen.tables.schema import Armor, Shield
 from chargen.vocabulary import SCHEMA_VERSION
 
-Key = TypeVar("Key")
-Line = TypeVar("Line")
+#: A weapon line's Strike Chance, damage, damage modifier, two-handed damage, and endurance damage and
+#: grievous injury ranges.
+WeaponTerms = tuple[int, str, "int | None", "str | None", "str | None", "str | None"]
+#: An unarmed line's Strike Chance, damage, and endurance damage and grievous injury ranges.
+UnarmedTerms = tuple[int, str, "str | None", "str | None"]
 #: The most weapon (or unarmed) lines kept per Tables: far more than a batch of NPCs meets.
 KEPT_LINES = 100_000
-#: The Carried entry of each weapon Item chargen chose (equipment._item makes each once and keeps it), by
-#: the Item's id. A file's own Items are carried afresh.
-_CARRIED: dict[int, tuple[Item, Carried]] = {}
+
+
+# The values a line or its terms read: the keys they are kept by (per_tables).
+def _weapon_line_key(
+    item: Item, stats: Characteristics, dexterity: int, agility: int, _tables: Tables
+) -> Hashable:
+    return (item.name, item.rank, dexterity, agility, stats.MD, stats.PS, stats.PC)
+
+
+def _weapon_terms_key(
+    name: str, rank: int | None, weapon_dexterity: int, stats: Characteristics, _tables: Tables
+) -> Hashable:
+    return (name, rank, weapon_dexterity, stats.MD, stats.PS)
+
+
+def _unarmed_line_key(
+    rank: int | None, stats: Characteristics, dexterity: int, agility: int, _tables: Tables
+) -> Hashable:
+    return (rank, dexterity, agility, stats.MD, stats.PS, stats.PC)
+
+
+def _unarmed_terms_key(
+    rank: int | None, stats: Characteristics, dexterity: int, agility: int, _tables: Tables
+) -> Hashable:
+    return (rank, dexterity, agility, stats.MD, stats.PS)
 
 
 def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Characteristics, list[str]]:
@@ -64,41 +88,22 @@ def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Character
     return stats, notes
 
 
+@per_tables(1024)
 def _special(chance: int, tables: Tables) -> tuple[str | None, str | None]:
     """18.2: (endurance damage, grievous injury) roll ranges at this Strike Chance (each chance read once)."""
-    chart = tables.combat.special_damage
-    known = chart.read.get(chance)
-    if known is None:
-        row = rules.special_damage_row(chart.rows, chance)
-        known = chart.read[chance] = (
-            rules.roll_range(row.endurance_high if row else None),
-            rules.roll_range(row.grievous_high if row else None),
-        )
-    return known
+    row = rules.special_damage_row(tables.combat.special_damage.rows, chance)
+    endurance, grievous = (row.endurance_high, row.grievous_high) if row else (None, None)
+    return rules.roll_range(endurance), rules.roll_range(grievous)
 
 
-def _kept(lines: dict[Key, Line], key: Key, line: Line) -> Line:
-    """`line` kept under `key`; the store emptied first when full (a long run meets only so many values)."""
-    if len(lines) >= KEPT_LINES:
-        lines.clear()
-    lines[key] = line
-    return line
-
-
+@per_tables(KEPT_LINES, key=_weapon_line_key)
 def weapon_line(
     item: Item, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> WeaponLine:
     """One weapon's Strike Chance, damage and Initiative (17.1, 20.2, 12.3, 18.2), worked out once per Tables
     for each weapon, Rank and the five values it reads (a WeaponLine is never changed once made; most
     characters of a batch share their lines with earlier ones)."""
-    name, rank = item.name, item.rank
-    key = (name, rank, dexterity, agility, stats.MD, stats.PS, stats.PC)
-    known = tables.index.weapon_lines.get(key)
-    if known is None:
-        known = _kept(
-            tables.index.weapon_lines, key, _weapon_line(name, rank, stats, dexterity, agility, tables)
-        )
-    return known
+    return _weapon_line(item.name, item.rank, stats, dexterity, agility, tables)
 
 
 def _weapon_line(
@@ -107,12 +112,7 @@ def _weapon_line(
     weapon = tables.weapons[name]
     # 20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without its MD loss.
     weapon_dexterity = stats.MD if weapon.hands == "2" else dexterity
-    key = (name, rank, weapon_dexterity, stats.MD, stats.PS)
-    terms = tables.index.weapon_terms.get(key)
-    if terms is None:
-        terms = _kept(
-            tables.index.weapon_terms, key, _weapon_terms(weapon, rank, weapon_dexterity, stats, tables)
-        )
+    terms = _weapon_terms(name, rank, weapon_dexterity, stats, tables)
     chance, damage, modifier, two_handed, endurance, grievous = terms
     # 18.5's increase is added by with_damage_increase when the file chose it.
     return WeaponLine(
@@ -128,9 +128,11 @@ def _weapon_line(
     )
 
 
+@per_tables(KEPT_LINES, key=_weapon_terms_key)
 def _weapon_terms(
-    weapon: Weapon, rank: int | None, weapon_dexterity: int, stats: Characteristics, tables: Tables
+    name: str, rank: int | None, weapon_dexterity: int, stats: Characteristics, tables: Tables
 ) -> WeaponTerms:
+    weapon = tables.weapons[name]
     chance = rules.strike_chance(weapon, weapon_dexterity, rank, tables.combat, stats.MD, stats.PS)
     modifier = rules.weapon_damage_modifier(weapon, stats.PS, tables.combat)
     two_handed = None
@@ -141,39 +143,17 @@ def _weapon_terms(
 
 
 def _initiative(agility: int, perception_value: int, rank: int | None, tables: Tables) -> int:
-    """12.3's Initiative, worked out once per Tables for each modified Agility, Perception and Rank."""
-    key = (agility, perception_value, rank)
-    known = tables.index.initiatives.get(key)
-    if known is None:
-        known = _kept(
-            tables.index.initiatives,
-            key,
-            rules.initiative_value(agility, perception_value, tables.combat, rank),
-        )
-    return known
+    """12.3's Initiative."""
+    return rules.initiative_value(agility, perception_value, tables.combat, rank)
 
 
+@per_tables(KEPT_LINES, key=_unarmed_line_key)
 def unarmed_line(
     rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> UnarmedLine:
     """Unarmed Combat (21), with 17.1's Rank terms when the character has a Rank in it; worked out once per
     Tables for each Rank and the values it reads, as `weapon_line`."""
-    key = (rank, dexterity, agility, stats.MD, stats.PS, stats.PC)
-    known = tables.index.unarmed_lines.get(key)
-    if known is None:
-        known = _kept(tables.index.unarmed_lines, key, _unarmed_line(rank, stats, dexterity, agility, tables))
-    return known
-
-
-def _unarmed_line(
-    rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
-) -> UnarmedLine:
-    key = (rank, dexterity, agility, stats.MD, stats.PS)
-    terms = tables.index.unarmed_terms.get(key)
-    if terms is None:
-        terms = _kept(
-            tables.index.unarmed_terms, key, _unarmed_terms(rank, stats, dexterity, agility, tables)
-        )
+    terms = _unarmed_terms(rank, stats, dexterity, agility, tables)
     chance, damage, endurance, grievous = terms
     return UnarmedLine(
         rank=rank,
@@ -185,6 +165,7 @@ def _unarmed_line(
     )
 
 
+@per_tables(KEPT_LINES, key=_unarmed_terms_key)
 def _unarmed_terms(
     rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> UnarmedTerms:
@@ -202,18 +183,18 @@ def armor_line(decided: Decisions, armor: Armor | None, tables: Tables) -> Armor
     armor_id = decided.kit.equipment.armor
     if armor is None or armor_id is None:
         return None
-    size, gender = tables.races[decided.born.race.race].size, decided.born.gender
-    key = (armor_id, size, gender)
-    known = tables.index.armor_lines.get(key)
-    if known is None:  # worked out once per Tables for each armor, size and gender (never changed once made)
-        known = tables.index.armor_lines[key] = ArmorLine(
-            name=armor_id,
-            protection=armor.protection,
-            agility_loss=armor.agility_loss,
-            stealth_adjustment=armor.stealth_adjustment,
-            weight=rules.armor_weight(armor, size, gender, tables.armor_file),
-        )
-    return known
+    return _armor_line(armor_id, tables.races[decided.born.race.race].size, decided.born.gender, tables)
+
+
+def _armor_line(armor_id: str, size: int, gender: str, tables: Tables) -> ArmorLine:
+    armor = tables.armor[armor_id]
+    return ArmorLine(
+        name=armor_id,
+        protection=armor.protection,
+        agility_loss=armor.agility_loss,
+        stealth_adjustment=armor.stealth_adjustment,
+        weight=rules.armor_weight(armor, size, gender, tables.armor_file),
+    )
 
 
 def shield_line(item: Item | None, shield: Shield | None) -> ShieldLine | None:
@@ -228,20 +209,8 @@ def shield_line(item: Item | None, shield: Shield | None) -> ShieldLine | None:
 
 
 def racial_talents(race: str, tables: Tables) -> list[str]:
-    """6.4-6.9: the magic entries the race grants (the elf's Witchsight, 6.5), in the table's order; read
-    once per Tables and race (a fresh list each time: a Character's lists are its own)."""
-    key = (id(tables), race)
-    known = _GRANTED.get(key)
-    if known is None or known[0] is not tables:
-        granted = tuple(
-            name for name, entry in tables.abilities.magic.entries.items() if race in entry.granted_to
-        )
-        known = _GRANTED[key] = (tables, granted)
-    return list(known[1])
-
-
-#: The talents each race is granted, by (tables, race): a handful of races.
-_GRANTED: dict[tuple[int, str], tuple[Tables, tuple[str, ...]]] = {}
+    """6.4-6.9: the magic entries the race grants (the elf's Witchsight, 6.5), in the table's order."""
+    return [name for name, entry in tables.abilities.magic.entries.items() if race in entry.granted_to]
 
 
 def average_tmr(decided: Decisions, tables: Tables) -> int | None:
@@ -306,17 +275,6 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
     )
 
 
-def _carried(item: Item) -> Carried:
-    """A weapon as the file lists it; made once for each Item chargen chose itself."""
-    known = _CARRIED.get(id(item))
-    if known is not None and known[0] is item:
-        return known[1]
-    carried = Carried(item.name, item.rank, item.increase)
-    if chosen_item(item):
-        _CARRIED[id(item)] = (item, carried)
-    return carried
-
-
 def character(decided: Decisions, tables: Tables) -> Character:
     """The whole typed Character: the decisions of the steps and everything derived from them."""
     stats, notes = final_characteristics(decided, tables)
@@ -342,7 +300,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
         allocation=dict(decided.points.allocation),
         optional=[*decided.optional, *optional_rules(decided.spec.optional, tables)],
         rolls=dict(decided.rolls),
-        weapons=[_carried(item) for item in equipment.weapons],
+        weapons=[Carried(item.name, item.rank, item.increase) for item in equipment.weapons],
         armor=equipment.armor,
         shield=Carried(equipment.shield.name, equipment.shield.rank) if equipment.shield else None,
         unarmed_rank=decided.spec.unarmed_rank,

@@ -18,6 +18,7 @@ from chargen.generation.equipment_check import equipment_cost as equipment_cost
 from chargen.generation.equipment_check import rank_problem as rank_problem
 from chargen.rules.combat import armor_cost
 from chargen.tables import Tables
+from chargen.tables.memo import per_tables
 from chargen.tables.schema import Archetype, ArchetypeItem, Race, Weapon
 
 T = TypeVar("T")
@@ -36,11 +37,6 @@ def _item(name: str, rank: int | None = None) -> Item:
 def kept_item(name: str, rank: int | None = None) -> Item:
     """An Item chargen chose from its own checked tables: made once for each name and Rank, kept for good."""
     return _item(name, rank)
-
-
-def chosen_item(item: Item) -> bool:
-    """Whether chargen made this Item itself (kept for good, never changed), not read it from a file."""
-    return _ITEMS.get((item.name, item.rank)) is item
 
 
 def _meets(weapon: Weapon, stats: Mapping[str, int]) -> bool:
@@ -89,59 +85,56 @@ class BoughtKit:
     problems: tuple[Problem, ...]
 
 
-#: Bought kits by (tables, archetype, race size, PS, MD, AG, purse), each value cut where more changes nothing
-#: (`_deciding_values`, `_whole_kit_price`): a batch buys thousands from a few thousand such keys. Kept with
-#: the tables, as `_GIVEN`.
-_BOUGHT: dict[tuple[int, int, int, int, int, int, int], tuple[Tables, BoughtKit]] = {}
-_KIT_PRICES: dict[tuple[int, int, int], tuple[Tables, int]] = {}
-
-
 def bought_equipment(
-    archetype: Archetype, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
+    archetype_id: str, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
 ) -> Equipment:
     """A rolled character's kit: its archetype's preferences it can wield and afford, unranked (Ranks cost
     Experience). First the weapon its allocation aimed at, then armor, then a shield if the weapon leaves a hand
     free, then more weapons; never a weapon below whose PS or MD it falls (20.2)."""
-    return bought_kit(archetype, stats, purse, race, tables).equipment
+    return bought_kit(archetype_id, stats, purse, race, tables).equipment
 
 
-def bought_kit(
-    archetype: Archetype, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
-) -> BoughtKit:
-    """`bought_equipment`, checked and priced when first made for these deciding values."""
-    strength, dexterity, agility = _deciding(archetype, tables)
-    price_key = (id(tables), id(archetype), race.size)
-    price = _KIT_PRICES.get(price_key)
-    if price is None or price[0] is not tables:
-        price = _KIT_PRICES[price_key] = (tables, _whole_kit_price(archetype, race, tables))
-    key = (
-        id(tables),
-        id(archetype),
+def _bought_key(
+    archetype_id: str, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
+) -> tuple[str, int, int, int, int, int]:
+    """The values a bought kit depends on, each cut where more changes nothing (`_deciding_values`,
+    `_whole_kit_price`): a batch buys thousands of kits from a few thousand such keys."""
+    strength, dexterity, agility, price = _bought_limits(archetype_id, race.size, tables)
+    return (
+        archetype_id,
         race.size,
         min(stats["PS"], strength),
         min(stats["MD"], dexterity),
         min(stats["AG"], agility),
-        min(purse, price[1]),
+        min(purse, price),
     )
-    known = _BOUGHT.get(key)
-    if known is None or known[0] is not tables:
-        if len(_BOUGHT) >= 65536:
-            _BOUGHT.clear()
-        equipment = _bought_equipment(archetype, stats, purse, race, tables)
-        cost, cost_problems = equipment_cost(equipment, race, tables)
-        problems = check_equipment(equipment, stats, tables) or cost_problems
-        known = _BOUGHT[key] = (tables, BoughtKit(equipment, cost, tuple(problems)))
-    return known[1]
 
 
-def _whole_kit_price(archetype: Archetype, race: Race, tables: Tables) -> int:
+@per_tables(65536, key=_bought_key)
+def bought_kit(
+    archetype_id: str, stats: Mapping[str, int], purse: int, race: Race, tables: Tables
+) -> BoughtKit:
+    """`bought_equipment`, checked and priced when first made for these deciding values."""
+    archetype = tables.archetypes[archetype_id]
+    equipment = _bought_equipment(archetype, stats, purse, race, tables)
+    cost, cost_problems = equipment_cost(equipment, race, tables)
+    problems = check_equipment(equipment, stats, tables) or cost_problems
+    return BoughtKit(equipment, cost, tuple(problems))
+
+
+@per_tables(1024)
+def _bought_limits(archetype_id: str, size: int, tables: Tables) -> tuple[int, int, int, int]:
+    """The PS, MD and AG past which a kit is the same (`_deciding_values`) and its whole price."""
+    archetype = tables.archetypes[archetype_id]
+    return (*_deciding_values(archetype, tables), _whole_kit_price(archetype, size, tables))
+
+
+def _whole_kit_price(archetype: Archetype, size: int, tables: Tables) -> int:
     """What every weapon, the dearest armor and the dearest shield the archetype lists cost together: with
     this much or more, every price check `_bought_equipment` makes passes."""
     weapons = sum(tables.weapons[item.name].cost or 0 for item in archetype.weapons)
     human_size = tables.armor_file.human_size
-    armor = max(
-        (armor_cost(tables.armor[name], race.size, human_size) for name in archetype.armor), default=0
-    )
+    armor = max((armor_cost(tables.armor[name], size, human_size) for name in archetype.armor), default=0)
     shield = max((tables.shields[item.name].cost for item in archetype.shield), default=0)
     return weapons + armor + shield
 
@@ -205,45 +198,28 @@ def _shield(
     return _item(chosen.name, chosen.rank if left is None else None)
 
 
-#: NPC kits by (tables, archetype, PS, MD, AG), each value cut at `_deciding_values` (past them the kit is the
-#: same): a batch gives thousands from a few dozen such keys. An Equipment is never changed once made; the
-#: tables are kept with it so their id is not reused meanwhile.
-_GIVEN: dict[tuple[int, int, int, int, int], tuple[Tables, Equipment]] = {}
-_DECIDING: dict[tuple[int, int], tuple[Tables, tuple[int, int, int]]] = {}
+def _given_key(archetype_id: str, stats: Mapping[str, int], tables: Tables) -> tuple[str, int, int, int]:
+    """The values a given kit depends on, each cut at `_deciding_values` (past them the kit is the same): a
+    batch gives thousands of kits from a few dozen such keys."""
+    strength, dexterity, agility = _deciding(archetype_id, tables)
+    return archetype_id, min(stats["PS"], strength), min(stats["MD"], dexterity), min(stats["AG"], agility)
 
 
-def forget_given() -> None:
-    """Empty the kits given so far (chargen.generation.pipeline.forget_memos)."""
-    _GIVEN.clear()
-
-
-def given_equipment(archetype: Archetype, stats: Mapping[str, int], tables: Tables) -> Equipment:
+@per_tables(4096, key=_given_key)
+def given_equipment(archetype_id: str, stats: Mapping[str, int], tables: Tables) -> Equipment:
     """An NPC's kit, given: every archetype weapon at its typical Rank where the NPC may hold that Rank
     (else unranked), led by the weapon its allocation aimed at; none whose PS minimum is more than
     carry_margin above the NPC's PS. Armor and shield by `preferred_load`. Checked when first made."""
-    strength, dexterity, agility = _deciding(archetype, tables)
-    key = (
-        id(tables),
-        id(archetype),
-        min(stats["PS"], strength),
-        min(stats["MD"], dexterity),
-        min(stats["AG"], agility),
-    )
-    known = _GIVEN.get(key)
-    if known is None or known[0] is not tables:
-        equipment = _given_equipment(archetype, stats, tables)
-        problems = check_equipment(equipment, stats, tables)
-        if problems:  # pragma: no cover - the tables' own checks keep an archetype's kit lawful
-            raise InputError(problems)
-        known = _GIVEN[key] = (tables, equipment)
-    return known[1]
+    equipment = _given_equipment(tables.archetypes[archetype_id], stats, tables)
+    problems = check_equipment(equipment, stats, tables)
+    if problems:  # pragma: no cover - the tables' own checks keep an archetype's kit lawful
+        raise InputError(problems)
+    return equipment
 
 
-def _deciding(archetype: Archetype, tables: Tables) -> tuple[int, int, int]:
-    deciding = _DECIDING.get((id(tables), id(archetype)))
-    if deciding is None or deciding[0] is not tables:
-        deciding = _DECIDING[id(tables), id(archetype)] = (tables, _deciding_values(archetype, tables))
-    return deciding[1]
+@per_tables(1024)
+def _deciding(archetype_id: str, tables: Tables) -> tuple[int, int, int]:
+    return _deciding_values(tables.archetypes[archetype_id], tables)
 
 
 def _deciding_values(archetype: Archetype, tables: Tables) -> tuple[int, int, int]:

@@ -15,7 +15,7 @@ from chargen.character_file import CharacterInput
 from chargen.dice import Dice
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
-from chargen.generation.abilities import bought_abilities, forget_typical, given_abilities, with_abilities
+from chargen.generation.abilities import bought_abilities, given_abilities, with_abilities
 from chargen.generation.decisions import (
     NO_ABILITIES,
     Abilities,
@@ -32,15 +32,15 @@ from chargen.generation.equipment import (
     bought_kit,
     check_equipment,
     equipment_cost,
-    forget_given,
     given_equipment,
 )
 from chargen.generation.heritage import Heritage, heritage
-from chargen.generation.variety import forget_carried, varied_equipment
+from chargen.generation.variety import varied_equipment
 from chargen.model import Character
 from chargen.names import unknown_name
 from chargen.rules.characteristics import combined_modifiers, modified_characteristics
 from chargen.tables import Tables
+from chargen.tables.memo import per_tables
 from chargen.tables.schema import PointRow, Race
 from chargen.vocabulary import GENDERS
 
@@ -57,21 +57,6 @@ class Options:
     # 8.8 for a character the file leaves unnamed: a name for (race, gender), or None for the tables'
     # own draw. The batch names its NPCs from their own seeds (bynames, fewer namesakes).
     namer: Callable[[str, str], str | None] | None = None
-
-
-def forget_memos(tables: Tables) -> None:
-    """Empty the memos the steps fill with every new kind of character: the weapon and unarmed lines kept
-    per Tables, with the terms and Initiatives they share (chargen.generation.derived) and the abilities a
-    rolled character buys (abilities), 5.2's aims (characteristics), and the abilities and kits an
-    archetype gives a race and a build (abilities, equipment: 205 and 94 kept over a 2,000-NPC batch).
-    They save a data NPC a few microseconds of its 80 but grow with the distinct characters met (about
-    1 kB a character); a maker of Character Records, 300 ms each to lay out, drops them after each
-    (chargen.batch.npc). What is made stays the same: the next character works its values out again."""
-    tables.index.forget_lines()
-    characteristics.forget_aims()
-    forget_typical()
-    forget_given()
-    forget_carried()
 
 
 def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
@@ -135,17 +120,10 @@ def abilities_step(
     return NO_ABILITIES
 
 
+@per_tables(1024, key=lambda born, _tables: (born.race.race, born.race_type, born.gender))
 def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:
     """6.1, 6.4-6.9: the race's modifiers (with its type's) and the gender's, worked out once per Tables
     for each race, type and gender (a Modifiers is never changed once made)."""
-    key = (born.race.race, born.race_type, born.gender)
-    known = tables.index.modifiers.get(key)
-    if known is None:
-        known = tables.index.modifiers[key] = _modifiers(born, tables)
-    return known
-
-
-def _modifiers(born: Birthrights, tables: Tables) -> Modifiers:
     race = tables.races[born.race.race]
     type_modifiers = race.types[born.race_type].modifiers if born.race_type else {}
     gender = tables.birthrights.genders[born.gender]  # type: ignore[index]
@@ -201,9 +179,8 @@ def allocation_step(rolled: RolledPoints, modifiers: Modifiers, tables: Tables) 
     gender modify them (6.x)."""
     allocation = rolled.allocation
     if allocation is None and rolled.archetype is not None:
-        archetype = tables.archetypes[rolled.archetype]
         allocation = characteristics.archetype_allocation(
-            rolled.row, archetype, rolled.jitter, modifiers.total, tables
+            rolled.row, rolled.archetype, rolled.jitter, modifiers.total, tables
         )
     assert allocation is not None  # points_step gives one or the other
     return Points(rolled.archetype, rolled.row, allocation)
@@ -257,13 +234,12 @@ def kit_step(
     given = spec.equipment_given
     has_kit = bool(spec.weapons or spec.armor or spec.shield)
     if options.equip != "none" and not has_kit and archetype is not None:
-        chosen = tables.archetypes[archetype]
         if options.equip == "give":  # checked when given_equipment first made it for these PS and MD
-            base = given_equipment(chosen, primaries, tables)
+            base = given_equipment(archetype, primaries, tables)
             if dice is not None:
-                base = varied_equipment(base, chosen, primaries, dice.choice, tables)
+                base = varied_equipment(base, archetype, primaries, dice.choice, tables)
             return Kit(base, True, 0)
-        bought = bought_kit(chosen, primaries, background.starting_silver, race, tables)
+        bought = bought_kit(archetype, primaries, background.starting_silver, race, tables)
         if bought.problems:
             raise InputError(list(bought.problems))
         equipment, cost = bought.equipment, bought.cost

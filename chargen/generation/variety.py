@@ -8,7 +8,6 @@ from collections.abc import Callable, Mapping, Sequence
 from chargen.character_file import Item
 from chargen.generation.equipment import Equipment, kept_item, rank_problem
 from chargen.tables import Tables
-from chargen.tables.schema import Archetype
 
 #: Issue 30: how an NPC's given kit varies within its archetype. Each weapon after the first is kept two
 #: times in three; each Rank moves one down or up one time in four each way (within what 20.2 allows); the
@@ -19,7 +18,7 @@ RANK_STEP = (-1, 0, 0, 1)
 
 def varied_equipment(
     base: Equipment,
-    archetype: Archetype,
+    archetype_id: str,
     stats: Mapping[str, int],
     choose: Callable[[Sequence[object]], object],
     tables: Tables,
@@ -32,25 +31,16 @@ def varied_equipment(
     lead, *rest = base.weapons
     weapons = [lead, *(item for item in rest if choose(KEEP_SECOND))]
     varied = [_varied_item(item, stats, choose, tables) for item in weapons]
-    carried = _carried_armor(archetype, stats["AG"], tables)
+    carried = _carried_armor(archetype_id, stats["AG"], tables)
     armor = str(choose(carried)) if len(carried) > 1 else base.armor
     return Equipment(varied, armor, base.shield)
 
 
-#: The archetype's armor an Agility carries, by (tables, archetype, Agility): a batch meets few of these.
-_CARRIED: dict[tuple[int, int, int], tuple[Tables, list[str]]] = {}
-
-
-def _carried_armor(archetype: Archetype, agility: int, tables: Tables) -> list[str]:
-    key = (id(tables), id(archetype), agility)
-    known = _CARRIED.get(key)
-    if known is None or known[0] is not tables:
-        if len(_CARRIED) >= 4096:
-            _CARRIED.clear()
-        divisor = tables.archetype_file.load_divisor
-        carried = [name for name in archetype.armor if tables.armor[name].agility_loss * divisor <= agility]
-        known = _CARRIED[key] = (tables, carried)
-    return known[1]
+def _carried_armor(archetype_id: str, agility: int, tables: Tables) -> tuple[str, ...]:
+    """The archetype's armor an Agility carries."""
+    divisor = tables.archetype_file.load_divisor
+    armor = tables.archetypes[archetype_id].armor
+    return tuple(name for name in armor if tables.armor[name].agility_loss * divisor <= agility)
 
 
 def _varied_item(
@@ -63,8 +53,3 @@ def _varied_item(
     if rank == item.rank or rank_problem(tables.weapons[item.name], rank, stats["PS"], stats["MD"]):
         return item
     return kept_item(item.name, rank)
-
-
-def forget_carried() -> None:
-    """Empty the armor lists kept so far (chargen.generation.pipeline.forget_memos)."""
-    _CARRIED.clear()

@@ -117,11 +117,6 @@ class SpecialDamageTable(Entry):
     rule: str
     rows: list[SpecialDamageRow]
 
-    @cached_property
-    def read(self) -> dict[int, tuple[str | None, str | None]]:
-        """The (endurance, grievous) roll ranges already read, by Strike Chance (filled as the chart is read)."""
-        return {}
-
 
 class GrievousClasses(Entry):
     rule: str

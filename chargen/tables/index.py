@@ -16,15 +16,7 @@ from chargen.rules.allocation import places_allowed, places_at_maximum
 from chargen.tables.base import Band
 from chargen.tables.schema import AllocationLimits, AllotmentRow, PointRow, ValueBand
 
-#: A weapon line's Strike Chance, damage, damage modifier, two-handed damage, and endurance damage and
-#: grievous injury ranges (chargen.generation.derived).
-WeaponTerms = tuple[int, str, "int | None", "str | None", "str | None", "str | None"]
-#: An unarmed line's Strike Chance, damage, and endurance damage and grievous injury ranges.
-UnarmedTerms = tuple[int, str, "str | None", "str | None"]
-
 if TYPE_CHECKING:
-    from chargen.generation.decisions import Abilities, Modifiers
-    from chargen.model import ArmorLine, UnarmedLine, WeaponLine
     from chargen.tables.loader import Tables
 
 Key = TypeVar("Key")
@@ -109,50 +101,12 @@ class TableIndex:
         self.adventurers = sorted(
             key for key, kind in tables.archetypes.items() if kind.adventurer
         ) or sorted(tables.archetypes)
-        #: Modifiers by (race, race type, gender), filled by the generation as it meets them.
-        self.modifiers: dict[tuple[str, str | None, str], Modifiers] = {}
-        #: Issue 30's abilities a rolled character buys, by (archetype, race, race type, 8.5 Experience),
-        #: filled by the generation as it meets them (chargen.generation.abilities.bought_abilities).
-        self.bought: dict[tuple[str, str, str | None, int], Abilities] = {}
-        #: 8.6's price of an ability at a Rank by (ability, Rank, magic or not, the race's multiplier).
-        self.prices: dict[tuple[str, int, bool, float], int | None] = {}
-        #: The record's weapon and unarmed lines by what they read (chargen.generation.derived): filled as
-        #: characters meet them, bounded by the few values a characteristic takes.
-        self.weapon_lines: dict[tuple[str, int | None, int, int, int, int, int], WeaponLine] = {}
-        self.unarmed_lines: dict[tuple[int | None, int, int, int, int, int], UnarmedLine] = {}
-        #: What a new line shares with earlier ones: a weapon's Strike Chance, damage and special damage by
-        #: (weapon, Rank, the MD it strikes with, MD, PS), unarmed combat's by (Rank, MD it strikes with,
-        #: modified Agility, MD, PS), and the Initiative by (modified Agility, Perception, Rank). Over 10,000
-        #: NPCs, 88% of weapon lines find their terms here where 55% find the whole line.
-        self.weapon_terms: dict[tuple[str, int | None, int, int, int], WeaponTerms] = {}
-        self.unarmed_terms: dict[tuple[int | None, int, int, int, int], UnarmedTerms] = {}
-        self.initiatives: dict[tuple[int, int, int | None], int] = {}
-        #: The armor line by (armor, race size, gender): a handful of each.
-        self.armor_lines: dict[tuple[str, int, str], ArmorLine] = {}
-        self._limits = characteristics.allocation_limits
-        self._raisable: dict[tuple[int, int], Raisable] = {}
-
-    def forget_lines(self) -> None:
-        """Empty the weapon and unarmed lines kept so far, with the terms and Initiatives they share, and
-        the abilities bought (chargen.generation.pipeline.forget_memos)."""
-        self.weapon_lines.clear()
-        self.unarmed_lines.clear()
-        self.weapon_terms.clear()
-        self.unarmed_terms.clear()
-        self.initiatives.clear()
-        self.bought.clear()
-
-    def raisable(self, maximum: int, places: int) -> Raisable:
-        """5.2's place limits for a Point Generation row's maximum, as a table: for how many values sit at
-        the maximum, maximum-1 and maximum-2, whether one more point may go to a value now at maximum-1,
-        maximum-2 or maximum-3 (the allocation search asks this for every point it hands out)."""
-        table = self._raisable.get((maximum, places))
-        if table is None:
-            table = self._raisable[maximum, places] = raisable_places(maximum, self._limits, places)
-        return table
 
 
-def raisable_places(maximum: int, limits: AllocationLimits, places: int) -> Raisable:
+def raisable_table(maximum: int, limits: AllocationLimits, places: int) -> Raisable:
+    """5.2's place limits for a Point Generation row's maximum: for how many values sit at the maximum,
+    maximum-1 and maximum-2, whether one more point may go to a value now at maximum-1, maximum-2 or
+    maximum-3."""
     allowed_max = places_at_maximum(maximum, limits)
 
     def allowed(at_max: int, one_below: int, two_below: int) -> bool:

@@ -25,6 +25,7 @@ from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_locate
 
 if TYPE_CHECKING:
     from chargen.tables.index import TableIndex
+    from chargen.tables.memo import Memos
 
 Model = TypeVar("Model", bound=BaseModel)
 
@@ -106,6 +107,16 @@ class Tables:
         from chargen.tables.index import TableIndex
 
         return TableIndex(self)
+
+    @functools.cached_property
+    def memos(self) -> Memos:
+        """What the layers worked out from these tables, kept with them (chargen.tables.memo)."""
+        return {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        # Sent to a worker process without the memos: they would only make the pickle bigger, and the
+        # worker fills its own.
+        return {key: value for key, value in self.__dict__.items() if key != "memos"}
 
     def raw(self, name: str) -> Any:
         """One table file as plain data (for `chargen tables NAME`), with the rulesets' changes."""

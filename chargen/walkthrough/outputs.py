@@ -9,23 +9,16 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from chargen.output import EXTENSIONS, is_special, would_replace
+from chargen.output import is_special, would_replace
+from chargen.output_kinds import KINDS
 
-__all__ = ["KINDS", "Target", "path_problem", "would_replace"]  # would_replace: the one policy's own test
-
-#: What each file the walk writes is, for its question and its messages.
-KINDS = {
-    "yaml": "character file",
-    "json": "character file",
-    "pdf": "PDF of the Character Record",
-    "html": "HTML page of the Character Record",
-}
+__all__ = ["Target", "path_problem", "would_replace"]  # would_replace: the one policy's own test
 
 
 @dataclass(frozen=True)
 class Target:
-    """One file the walk may write: its kind (a key of KINDS) and the name offered for Enter (None: Enter
-    writes no such file)."""
+    """One file the walk may write: its kind (yaml, json, pdf or html, chargen.output_kinds) and the name
+    offered for Enter (None: Enter writes no such file)."""
 
     kind: str
     offered: str | None = None
@@ -33,11 +26,12 @@ class Target:
     @property
     def question(self) -> str:
         offered = f"Enter for {self.offered}" if self.offered else "or Enter for none"
-        return f"{KINDS[self.kind][:1].upper()}{KINDS[self.kind][1:]} to write ({offered})"
+        label = KINDS[self.kind].label
+        return f"{label[:1].upper()}{label[1:]} to write ({offered})"
 
     @property
     def accepts(self) -> str:
-        endings = " or ".join(EXTENSIONS[self.kind])
+        endings = " or ".join(KINDS[self.kind].endings)
         where = "in the current folder, or with a folder that exists"
         none = "" if self.offered else "; Enter writes none"
         return f"a file name ending in {endings}, {where}{none}"
@@ -47,8 +41,7 @@ def path_problem(path: str, kind: str) -> str | None:
     """Why the walk cannot write the `kind` file `path` (None: it can). The name's ending, its folder (it
     must exist), whether it is a folder, and whether the folder takes a new file (tried, not guessed from
     the permission bits: a superuser or a read-only disk would mislead them)."""
-    what = KINDS[kind]
-    endings = EXTENSIONS[kind]
+    what, endings = KINDS[kind].label, KINDS[kind].endings
     target = Path(path)
     if not path.strip():
         return f"give the {what} a file name"

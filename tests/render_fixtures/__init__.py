@@ -127,9 +127,9 @@ def _replace_numbers(node: Any, value: int) -> Any:
 
 def roster_html(characters: list[Any], **options: Any) -> str:
     """The batch roster (NPC cards) of built characters, as `chargen batch --roster` prints it."""
-    from chargen.batch.cards import roster_card
-    from chargen.batch.roster import roster_html as render_roster
     from chargen.render.build import as_character
+    from chargen.views.cards import roster_card
+    from chargen.views.roster import roster_html as render_roster
 
     cards = [
         roster_card(number, as_character(character), tables())

@@ -1,5 +1,5 @@
 """Stat blocks: each NPC as a GM writes it on an index card, as plain text or Markdown, made from the
-roster card (chargen.batch.cards.RosterCard), so a block and a card always show the same values.
+roster card (chargen.views.cards.RosterCard), so a block and a card always show the same values.
 
     Theobald Stanmore (1): Bandit, Human, male
       PS 20  MD 21  AG 21  EN 14  MA 6  WP 9  FT 20  PC 8
@@ -17,7 +17,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chargen.batch.cards import CardAbility, CardWeapon, RosterCard, roster_card
+from chargen.views.cards import CardAbility, CardWeapon, RosterCard, roster_card
 
 if TYPE_CHECKING:
     from chargen.model import Character

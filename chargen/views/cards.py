@@ -1,5 +1,5 @@
-"""A batch NPC as a GM reads it behind the screen: the roster card (chargen.batch.roster) and the stat block
-(chargen.batch.statblock) are both made from its RosterCard. Imported only by a batch that makes them: a
+"""A batch NPC as a GM reads it behind the screen: the roster card (chargen.views.roster) and the stat block
+(chargen.views.statblock) are both made from its RosterCard. Imported only by a batch that makes them: a
 JSONL or CSV batch starts without these classes (about 4 ms, their dataclasses and the record's lookups)."""
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ class CardTrack:
 @dataclass(frozen=True, slots=True)
 class RosterCard:
     """What a GM reads behind the screen, already in display names: small, so a roster of thousands fits.
-    The roster card and the stat block (chargen.batch.statblock) are both made from it."""
+    The roster card and the stat block (chargen.views.statblock) are both made from it."""
 
     number: int
     name: str
