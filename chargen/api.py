@@ -8,10 +8,10 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from chargen.all_problems import every_problem
+from chargen.all_problems import Problems
 from chargen.api_door import check_roll, check_seed, check_tables, check_text, checked_namer
 from chargen.character_file import DERIVED_KEYS, CharacterInput
-from chargen.character_reading import character_input, locate_problems, parse_located, unvalidated_input
+from chargen.character_reading import character_input, read_located, unvalidated_input
 from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, Characteristics, to_document_value
@@ -132,22 +132,22 @@ def build(
     """Build a character from a character file's text (YAML or JSON): given rolls and choices are used and
     checked, the rest rolled with `seed` (else the file's seed, else a fresh one)."""
     _check_source(text, source, seed, tables)
-    spec, located = _parsed(text, source, tables)
-    try:
-        return build_spec(spec, seed=seed, tables=tables)
-    except InputError as error:
-        raise every_problem(located, tables, locate_problems(error, located)) from None
+    return _built(load_located(text, source, gather=True), seed, tables)[1]
 
 
-def _parsed(text: str, source: str, tables: Tables | None) -> tuple[CharacterInput, Located]:
-    """The file read and checked against its schema; failing, every problem of the file (all_problems)."""
-    located = load_located(text, source)
+def _built(located: Located, seed: int | None, tables: Tables | None) -> tuple[CharacterInput, Character]:
+    """The file read, checked and built in one pass: failing, every problem of the file (all_problems), each
+    at its file:line:column."""
+    check_seed(seed)
+    check_tables(tables)
+    problems = Problems()
+    spec = read_located(located, problems)
+    if spec is None:
+        raise problems.error(located)
     try:
-        return parse_located(text, source, located)
-    except InputError as error:
-        if not isinstance(located.data, dict):
-            raise
-        raise every_problem(located, tables, error) from None
+        return spec, _generated(spec, seed, tables, problems)
+    except InputError:
+        raise problems.error(located) from None
 
 
 def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None) -> Character:
@@ -155,14 +155,22 @@ def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables 
         raise InputError(f"spec: must be a CharacterInput (chargen.character_file), not {shown(spec)}")
     check_seed(seed)
     check_tables(tables)
+    return _generated(spec, seed, tables, Problems())
+
+
+def _generated(
+    spec: CharacterInput, seed: int | None, tables: Tables | None, problems: Problems
+) -> Character:
+    """`spec` made whole; every problem of its names and steps (with `problems`, its reading's) raised."""
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
     tables = with_recorded_rules(tables or load_tables(), spec.rules)
-    # Issue 30: a partial file (one with none of the derived values chargen writes) is made whole as `roll`
-    # makes a character: what it leaves out of the kit and abilities is bought for its archetype within the
-    # purse and the Experience (none when it says its equipment was given). A whole file is rebuilt as it is.
+    # A partial file (one with none of the derived values chargen writes) is made whole as `roll` makes a
+    # character: what it leaves out of the kit and abilities is bought for its archetype within the purse
+    # and the Experience (none when it says its equipment was given). A whole file is rebuilt as it is.
     partial = not spec.model_fields_set & set(DERIVED_KEYS)
     options = Options(equip="buy" if partial and not spec.equipment_given else "none")
-    return generate(resolve_names(spec, tables), tables, seed=chosen_seed, options=options)
+    named = resolve_names(spec, tables, problems)
+    return generate(named, tables, seed=chosen_seed, options=options, problems=problems)
 
 
 def record_tables(character: Character, tables: Tables | None = None) -> Tables:
@@ -181,11 +189,8 @@ def validate(text: str, source: str = "<input>", *, tables: Tables | None = None
     """Problems with a character file: anything `build` refuses (raised as ChargenError), plus derived values
     in the file that disagree with the rules (returned, one line each)."""
     _check_source(text, source, None, tables)
-    spec, located = _parsed(text, source, tables)
-    try:
-        rebuilt = build_spec(spec, tables=tables)
-    except InputError as error:
-        raise every_problem(located, tables, locate_problems(error, located)) from None
+    located = load_located(text, source, gather=True)
+    spec, rebuilt = _built(located, None, tables)
     written = spec.model_dump(include=set(DERIVED_KEYS), exclude_none=True)
     problems: list[Problem] = []
     for key in DERIVED_KEYS:

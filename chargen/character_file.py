@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
@@ -137,24 +138,31 @@ class Ability(_Strict):
     """A skill (48-62) or language (49) with its Rank."""
 
     name: Name
-    rank: Rank
+    rank: Rank = Field(0, description="no rank = Rank 0")
 
 
 class MagicAbility(_Strict):
     """A talent, spell or ritual (34-47); `kind` may be left to the table when the table lists it."""
 
     name: Name
-    rank: Rank
+    rank: Rank = Field(0, description="no rank = Rank 0")
     kind: Literal["talent", "spell", "ritual"] | None = None
 
     _kind_in_any_case = field_validator("kind", mode="before")(_lower)
+
+
+def _number(value: Any) -> Any:
+    """A weight is a number: one message for what is none (not one for each kind of number)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("should be a number of pounds")
+    return value
 
 
 class Gear(_Strict):
     """Equipment beyond arms and armor, as the player enters it (weight in pounds, each)."""
 
     name: Name
-    weight: Annotated[StrictInt | StrictFloat, Field(ge=0, le=10_000)] | None = None
+    weight: Annotated[StrictInt | StrictFloat, BeforeValidator(_number), Field(ge=0, le=10_000)] | None = None
     count: Annotated[StrictInt, Field(ge=1, le=10_000)] = 1
 
 
@@ -258,10 +266,11 @@ class CharacterInput(_Strict):
         """`Male`, ` Left ` mean male and left."""
         return value.strip().lower() if isinstance(value, str) else value
 
-    @field_validator("weapons", mode="before")
+    @field_validator("weapons", "skills", "languages", "spells", mode="before")
     @classmethod
-    def _bare_weapon_names(cls, value: Any) -> Any:
-        """`weapons: [broadsword, dagger]` (or `weapons: broadsword, dagger`) is a list of unranked weapons."""
+    def _bare_names(cls, value: Any) -> Any:
+        """`weapons: [broadsword, dagger]` (or `weapons: broadsword, dagger`) is a list of unranked weapons;
+        `languages: [dwarvish]`, a list of languages at Rank 0, as skills and magic."""
         if isinstance(value, str) and value.strip():
             value = [part for part in value.split(",") if part.strip()]
         if isinstance(value, list):

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic_core import ErrorDetails
 
-from chargen.errors import Problem, shown
+from chargen.errors import KeyPath, Problem, shown
 
 #: The rule behind each top-level key of a character file, named in its messages.
 RULES = {
@@ -93,6 +93,16 @@ NESTED_KEYS = {
 }
 
 
+#: Words a player may write as a key for what the file names otherwise, for a did-you-mean on `Experience:`.
+KEY_WORDS = {
+    "experience": "experience_points",
+    "xp": "experience_points",
+    "silver": "silver_pennies",
+    "money": "silver_pennies",
+    "purse": "silver_pennies",
+}
+
+
 #: 5.1's six characteristics by the words a player may type for them, for a did-you-mean on `strenght:`.
 CHARACTERISTIC_WORDS = {
     "strength": ("PS", "Physical Strength"),
@@ -107,10 +117,15 @@ CHARACTERISTIC_WORDS = {
 }
 
 
+def key_path(item: ErrorDetails) -> KeyPath:
+    """The file's key path of one pydantic error (without the validators' own steps)."""
+    return tuple(part for part in item["loc"] if not str(part).startswith("function-"))
+
+
 def rewritten(item: ErrorDetails, known_keys: Iterable[str] = ()) -> Problem:
     """One pydantic error as a Problem: its key path, what is wrong (got value), and the rule; a mistyped
     key or a value off a fixed list gets the nearest one suggested."""
-    loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
+    loc = key_path(item)
     if item["type"] == "extra_forbidden":
         return Problem(loc, f"unknown key{_key_hint(loc, known_keys)}")
     if item["type"] == "invalid_key":  # `1:` in YAML is the number 1, not a list index: say which key
@@ -126,11 +141,13 @@ def rewritten(item: ErrorDetails, known_keys: Iterable[str] = ()) -> Problem:
 def _key_hint(loc: tuple[str | int, ...], known_keys: Iterable[str]) -> str:
     """`; did you mean 'gender'?`, or for a characteristic's name (`strenght:`) where the file gives it."""
     typed = str(loc[-1])
+    spelled = typed.strip().lower().replace(" ", "_").replace("-", "_")
+    if len(loc) == 1 and spelled in KEY_WORDS:
+        return f"; did you mean {KEY_WORDS[spelled]!r}?"
     keys = list(known_keys) if len(loc) == 1 else list(NESTED_KEYS.get(str(loc[0]), ()))
     close = difflib.get_close_matches(typed, keys, n=1)
     if close:
         return f"; did you mean {close[0]!r}?"
-    spelled = typed.strip().lower().replace(" ", "_").replace("-", "_")
     named = difflib.get_close_matches(spelled, list(CHARACTERISTIC_WORDS), n=1, cutoff=0.75)
     if not named or len(loc) > 2:
         return ""

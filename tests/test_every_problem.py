@@ -99,6 +99,59 @@ def test_no_problem_is_made_up_by_setting_others_aside(text: str, lines: list[st
     assert error.value.problems == lines
 
 
+BRANNOC = Path(__file__).parent / "examples" / "bad-brannoc.yaml"
+BRANNOC_LINES = [
+    "chargen: error: bad-brannoc.yaml:8:26: equipment[0].weight: should be a number of pounds (got '10 lb')",
+    "chargen: error: bad-brannoc.yaml:10:13: Experience: unknown key; did you mean 'experience_points'?",
+    "chargen: error: bad-brannoc.yaml:13:28: weapons[0].rank: Rank 9 is above the Hand Axe's maximum Rank 4; "
+    "rule 20.2",
+    "chargen: error: bad-brannoc.yaml:14:8: armor: 'plate' is not on the Armor Chart (18.1); did you mean one "
+    "of: 'full-plate' (Full Plate), 'improved-plate' (Improved Plate), 'partial-plate' (Partial Plate)?",
+    "chargen: error: bad-brannoc.yaml:16:12: skills[0].name: 'smith' is not a skill (48-62); one of: "
+    "alchemist, assassin, astrologer, beast-master, courtesan, healer, mechanician, merchant, "
+    "military-scientist, navigator, ranger, spy-and-thief, troubador",
+    "chargen: error: bad-brannoc.yaml:20:5: spells[0].kind: give kind: talent, spell or ritual; rule 34",
+    "chargen: error: bad-brannoc.yaml:21:1: name: appears twice (first on line 3); give each key once",
+]
+#: Brannoc's seven mistakes, each as its player would put it right.
+BRANNOC_FIXES = {
+    "weight: 10 lb": "weight: 10",
+    "Experience: 500\n": "",
+    "rank: 9": "rank: 4",
+    "armor: plate": "armor: partial plate",
+    "name: smith, rank: 2": "name: merchant, rank: 2",
+    "name: earthquake, rank: 1": "name: earthquake, rank: 1, kind: spell",
+    "name: Brannoc\n": "college: earth magics\n",
+}
+
+
+@pytest.mark.parametrize("command", ["build", "validate"])
+def test_seven_mistakes_of_a_hand_written_file_in_one_run(tmp_path: Path, command: str) -> None:
+    """A file a new player wrote: a weight with its unit, a key of the rulebook's words, a Rank above the
+    weapon's maximum beside an armor the chart names otherwise, a skill the tables do not have, a spell
+    without its kind and a key given twice: all seven at the first run, the bare language and the skill
+    without a Rank taken as they are."""
+    (tmp_path / BRANNOC.name).write_text(BRANNOC.read_text(encoding="utf-8"), encoding="utf-8")
+    result = _chargen(tmp_path, command, BRANNOC.name, *(["-o", "out.yaml"] if command == "build" else []))
+    assert (result.returncode, result.stderr.splitlines()) == (2, BRANNOC_LINES)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [BRANNOC.name]
+
+
+def test_brannoc_put_right_builds_so_nothing_was_held_back() -> None:
+    text = BRANNOC.read_text(encoding="utf-8")
+    for mistake, fixed in BRANNOC_FIXES.items():
+        assert mistake in text
+        text = text.replace(mistake, fixed)
+    brannoc = api.build(text, "brannoc.yaml", seed=1)
+    assert [(skill.name, skill.rank) for skill in brannoc.skills] == [("merchant", 2), ("healer", 0)]
+    assert [(language.name, language.rank) for language in brannoc.languages] == [("dwarvish", 0)]
+    assert (brannoc.armor, brannoc.weapons[0].name, brannoc.weapons[0].rank) == (
+        "partial-plate",
+        "hand-axe",
+        4,
+    )
+
+
 def test_a_file_that_builds_is_not_read_twice() -> None:
     text = "name: Rolf\nrolls: {points: 9}\n"
     assert api.build(text, "<in>", seed=1).name == "Rolf"
@@ -109,7 +162,8 @@ def test_yaml_errors_are_whole_with_line_and_column(tmp_path: Path) -> None:
     result = _chargen(tmp_path, "build", "tab.yaml")
     assert (
         result.stderr
-        == "chargen: error: tab.yaml:2:1: broken YAML: found a tab character that violates indentation\n"
+        == "chargen: error: tab.yaml:2:1: broken YAML: found a tab character that violates indentation; indent "
+        "with spaces, not tabs\n"
     )
 
 

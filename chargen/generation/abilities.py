@@ -8,7 +8,7 @@ is given its archetype's typical skills, college and magic instead: given, not b
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from chargen.character_file import Ability, CharacterInput, MagicAbility
@@ -23,19 +23,24 @@ from chargen.tables.abilities_schema import MagicEntry
 from chargen.tables.schema import Archetype
 
 
-def with_abilities(made: Character, spec: CharacterInput, tables: Tables) -> Character:
-    """`made` with the file's skills, languages, college, magic, equipment, player, campaign and notes,
-    checked, and the Experience Point Bank 8.6 leaves; every problem raised at once."""
-    if not _lists_any(spec):
-        return made
-    if not (_lists_abilities(spec) or spec.abilities_given):  # the abilities as made: bought, or none
-        return replace(
-            made,
-            player=spec.player,
-            campaign=spec.campaign,
-            equipment=[Gear(item.name, item.weight, item.count) for item in spec.equipment],
-            notes=_notes(made, spec),
-        )
+@dataclass(frozen=True, slots=True)
+class FileAbilities:
+    """A file's own skills, languages, college and magic as checked, and the 8.6 Bank they leave."""
+
+    skills: list[Ranked]
+    languages: list[Ranked]
+    college: str | None
+    spells: list[MagicRanked]
+    bank: int | None
+
+
+def file_abilities(
+    spec: CharacterInput, race: str, race_type: str | None, experience_points: int, tables: Tables
+) -> FileAbilities | None:
+    """The file's skills, languages, college and magic checked for this race (6.4-6.9) and the 8.5
+    Experience, with the Bank 8.6 leaves; every problem raised at once. None when the file lists none."""
+    if not _lists_abilities(spec):
+        return None
     problems: list[Problem] = []
     skills = _ranked("skills", spec.skills, tables.abilities.skills, None, "a skill (48-62)", problems)
     languages = _ranked(
@@ -46,33 +51,49 @@ def with_abilities(made: Character, spec: CharacterInput, tables: Tables) -> Cha
         "a language (49)",
         problems,
     )
-    college = _college(spec.college, made, tables, problems)
-    spells = _magic(spec.spells, made.race, college, tables, problems)
+    college = _college(spec.college, race, race_type, tables, problems)
+    spells = _magic(spec.spells, race, college, tables, problems)
     bank = None
     if (skills or languages or spells) and not spec.abilities_given:
         spending = experience_spent(
             ((item.name, item.rank) for item in skills),
             ((item.name, item.rank) for item in languages),
             ((item.name, item.rank) for item in spells),
-            made.experience_multiplier,
+            tables.races[race].experience_multiplier,
             tables.abilities.experience,
         )
-        bank = made.experience_points - spending.spent
+        bank = experience_points - spending.spent
         if bank < 0:
-            problems.append(_overspent(spending.spent, made.experience_points, tables))
+            problems.append(_overspent(spending.spent, experience_points, tables))
     if problems:
         raise InputError(problems)
+    return FileAbilities(skills, languages, college, spells, bank)
+
+
+def with_abilities(made: Character, spec: CharacterInput, chosen: FileAbilities | None) -> Character:
+    """`made` with the file's skills, languages, college and magic (`chosen`, checked by file_abilities),
+    equipment, player, campaign and notes."""
+    if not _lists_any(spec):
+        return made
+    if chosen is None and not spec.abilities_given:  # the abilities as made: bought, or none
+        return replace(
+            made,
+            player=spec.player,
+            campaign=spec.campaign,
+            equipment=[Gear(item.name, item.weight, item.count) for item in spec.equipment],
+            notes=_notes(made, spec),
+        )
     return replace(
         made,
         player=spec.player,
         campaign=spec.campaign,
         equipment=[Gear(item.name, item.weight, item.count) for item in spec.equipment],
-        skills=skills,
-        languages=languages,
-        college=college,
-        spells=spells,
+        skills=chosen.skills if chosen else [],
+        languages=chosen.languages if chosen else [],
+        college=chosen.college if chosen else None,
+        spells=chosen.spells if chosen else [],
         abilities_given=True if spec.abilities_given else None,
-        experience_bank=bank,
+        experience_bank=chosen.bank if chosen else None,
         notes=_notes(made, spec),
     )
 
@@ -304,7 +325,9 @@ def _check_rank(path: KeyPath, rank: int, maximum: int | None, rule: str, proble
         problems.append(Problem(path, f"Rank {rank} is above the table's maximum of {maximum}", rule, rank))
 
 
-def _college(given: str | None, made: Character, tables: Tables, problems: list[Problem]) -> str | None:
+def _college(
+    given: str | None, race: str, race_type: str | None, tables: Tables, problems: list[Problem]
+) -> str | None:
     """34: one college, from the table; 6.6: never the one opposed to a giant's element."""
     if given is None:
         return None
@@ -313,8 +336,8 @@ def _college(given: str | None, made: Character, tables: Tables, problems: list[
     if college is None:
         problems.append(unknown_problem(("college",), given, colleges, "a college of magic (36-47)"))
         return None
-    if not _may_join(college, made.race, made.race_type, tables):
-        element = _element(made.race, made.race_type, tables)
+    if not _may_join(college, race, race_type, tables):
+        element = _element(race, race_type, tables)
         problems.append(
             Problem(
                 ("college",),
