@@ -163,7 +163,10 @@ def _generated(
 ) -> Character:
     """`spec` made whole; every problem of its names and steps (with `problems`, its reading's) raised."""
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
-    tables = with_recorded_rules(tables or load_tables(), spec.rules)
+    recorded = problems.step(("rules",), with_recorded_rules, tables or load_tables(), spec.rules)
+    if recorded is None:
+        raise problems.error()
+    tables = recorded
     # A partial file (one with none of the derived values chargen writes) is made whole as `roll` makes a
     # character: what it leaves out of the kit and abilities is bought for its archetype within the purse
     # and the Experience (none when it says its equipment was given). A whole file is rebuilt as it is.

@@ -99,7 +99,7 @@ def test_no_problem_is_made_up_by_setting_others_aside(text: str, lines: list[st
     assert error.value.problems == lines
 
 
-BRANNOC = Path(__file__).parent / "examples" / "bad-brannoc.yaml"
+BRANNOC = Path(__file__).parent / "bad-brannoc.yaml"
 BRANNOC_LINES = [
     "chargen: error: bad-brannoc.yaml:8:26: equipment[0].weight: should be a number of pounds (got '10 lb')",
     "chargen: error: bad-brannoc.yaml:10:13: Experience: unknown key; did you mean 'experience_points'?",

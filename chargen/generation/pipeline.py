@@ -21,6 +21,7 @@ from chargen.generation.abilities import (
     file_abilities,
     forget_typical,
     given_abilities,
+    typed_bank,
     with_abilities,
 )
 from chargen.generation.decisions import (
@@ -133,7 +134,10 @@ def generate(
     made = _made(spec, seed, rolled, optional, born, background, dice, tables, options, problems)
     if made is None:
         raise problems.error()
-    return with_abilities(made, spec, chosen)  # 8.6 and rule 3's record
+    whole = with_abilities(made, spec, chosen)  # 8.6 and rule 3's record
+    problems.add(typed_bank(spec, whole.experience_bank))
+    problems.raise_any()
+    return whole
 
 
 def _given_rolls(spec: CharacterInput) -> dict[str, object]:
