@@ -228,10 +228,6 @@ def _optional_item(walk: Walk, code: str) -> Any:
     return next(item for item in walk.tables.characteristics.optional if item.code == code)
 
 
-def _optional_explain(item: Any) -> str:
-    return f"{item.rule} {item.name}: roll {item.dice}."
-
-
 def _optional_dice(code: str) -> Question:
     def result(walk: Walk, character: Character) -> str:
         return f"{_optional_item(walk, code).name} {character.characteristics.get(code)}"
