@@ -73,7 +73,7 @@ def roll_checked(
     """`roll` for choices chargen has itself checked against `tables` (a batch's plan, through
     chargen.batch.checked_plan): ids of the tables and a gender of 6.1. The same character as `roll`
     makes of them; its input is made without pydantic's validation, so a batch that reads no character
-    file never builds pydantic's model of one (about 5 ms of its start)."""
+    file never builds pydantic's model of one (a cost on its start)."""
     chosen = (None, gender, race, None, archetype, ())
     return generate(
         _rolled_spec(chosen, tables, checked=True),

@@ -1,4 +1,4 @@
-"""chargen.api's arguments, checked at the door (issue 31 item 10): a wrong type is one InputError naming
+"""chargen.api's arguments, checked at the door: a wrong type is one InputError naming
 the argument and the value, never a TypeError or AttributeError from deep inside, and never a value the
 library would write into a file it then refuses to read (a seed of -1 or 10**30, a name of two lines)."""
 

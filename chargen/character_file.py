@@ -2,7 +2,7 @@
 its exact key order. Reading one, each problem at its line:column, is chargen.character_reading."""
 
 # Annotations are objects here, not text (no `from __future__ import annotations`): pydantic would
-# compile the text of each of the 72 field annotations as it makes the models, about 1 ms of a batch's start.
+# compile the text of each field annotation as it makes the models, a cost on a batch's start.
 
 from typing import Annotated, Any, Literal
 
@@ -61,7 +61,7 @@ def _percentile(value: Any) -> Any:
 
 class _Strict(BaseModel):
     # Built (their validators made) when they first validate, not when chargen imports them: a batch
-    # reads no character file (chargen.api.roll_checked), and building them is about 5 ms of its start.
+    # reads no character file (chargen.api.roll_checked), and building them is a cost on its start.
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
@@ -172,7 +172,7 @@ class Points(_Strict):
 
 
 class RulesetUsed(_Strict):
-    """A ruleset the file was made with (issue 9): its name and the first 16 hex digits of its SHA-256."""
+    """A ruleset the file was made with: its name and the first 16 hex digits of its SHA-256."""
 
     name: Id
     sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]

@@ -108,8 +108,8 @@ def unvalidated_input(values: dict[str, Any]) -> CharacterInput:
     """What `character_input` makes of `values` that no validator would change or refuse (chargen's own
     checked choices, chargen.api.roll_checked), made without validating them: the fields given are the
     keys of `values`, the others have their defaults. The defaults a factory makes are made here, a
-    model's as it stands: pydantic's model_construct reads each factory's signature first (about 0.1 ms a
-    field, 12 ms over a batch's first hundred NPCs)."""
+    model's as it stands: pydantic's model_construct reads each factory's signature first, a cost on a
+    batch's start (docs/performance.md)."""
     made = {
         name: _made_default(field.default_factory)
         for name, field in CharacterInput.model_fields.items()

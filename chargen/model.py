@@ -206,7 +206,7 @@ class Character:
     player: str | None = field(default=None, metadata=OMITTED)
     campaign: str | None = field(default=None, metadata=OMITTED)
     seed: int | None = field(default=None, metadata=OMITTED)
-    # issue 9: the rulesets layered over the book's tables, each {name, sha256}; none for the book's rules.
+    # The rulesets layered over the book's tables, each {name, sha256}; none for the book's rules.
     rules: list[dict[str, str]] = field(default_factory=list, metadata=OMITTED)
     archetype: str | None = field(default=None, metadata=OMITTED)
     gender: str
@@ -237,7 +237,7 @@ class Character:
     modifiers: dict[str, Modifier]
     tmr: int
     experience_multiplier: float
-    # Issue 30: what the record shows from the race table is in the file too. Section IV (8): the life span
+    # What the record shows from the race table is in the file too. Section IV (8): the life span
     # and starting age as the race table words them (None: the table gives none); 6.4-6.9: the talents the
     # race grants (magic entry ids: the elf's Witchsight, 6.5), never bought or typed in.
     life_span: str | None = field(default=None, metadata=OMITTED)

@@ -204,8 +204,8 @@ def _record_pdf(plan: Plan, number: int, character: Character, tables: Tables) -
         fillable=plan.fillable,
         field_prefix=f"npc{number:0{len(str(plan.count))}d}_",
     )
-    # A record takes 300 ms to lay out, against microseconds the roll's memos save: kept, they would
-    # grow with every record of a long batch (about 1 kB each, chargen.generation.pipeline).
+    # A record takes far longer to lay out than the roll's memos save: kept, they would grow with every
+    # record of a long batch (chargen.generation.pipeline.forget_memos).
     forget_memos(tables)
     return record
 

@@ -33,7 +33,7 @@ PAGES_PER_TASK = 2  # about a second of WeasyPrint: small enough to spread over 
 @dataclass(frozen=True)
 class RosterPage:
     number: int
-    cards: Sequence[RosterCard | GroupHeading]  # a group's heading takes one card's place (issue 30)
+    cards: Sequence[RosterCard | GroupHeading]  # a group's heading takes one card's place
 
 
 def with_headings(cards: Sequence[RosterCard]) -> list[RosterCard | GroupHeading]:

@@ -31,9 +31,8 @@ if TYPE_CHECKING:
     from chargen.batch.statblock import GroupHeading
     from chargen.tables import Tables
 
-#: The bytes a row-by-row output gathers before each write to the system. A JSONL line is about 2 kB: with
-#: io's 8 kB a batch made a system call every four lines (3,026 for 10,000 NPCs), 1.7 us a line written
-#: against 0.5 us with this (measured alone, 10,000 lines to a file).
+#: The bytes a row-by-row output gathers before each write to the system: with io's default buffer a
+#: batch made a system call every few JSONL lines (docs/performance.md).
 STREAM_BUFFER = 256 * 1024
 #: The CSV's columns after CSV_COLUMNS in a run of groups: which group (1, 2, ...) and "yes" for its leader.
 GROUP_COLUMNS = ("group", "leader")

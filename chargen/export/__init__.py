@@ -1,4 +1,4 @@
-"""A character for a virtual tabletop (issue 33): the Roll20 DragonQuest sheet's character JSON, as the VTT
+"""A character for a virtual tabletop: the Roll20 DragonQuest sheet's character JSON, as the VTT
 Enhancement Suite imports it (chargen.export.roll20), or a Foundry VTT "Simple Worldbuilding" actor
 (chargen.export.foundry). What each target takes is read from its own source and kept, with where it
 comes from, in tables/export_roll20.yaml and tables/export_foundry.yaml; the JSON Schemas of both formats

@@ -1,4 +1,4 @@
-"""A Foundry VTT actor of the "Simple Worldbuilding" system (issue 33), for the actor's "Import Data".
+"""A Foundry VTT actor of the "Simple Worldbuilding" system, for the actor's "Import Data".
 
 The system keeps free-form attributes in named groups: system.attributes[group][key] = {value, label,
 dtype, group} and system.groups[group] = {key, label, dtype} (tables/export_foundry.yaml says where in the

@@ -1,4 +1,4 @@
-"""The Roll20 DragonQuest sheet's character, as the VTT Enhancement Suite imports it (issue 33).
+"""The Roll20 DragonQuest sheet's character, as the VTT Enhancement Suite imports it.
 
 The sheet's attribute names and <select> values are tables/export_roll20.yaml's, read from the sheet's own
 DQSheet.html. Every input the sheet takes is filled where chargen has a value for it; what the sheet's

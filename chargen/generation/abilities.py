@@ -2,7 +2,7 @@
 the Experience they cost, and what else the player writes down (equipment, notes, player, campaign).
 
 Runs after the derived values: it needs the race, its type, the 8.5 Experience and the 6.3 multiplier, and
-changes none of them. A file that lists none of these gets back the Character unchanged. An NPC (issue 12)
+changes none of them. A file that lists none of these gets back the Character unchanged. An NPC
 is given its archetype's typical skills, college and magic instead: given, not bought (8.6)."""
 
 from __future__ import annotations
@@ -119,7 +119,7 @@ def _notes(made: Character, spec: CharacterInput) -> list[str]:
 def given_abilities(
     spec: CharacterInput, archetype_id: str | None, race: str, race_type: str | None, tables: Tables
 ) -> Abilities:
-    """Issue 12: an NPC knows its archetype's typical skills, the first college of its preference list that
+    """An NPC knows its archetype's typical skills, the first college of its preference list that
     its race may join (6.6), and the talents and spells that college (or any, 4.2) casts, each at its typical
     Rank within the table's maximum. Given, not bought, so the Experience Point Bank is not charged (8.6);
     chosen without dice, so the rest of the NPC is as it was. A file that lists skills, languages, a college
@@ -182,7 +182,7 @@ def bought_abilities(
     experience_points: int,
     tables: Tables,
 ) -> Abilities:
-    """Issue 30: a rolled character (or a file's partial character) chooses what its archetype's NPCs are
+    """A rolled character (or a file's partial character) chooses what its archetype's NPCs are
     given, but buys it with its own 8.5 Experience (8.6, 8.7): the college its race may join (choosing one
     costs nothing, 34), the talents and spells that college casts, then the skills, each at the highest of
     its typical Ranks the Cost Chart prices within what is left, else a skill at Rank 0 for 100 Experience

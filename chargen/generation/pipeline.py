@@ -71,10 +71,9 @@ def forget_memos(tables: Tables) -> None:
     """Empty the memos the steps fill with every new kind of character: the weapon and unarmed lines kept
     per Tables, with the terms and Initiatives they share (chargen.generation.derived) and the abilities a
     rolled character buys (abilities), 5.2's aims (characteristics), and the abilities and kits an
-    archetype gives a race and a build (abilities, equipment: 205 and 94 kept over a 2,000-NPC batch).
-    They save a data NPC a few microseconds of its 80 but grow with the distinct characters met (about
-    1 kB a character); a maker of Character Records, 300 ms each to lay out, drops them after each
-    (chargen.batch.npc). What is made stays the same: the next character works its values out again."""
+    archetype gives a race and a build (abilities, equipment). They save a data NPC a little of its time
+    but grow with the distinct characters met; a maker of Character Records, far slower to lay out, drops
+    them after each (chargen.batch.npc; docs/performance.md has the figures). What is made stays the same: the next character works its values out again."""
     tables.index.forget_lines()
     characteristics.forget_aims()
     forget_typical()
@@ -229,8 +228,8 @@ def abilities_step(
     experience_points: int,
     tables: Tables,
 ) -> Abilities:
-    """The skills, college and magic chosen without dice: an NPC's given (issue 12), a rolled character's
-    bought with its 8.5 Experience (issue 30, as its kit); none otherwise (a file's own are added by
+    """The skills, college and magic chosen without dice: an NPC's given, a rolled character's
+    bought with its 8.5 Experience (as its kit); none otherwise (a file's own are added by
     with_abilities)."""
     race, race_type = born.race.race, born.race_type
     if options.equip == "give":
@@ -356,7 +355,7 @@ def kit_step(
     dice: Dice | None = None,
 ) -> Kit:
     """8.7: equipment as given, or bought within the purse, or given to an NPC (varied by its own `dice`
-    within its archetype, issue 30); checked and priced."""
+    within its archetype); checked and priced."""
     given = spec.equipment_given
     has_kit = bool(spec.weapons or spec.armor or spec.shield)
     if options.equip != "none" and not has_kit and archetype is not None:

@@ -1,4 +1,4 @@
-"""The fillable Character Record (issue 33): which parts of the record change in play, and the name of the
+"""The fillable Character Record: which parts of the record change in play, and the name of the
 PDF form field each gets. The template only places the fields; every name is made here.
 
 A template gets `form` beside `sheet`: None for the printed record, else a Form whose names follow the

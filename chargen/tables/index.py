@@ -111,7 +111,7 @@ class TableIndex:
         ) or sorted(tables.archetypes)
         #: Modifiers by (race, race type, gender), filled by the generation as it meets them.
         self.modifiers: dict[tuple[str, str | None, str], Modifiers] = {}
-        #: Issue 30's abilities a rolled character buys, by (archetype, race, race type, 8.5 Experience),
+        #: The abilities a rolled character buys, by (archetype, race, race type, 8.5 Experience),
         #: filled by the generation as it meets them (chargen.generation.abilities.bought_abilities).
         self.bought: dict[tuple[str, str, str | None, int], Abilities] = {}
         #: 8.6's price of an ability at a Rank by (ability, Rank, magic or not, the race's multiplier).
@@ -122,8 +122,8 @@ class TableIndex:
         self.unarmed_lines: dict[tuple[int | None, int, int, int, int, int], UnarmedLine] = {}
         #: What a new line shares with earlier ones: a weapon's Strike Chance, damage and special damage by
         #: (weapon, Rank, the MD it strikes with, MD, PS), unarmed combat's by (Rank, MD it strikes with,
-        #: modified Agility, MD, PS), and the Initiative by (modified Agility, Perception, Rank). Over 10,000
-        #: NPCs, 88% of weapon lines find their terms here where 55% find the whole line.
+        #: modified Agility, MD, PS), and the Initiative by (modified Agility, Perception, Rank): far more
+        #: weapon lines find their terms here than find the whole line (docs/performance.md).
         self.weapon_terms: dict[tuple[str, int | None, int, int, int], WeaponTerms] = {}
         self.unarmed_terms: dict[tuple[int | None, int, int, int, int], UnarmedTerms] = {}
         self.initiatives: dict[tuple[int, int, int | None], int] = {}
