@@ -9,7 +9,14 @@ from pathlib import Path
 from typing import Any
 
 from chargen.all_problems import Problems
-from chargen.api_door import check_roll, check_seed, check_tables, check_text, checked_namer
+from chargen.api_door import (
+    check_equip,
+    check_names,
+    check_seed,
+    check_tables,
+    check_text,
+    checked_namer,
+)
 from chargen.character_file import DERIVED_KEYS, CharacterInput
 from chargen.character_reading import character_input, read_located, unvalidated_input
 from chargen.errors import InputError, KeyPath, Problem, shown
@@ -43,7 +50,19 @@ def roll(
     """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG.
     `strategy` is the old name of `archetype` (deprecated, still accepted). `namer(race, gender)` names
     the character when no name is given (None: the tables' own draw)."""
-    check_roll(locals())
+    check_seed(seed)
+    for label, text in (
+        ("name", name),
+        ("gender", gender),
+        ("race", race),
+        ("archetype", archetype),
+        ("strategy", strategy),
+    ):
+        check_text(label, text)
+    check_names("race_attempts", race_attempts, optional=True)
+    check_names("optional", optional)
+    check_equip(equip)
+    check_tables(tables)
     namer = checked_namer(namer)
     chosen = (
         name,
