@@ -288,20 +288,49 @@ def _converter_of(kind: type) -> Converter:
     return converter
 
 
+#: How a record's field is written: its name, whether the file leaves it out when None or empty, how its
+#: value is written (None: as it is, being a plain value), and whether it may hold a float itself (JSON
+#: text spells floats its own way: chargen.jsontext, which writes records through these same plans).
+FieldPlan = tuple[str, bool, Converter | None, bool]
+_PLANS: dict[type, tuple[FieldPlan, ...]] = {}
+
+
+def record_plan(kind: type) -> tuple[FieldPlan, ...]:
+    """The fields of one dataclass of the Character in the file's order, as the file writes them."""
+    plan = _PLANS.get(kind)
+    if plan is None:
+        if not is_dataclass(kind):
+            raise TypeError(f"{kind.__name__} is not part of a Character")
+        hints = get_type_hints(kind)
+        plan = _PLANS[kind] = tuple(
+            (
+                item.name,
+                bool(item.metadata.get(OMIT)),
+                _field_converter(hints[item.name]),
+                _may_be_float(hints[item.name]),
+            )
+            for item in fields(kind)
+        )
+    return plan
+
+
+def _may_be_float(hint: Any) -> bool:
+    """Whether a field declared `hint` holds a float itself (not inside a list or mapping: the Character
+    declares none there)."""
+    if get_origin(hint) in (Union, UnionType):
+        return float in get_args(hint)
+    return hint is float
+
+
 def _dataclass_converter(kind: type) -> Converter:
-    """The fields in order, each with whether the file leaves it out when None or empty and how its value
-    is written (None: as it is, being a plain value)."""
+    """A record as an ordered mapping, by its plan (record_plan)."""
     if kind is Characteristics:
-        return _flat_characteristics
-    hints = get_type_hints(kind)
-    plan = tuple(
-        (item.name, bool(item.metadata.get(OMIT)), _field_converter(hints[item.name]))
-        for item in fields(kind)
-    )
+        return flat_characteristics
+    plan = record_plan(kind)
 
     def convert(value: Any) -> DocumentValue:
         document: Document = {}
-        for name, omitted, written in plan:
+        for name, omitted, written, _ in plan:
             entry = getattr(value, name)
             if omitted and (entry is None or entry == []):
                 continue
@@ -311,7 +340,7 @@ def _dataclass_converter(kind: type) -> Converter:
     return convert
 
 
-def _flat_characteristics(value: Characteristics) -> DocumentValue:
+def flat_characteristics(value: Characteristics) -> Document:
     """One flat mapping in the file: the eight in the book's order, then the optional ones."""
     return {**{code: getattr(value, code) for code in EIGHT}, **value.optional}
 
