@@ -13,7 +13,7 @@ import math
 
 import orjson
 
-from chargen.model import Character, Characteristics, flat_characteristics, record_plan, to_document
+from chargen.model import PLANS, Character, Characteristics, flat_characteristics, record_plan, to_document
 
 __all__ = ["character_line", "indented"]
 
@@ -51,7 +51,7 @@ def _record(value: object) -> object:
     if kind is Characteristics:
         return flat_characteristics(value)  # type: ignore[arg-type]
     document: dict[str, object] = {}
-    for name, omitted, _, floating in record_plan(kind):
+    for name, omitted, _, floating in PLANS.get(kind) or record_plan(kind):
         entry = getattr(value, name)
         if omitted and (entry is None or entry == []):
             continue

@@ -292,17 +292,18 @@ def _converter_of(kind: type) -> Converter:
 #: value is written (None: as it is, being a plain value), and whether it may hold a float itself (JSON
 #: text spells floats its own way: chargen.jsontext, which writes records through these same plans).
 FieldPlan = tuple[str, bool, Converter | None, bool]
-_PLANS: dict[type, tuple[FieldPlan, ...]] = {}
+#: Each record's plan by its class, made once (record_plan): the batch's hot path writes thousands.
+PLANS: dict[type, tuple[FieldPlan, ...]] = {}
 
 
 def record_plan(kind: type) -> tuple[FieldPlan, ...]:
     """The fields of one dataclass of the Character in the file's order, as the file writes them."""
-    plan = _PLANS.get(kind)
+    plan = PLANS.get(kind)
     if plan is None:
         if not is_dataclass(kind):
             raise TypeError(f"{kind.__name__} is not part of a Character")
         hints = get_type_hints(kind)
-        plan = _PLANS[kind] = tuple(
+        plan = PLANS[kind] = tuple(
             (
                 item.name,
                 bool(item.metadata.get(OMIT)),

@@ -213,6 +213,8 @@ def _without_failed(
     them (a weapon's Rank on the armor, a spell on the skills) and whose sums (the purse of 8.5, the
     Experience of 8.6) can then be told too little, never wrongly; and which of `keys` the step still
     reads. A step left with nothing of `keys` or `others` to check reads them all (so it is skipped)."""
+    if not problems.failed:
+        return spec, keys
     failed = [key for key in keys if key in problems.failed]
     if not failed or not any(getattr(spec, key) for key in (*keys, *others) if key not in failed):
         return spec, keys
