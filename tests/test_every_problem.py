@@ -5,8 +5,10 @@ case."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -198,17 +200,24 @@ def test_a_broken_shipped_ruleset_names_no_installed_folder(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(
-    "args",
+    ("args", "honoured"),
     [
-        ["roll", "--seed", "1", "--optional", "pb"],
-        ["roll", "--seed", "1", "--format", "JSON"],
-        ["roll", "--seed", "1", "--gender", "Female"],
-        ["roll", "--seed", "1", "--paper", "A4", "--html", "hero.html", "-o", "hero.yaml"],
+        (["--optional", "pb"], lambda out, folder: "optional: [PB]\n" in out and "\n  PB: " in out),
+        (["--format", "JSON"], lambda out, folder: json.loads(out)["seed"] == 1),
+        (["--gender", "Female"], lambda out, folder: "\ngender: female\n" in out),
+        (
+            ["--paper", "A4", "--html", "hero.html", "-o", "hero.yaml"],
+            lambda out, folder: "size: A4" in (folder / "hero.html").read_text(encoding="utf-8"),
+        ),
     ],
 )
-def test_every_fixed_choice_in_any_case(tmp_path: Path, args: list[str]) -> None:
-    result = _chargen(tmp_path, *args)
+def test_every_fixed_choice_in_any_case(
+    tmp_path: Path, args: list[str], honoured: Callable[[str, Path], bool]
+) -> None:
+    """Each choice is taken, and taken as meant: not merely not refused."""
+    result = _chargen(tmp_path, "roll", "--seed", "1", *args)
     assert (result.returncode, result.stderr) == (0, "")
+    assert honoured(result.stdout, tmp_path)
 
 
 def test_optional_codes_in_any_case_are_written_as_the_tables_write_them(tmp_path: Path) -> None:
