@@ -80,6 +80,17 @@ def _rule(loc: tuple[str | int, ...], words: str) -> str | None:
     return rule if rule and "rule" not in words and f"({rule})" not in words else None
 
 
+def unlisted_magic(name: str) -> str:
+    """What a talent, spell or ritual the tables do not list is told, in the walk, the page and a file
+    alike: the tables hold only what the seeds give (Book Two's lists are not among them), and how a GM
+    adds one; a file may still name it with its kind (the list is open, 34)."""
+    return (
+        f"{shown(name)} is not in the tables: Book Two's talents, spells and rituals are not (only what a race "
+        "grants, 6.5); a GM adds it in a ruleset (add: abilities: magic: entries: ID: {name, kind, rule, "
+        "college}), or a character file names it with its kind: talent, spell or ritual"
+    )
+
+
 #: The keys of the mappings inside a character file, for a did-you-mean on a mistyped one.
 NESTED_KEYS = {
     "allocation": ("PS", "MD", "AG", "EN", "MA", "WP"),

@@ -112,7 +112,10 @@ BRANNOC_LINES = [
     "chargen: error: bad-brannoc.yaml:16:12: skills[0].name: 'smith' is not a skill (48-62); one of: "
     "alchemist, assassin, astrologer, beast-master, courtesan, healer, mechanician, merchant, "
     "military-scientist, navigator, ranger, spy-and-thief, troubador",
-    "chargen: error: bad-brannoc.yaml:20:5: spells[0].kind: give kind: talent, spell or ritual; rule 34",
+    "chargen: error: bad-brannoc.yaml:20:5: spells[0].kind: 'earthquake' is not in the tables: Book Two's "
+    "talents, spells and rituals are not (only what a race grants, 6.5); a GM adds it in a ruleset (add: "
+    "abilities: magic: entries: ID: {name, kind, rule, college}), or a character file names it with its "
+    "kind: talent, spell or ritual; rule 34",
     "chargen: error: bad-brannoc.yaml:21:1: name: appears twice (first on line 3); give each key once",
 ]
 #: Brannoc's seven mistakes, each as its player would put it right.

@@ -14,6 +14,7 @@ from typing import Any
 from chargen.character_file import Ability, CharacterInput, MagicAbility
 from chargen.errors import InputError, KeyPath, Problem
 from chargen.generation.decisions import NO_ABILITIES, Abilities
+from chargen.messages import unlisted_magic
 from chargen.model import Character, Gear, MagicRanked, Ranked
 from chargen.names import name_key, resolve, unknown_problem
 from chargen.rules.experience import experience_spent
@@ -386,7 +387,7 @@ def _magic(
             continue
         kind = entry.kind if entry else item.kind
         if kind is None or (entry is not None and item.kind not in (None, entry.kind)):
-            expected = f"{entry.name} is a {entry.kind}" if entry else "give kind: talent, spell or ritual"
+            expected = f"{entry.name} is a {entry.kind}" if entry else unlisted_magic(item.name)
             problems.append(Problem((*path, "kind"), expected, rule, item.kind))
             continue
         refused = _not_cast(entry, kind, college, tables)
