@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Iterable
 from typing import ParamSpec, TypeVar
 
+from chargen.character_file import CharacterInput
 from chargen.errors import InputError, KeyPath, Problem
 from chargen.yamlio import Located
 
@@ -64,6 +65,22 @@ class Problems:
         except InputError as error:
             self.add(error.items)
             return None
+
+    def set_aside(
+        self, spec: CharacterInput, keys: tuple[str, ...], others: tuple[str, ...]
+    ) -> tuple[CharacterInput, tuple[str, ...]]:
+        """`spec` with those of `keys` found wrong left out, for a step whose checks of the rest do not
+        rest on them (a weapon's Rank on the armor, a spell on the skills) and whose sums (the purse of
+        8.5, the Experience of 8.6) can then be told too little, never wrongly; and which of `keys` the
+        step still reads. A step left with nothing of `keys` or `others` reads them all (it is skipped)."""
+        if not self.failed:
+            return spec, keys
+        failed = [key for key in keys if key in self.failed]
+        if not failed or not any(getattr(spec, key) for key in (*keys, *others) if key not in failed):
+            return spec, keys
+        fields = CharacterInput.model_fields
+        empty = {key: fields[key].get_default(call_default_factory=True) for key in failed}
+        return spec.model_copy(update=empty), tuple(key for key in keys if key not in failed)
 
     def error(self, located: Located | None = None) -> InputError:
         """Every problem found, once each; given the file, each at its file:line:column, in the file's

@@ -33,6 +33,10 @@ def new_seed() -> int:
     return secrets.randbelow(2**31)
 
 
+#: api.roll's arguments that are text, by name (for their messages).
+_TEXT_CHOICES = ("name", "gender", "race", "archetype", "strategy")
+
+
 def roll(
     *,
     seed: int | None = None,
@@ -51,13 +55,7 @@ def roll(
     `strategy` is the old name of `archetype` (deprecated, still accepted). `namer(race, gender)` names
     the character when no name is given (None: the tables' own draw)."""
     check_seed(seed)
-    for label, text in (
-        ("name", name),
-        ("gender", gender),
-        ("race", race),
-        ("archetype", archetype),
-        ("strategy", strategy),
-    ):
+    for label, text in zip(_TEXT_CHOICES, (name, gender, race, archetype, strategy), strict=True):
         check_text(label, text)
     check_names("race_attempts", race_attempts, optional=True)
     check_names("optional", optional)

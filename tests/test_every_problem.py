@@ -85,6 +85,14 @@ def test_the_library_raises_them_as_one_error_of_nine_problems() -> None:
             "weapons: [{name: two-handed-sword, rank: 1}]\n",
             ["<in>:1:58: allocation.WP: should be a whole number (got 'many'); rule 5.2"],
         ),
+        # The optional step refused, the Physical Beauty dice it would have read are not "unused" (5.5).
+        (
+            "optional: [PB, XX]\nrolls: {points: 9, beauty: [1, 2, 3, 4]}\n",
+            [
+                "<in>:1:11: optional: 'XX' is neither an optional characteristic (PB) nor an optional rule "
+                "(18.5); rule 5.5"
+            ],
+        ),
         # A mapping's missing keys are one mistake, one line.
         (
             "allocation: {strenght: 15}\n",

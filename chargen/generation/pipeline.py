@@ -125,7 +125,7 @@ def generate(
     background = step(_HERITAGE, heritage, dice, tables)
     chosen = None
     if born is not None and background is not None:
-        listed, reads = _without_failed(spec, problems, _ABILITY_LISTS, ("college",))
+        listed, reads = problems.set_aside(spec, _ABILITY_LISTS, ("college",))
         args = (listed, born.race.race, born.race_type, background.experience_points, tables)
         chosen = step((*_ABILITIES, *reads), file_abilities, *args)
     if rolled is None or born is None or background is None:
@@ -167,32 +167,18 @@ def _made(
     options: Options,
     problems: Problems,
 ) -> Character | None:
-    """The character of the steps' outcomes, with its kit (8.7) and name (8.8); None when the kit fails."""
-    race = tables.races[born.race.race]
-    modifiers = modifiers_step(born, tables)
-    points = allocation_step(rolled, modifiers, tables)
-    primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
-    kit_spec, reads = _without_failed(spec, problems, ("armor",), ("weapons", "shield"))
-    kit = problems.step(
-        (*_KIT, *reads),
-        kit_step,
-        kit_spec,
-        options,
-        points.archetype,
-        primaries,
-        background,
-        race,
-        tables,
-        dice,
-    )
+    """The character of the steps' outcomes, with its kit (8.7) and name (8.8); None on any problem."""
+    equipped = _equipped(spec, rolled, born, background, dice, tables, options, problems)
     name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables, options)
-    problems.add(dice.unused())
-    if problems.items or kit is None or optional is None:
+    if equipped is None or optional is None:
         return None
-    used_seed = spec.seed if spec.seed is not None else (seed if dice.used_rng else None)
+    problems.add(dice.unused())  # only once every step that reads a given roll has run
+    if problems.items:
+        return None
+    points, modifiers, kit = equipped
     decided = Decisions(
         spec=spec,
-        seed=used_seed,
+        seed=spec.seed if spec.seed is not None else (seed if dice.used_rng else None),
         points=points,
         optional=optional,
         born=born,
@@ -206,20 +192,35 @@ def _made(
     return character(decided, tables)
 
 
-def _without_failed(
-    spec: CharacterInput, problems: Problems, keys: tuple[str, ...], others: tuple[str, ...]
-) -> tuple[CharacterInput, tuple[str, ...]]:
-    """`spec` with those of `keys` found wrong left out, for a step whose checks of the rest do not rest on
-    them (a weapon's Rank on the armor, a spell on the skills) and whose sums (the purse of 8.5, the
-    Experience of 8.6) can then be told too little, never wrongly; and which of `keys` the step still
-    reads. A step left with nothing of `keys` or `others` to check reads them all (so it is skipped)."""
-    if not problems.failed:
-        return spec, keys
-    failed = [key for key in keys if key in problems.failed]
-    if not failed or not any(getattr(spec, key) for key in (*keys, *others) if key not in failed):
-        return spec, keys
-    empty = {key: CharacterInput.model_fields[key].get_default(call_default_factory=True) for key in failed}
-    return spec.model_copy(update=empty), tuple(key for key in keys if key not in failed)
+def _equipped(
+    spec: CharacterInput,
+    rolled: RolledPoints,
+    born: Birthrights,
+    background: Heritage,
+    dice: Dice,
+    tables: Tables,
+    options: Options,
+    problems: Problems,
+) -> tuple[Points, Modifiers, Kit] | None:
+    """5.2 with the race's and gender's modifiers (6.x), and the kit checked against them (8.7)."""
+    modifiers = modifiers_step(born, tables)
+    points = allocation_step(rolled, modifiers, tables)
+    primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
+    race = tables.races[born.race.race]
+    kit_spec, reads = problems.set_aside(spec, ("armor",), ("weapons", "shield"))
+    kit = problems.step(
+        (*_KIT, *reads),
+        kit_step,
+        kit_spec,
+        options,
+        points.archetype,
+        primaries,
+        background,
+        race,
+        tables,
+        dice,
+    )
+    return None if kit is None else (points, modifiers, kit)
 
 
 def abilities_step(
