@@ -2,7 +2,7 @@
 
 A problem with a character file or a choice is data: a Problem with its key path, message, rule and value;
 its one-line text is formatted from those fields, and the file's line and column are added from the path
-(chargen.character_reading.locate_problems), never parsed back out of the text."""
+(chargen.all_problems), never parsed back out of the text."""
 
 from __future__ import annotations
 
