@@ -165,6 +165,27 @@ def test_brannoc_put_right_builds_so_nothing_was_held_back() -> None:
     )
 
 
+def test_a_typed_experience_bank_is_kept_or_refused_never_replaced(tmp_path: Path) -> None:
+    """8.6: the Bank a file gives stays when the rules leave it; one they do not is refused, naming the
+    overrides a GM writes, and nothing is written."""
+    made = _chargen(tmp_path, "roll", "--seed", "3", "-o", "hero.yaml")
+    assert made.returncode == 0
+    text = (tmp_path / "hero.yaml").read_text(encoding="utf-8")
+    bank = api.build(text, "hero.yaml").experience_bank
+    assert bank is not None and f"\nexperience_bank: {bank}\n" in text
+    (tmp_path / "typed.yaml").write_text(text.replace(f"experience_bank: {bank}", "experience_bank: 999"))
+    result = _chargen(tmp_path, "build", "typed.yaml", "-o", "out.yaml")
+    line = text[: text.index("experience_bank:")].count("\n") + 1
+    assert (result.returncode, result.stderr) == (
+        2,
+        f"chargen: error: typed.yaml:{line}:18: experience_bank: file says 999 but what was bought leaves "
+        f"{bank}; leave experience_bank out (build writes it), or a GM who means it writes it under "
+        "overrides:; rule 8.6\n",
+    )
+    assert not (tmp_path / "out.yaml").exists()
+    assert _chargen(tmp_path, "build", "hero.yaml", "-o", "out.yaml").returncode == 0
+
+
 def test_a_file_that_builds_is_not_read_twice() -> None:
     text = "name: Rolf\nrolls: {points: 9}\n"
     assert api.build(text, "<in>", seed=1).name == "Rolf"
