@@ -73,7 +73,8 @@ def forget_memos(tables: Tables) -> None:
     rolled character buys (abilities), 5.2's aims (characteristics), and the abilities and kits an
     archetype gives a race and a build (abilities, equipment). They save a data NPC a little of its time
     but grow with the distinct characters met; a maker of Character Records, far slower to lay out, drops
-    them after each (chargen.batch.npc; docs/performance.md has the figures). What is made stays the same: the next character works its values out again."""
+    them after each (chargen.batch.npc; docs/performance.md has the figures). What is made stays the
+    same: the next character works its values out again."""
     tables.index.forget_lines()
     characteristics.forget_aims()
     forget_typical()
@@ -91,12 +92,8 @@ _BIRTH = (
     *("gender", "hand", "race", "race_attempts", "race_type", "aspect"),
     *("rolls.hand", "rolls.race", "rolls.race_type", "rolls.aspect"),
 )
-_HERITAGE = (
-    "rolls.social_status",
-    "rolls.birth_order",
-    "rolls.sibling_rank",
-    "rolls.experience",
-    "rolls.silver",
+_HERITAGE = tuple(
+    f"rolls.{key}" for key in ("social_status", "birth_order", "sibling_rank", "experience", "silver")
 )
 _KIT = ("weapons", "shield", "equipment_given", "unarmed_rank")
 _ABILITIES = ("college", "abilities_given")
