@@ -8,10 +8,17 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from chargen.all_problems import every_problem
-from chargen.api_door import check_roll, check_seed, check_tables, check_text, checked_namer
+from chargen.all_problems import Problems
+from chargen.api_door import (
+    check_equip,
+    check_names,
+    check_seed,
+    check_tables,
+    check_text,
+    checked_namer,
+)
 from chargen.character_file import DERIVED_KEYS, CharacterInput
-from chargen.character_reading import character_input, locate_problems, parse_located, unvalidated_input
+from chargen.character_reading import character_input, read_located, unvalidated_input
 from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, Characteristics, to_document_value
@@ -25,6 +32,10 @@ from chargen.yamlio import Located, load_located, read_file, read_stdin
 def new_seed() -> int:
     """A fresh seed for a roll nobody seeded; it is written into the file so the roll can be repeated."""
     return secrets.randbelow(2**31)
+
+
+#: api.roll's arguments that are text, by name (for their messages).
+_TEXT_CHOICES = ("name", "gender", "race", "archetype", "strategy")
 
 
 def roll(
@@ -44,7 +55,13 @@ def roll(
     """Roll a whole character. Anything not chosen is rolled or chosen with the seeded RNG.
     `strategy` is the old name of `archetype` (deprecated, still accepted). `namer(race, gender)` names
     the character when no name is given (None: the tables' own draw)."""
-    check_roll(locals())
+    check_seed(seed)
+    for label, text in zip(_TEXT_CHOICES, (name, gender, race, archetype, strategy), strict=True):
+        check_text(label, text)
+    check_names("race_attempts", race_attempts, optional=True)
+    check_names("optional", optional)
+    check_equip(equip)
+    check_tables(tables)
     namer = checked_namer(namer)
     chosen = (
         name,
@@ -74,7 +91,7 @@ def roll_checked(
     """`roll` for choices chargen has itself checked against `tables` (a batch's plan, through
     chargen.batch.checked_plan): ids of the tables and a gender of 6.1. The same character as `roll`
     makes of them; its input is made without pydantic's validation, so a batch that reads no character
-    file never builds pydantic's model of one (about 5 ms of its start)."""
+    file never builds pydantic's model of one (a cost on its start)."""
     chosen = (None, gender, race, None, archetype, ())
     return generate(
         _rolled_spec(chosen, tables, checked=True),
@@ -133,22 +150,22 @@ def build(
     """Build a character from a character file's text (YAML or JSON): given rolls and choices are used and
     checked, the rest rolled with `seed` (else the file's seed, else a fresh one)."""
     _check_source(text, source, seed, tables)
-    spec, located = _parsed(text, source, tables)
-    try:
-        return build_spec(spec, seed=seed, tables=tables)
-    except InputError as error:
-        raise every_problem(located, tables, locate_problems(error, located)) from None
+    return _built(load_located(text, source, gather=True), seed, tables)[1]
 
 
-def _parsed(text: str, source: str, tables: Tables | None) -> tuple[CharacterInput, Located]:
-    """The file read and checked against its schema; failing, every problem of the file (all_problems)."""
-    located = load_located(text, source)
+def _built(located: Located, seed: int | None, tables: Tables | None) -> tuple[CharacterInput, Character]:
+    """The file read, checked and built in one pass: failing, every problem of the file (all_problems), each
+    at its file:line:column."""
+    check_seed(seed)
+    check_tables(tables)
+    problems = Problems()
+    spec = read_located(located, problems)
+    if spec is None:
+        raise problems.error(located)
     try:
-        return parse_located(text, source, located)
-    except InputError as error:
-        if not isinstance(located.data, dict):
-            raise
-        raise every_problem(located, tables, error) from None
+        return spec, _generated(spec, seed, tables, problems)
+    except InputError:
+        raise problems.error(located) from None
 
 
 def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables | None = None) -> Character:
@@ -156,14 +173,25 @@ def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables 
         raise InputError(f"spec: must be a CharacterInput (chargen.character_file), not {shown(spec)}")
     check_seed(seed)
     check_tables(tables)
+    return _generated(spec, seed, tables, Problems())
+
+
+def _generated(
+    spec: CharacterInput, seed: int | None, tables: Tables | None, problems: Problems
+) -> Character:
+    """`spec` made whole; every problem of its names and steps (with `problems`, its reading's) raised."""
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
-    tables = with_recorded_rules(tables or load_tables(), spec.rules)
-    # Issue 30: a partial file (one with none of the derived values chargen writes) is made whole as `roll`
-    # makes a character: what it leaves out of the kit and abilities is bought for its archetype within the
-    # purse and the Experience (none when it says its equipment was given). A whole file is rebuilt as it is.
+    recorded = problems.step(("rules",), with_recorded_rules, tables or load_tables(), spec.rules)
+    if recorded is None:
+        raise problems.error()
+    tables = recorded
+    # A partial file (one with none of the derived values chargen writes) is made whole as `roll` makes a
+    # character: what it leaves out of the kit and abilities is bought for its archetype within the purse
+    # and the Experience (none when it says its equipment was given). A whole file is rebuilt as it is.
     partial = not spec.model_fields_set & set(DERIVED_KEYS)
     options = Options(equip="buy" if partial and not spec.equipment_given else "none")
-    return generate(resolve_names(spec, tables), tables, seed=chosen_seed, options=options)
+    named = resolve_names(spec, tables, problems)
+    return generate(named, tables, seed=chosen_seed, options=options, problems=problems)
 
 
 def record_tables(character: Character, tables: Tables | None = None) -> Tables:
@@ -182,11 +210,8 @@ def validate(text: str, source: str = "<input>", *, tables: Tables | None = None
     """Problems with a character file: anything `build` refuses (raised as ChargenError), plus derived values
     in the file that disagree with the rules (returned, one line each)."""
     _check_source(text, source, None, tables)
-    spec, located = _parsed(text, source, tables)
-    try:
-        rebuilt = build_spec(spec, tables=tables)
-    except InputError as error:
-        raise every_problem(located, tables, locate_problems(error, located)) from None
+    located = load_located(text, source, gather=True)
+    spec, rebuilt = _built(located, None, tables)
     written = spec.model_dump(include=set(DERIVED_KEYS), exclude_none=True)
     problems: list[Problem] = []
     for key in DERIVED_KEYS:

@@ -1,11 +1,11 @@
-"""chargen.api's arguments, checked at the door (issue 31 item 10): a wrong type is one InputError naming
+"""chargen.api's arguments, checked at the door: a wrong type is one InputError naming
 the argument and the value, never a TypeError or AttributeError from deep inside, and never a value the
 library would write into a file it then refuses to read (a seed of -1 or 10**30, a name of two lines)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, get_args
+from typing import get_args
 
 from chargen.errors import InputError, shown
 from chargen.generation.pipeline import Equip
@@ -101,14 +101,3 @@ def checked_namer(namer: object) -> Namer | None:
             raise InputError(f"namer: returned {shown(name)}: {reason}") from None
 
     return named
-
-
-def check_roll(arguments: dict[str, Any]) -> None:
-    """Every argument of api.roll but the namer (see checked_namer)."""
-    check_seed(arguments["seed"])
-    for label in ("name", "gender", "race", "archetype", "strategy"):
-        check_text(label, arguments[label])
-    check_names("race_attempts", arguments["race_attempts"], optional=True)
-    check_names("optional", arguments["optional"])
-    check_equip(arguments["equip"])
-    check_tables(arguments["tables"])

@@ -2,13 +2,14 @@
 its exact key order. Reading one, each problem at its line:column, is chargen.character_reading."""
 
 # Annotations are objects here, not text (no `from __future__ import annotations`): pydantic would
-# compile the text of each of the 72 field annotations as it makes the models, about 1 ms of a batch's start.
+# compile the text of each field annotation as it makes the models, a cost on a batch's start.
 
 from typing import Annotated, Any, Literal
 
 from pydantic import (
     AfterValidator,
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     JsonValue,
@@ -68,7 +69,7 @@ def _percentile(value: Any) -> Any:
 
 class _Strict(BaseModel):
     # Built (their validators made) when they first validate, not when chargen imports them: a batch
-    # reads no character file (chargen.api.roll_checked), and building them is about 5 ms of its start.
+    # reads no character file (chargen.api.roll_checked), and building them is a cost on its start.
     model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
@@ -149,24 +150,31 @@ class Ability(_Strict):
     """A skill (48-62) or language (49) with its Rank."""
 
     name: Name
-    rank: Rank
+    rank: Rank = Field(0, description="no rank = Rank 0")
 
 
 class MagicAbility(_Strict):
     """A talent, spell or ritual (34-47); `kind` may be left to the table when the table lists it."""
 
     name: Name
-    rank: Rank
+    rank: Rank = Field(0, description="no rank = Rank 0")
     kind: Literal["talent", "spell", "ritual"] | None = None
 
     _kind_in_any_case = field_validator("kind", mode="before")(_lower)
+
+
+def _number(value: Any) -> Any:
+    """A weight is a number: one message for what is none (not one for each kind of number)."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("should be a number of pounds")
+    return value
 
 
 class Gear(_Strict):
     """Equipment beyond arms and armor, as the player enters it (weight in pounds, each)."""
 
     name: Name
-    weight: Annotated[StrictInt | StrictFloat, Field(ge=0, le=10_000)] | None = None
+    weight: Annotated[StrictInt | StrictFloat, BeforeValidator(_number), Field(ge=0, le=10_000)] | None = None
     count: Annotated[StrictInt, Field(ge=1, le=10_000)] = 1
 
 
@@ -176,7 +184,7 @@ class Points(_Strict):
 
 
 class RulesetUsed(_Strict):
-    """A ruleset the file was made with (issue 9): its name and the first 16 hex digits of its SHA-256."""
+    """A ruleset the file was made with: its name and the first 16 hex digits of its SHA-256."""
 
     name: Id
     sha256: Annotated[str, StringConstraints(pattern=r"^[0-9a-f]{16}$")]
@@ -286,10 +294,11 @@ class CharacterInput(_Strict):
         """`Male`, ` Left ` mean male and left."""
         return value.strip().lower() if isinstance(value, str) else value
 
-    @field_validator("weapons", mode="before")
+    @field_validator("weapons", "skills", "languages", "spells", mode="before")
     @classmethod
-    def _bare_weapon_names(cls, value: Any) -> Any:
-        """`weapons: [broadsword, dagger]` (or `weapons: broadsword, dagger`) is a list of unranked weapons."""
+    def _bare_names(cls, value: Any) -> Any:
+        """`weapons: [broadsword, dagger]` (or `weapons: broadsword, dagger`) is a list of unranked weapons;
+        `languages: [dwarvish]`, a list of languages at Rank 0, as skills and magic."""
         if isinstance(value, str) and value.strip():
             value = [part for part in value.split(",") if part.strip()]
         if isinstance(value, list):

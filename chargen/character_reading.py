@@ -4,7 +4,7 @@ chargen's words at its key path and line:column; and a file chargen wrote read b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import fields as dataclass_fields
 from functools import cache
 from typing import Any
@@ -12,75 +12,104 @@ from typing import Any
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
+from chargen.all_problems import EVERY_STEP, Problems
 from chargen.character_file import CharacterInput
-from chargen.errors import InputError, KeyPath, Problem, shown
+from chargen.errors import InputError, KeyPath, Problem, format_path, shown
+from chargen.messages import RULES, key_path, rewritten
 from chargen.model import OMIT, Character, characteristics_from_mapping
 from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY
-from chargen.yamlio import Located, format_path, load_located
+from chargen.yamlio import Located, load_located
 
 
 def parse_character(text: str, source: str) -> CharacterInput:
     """Read a YAML or JSON character file; every problem is reported with its key path and line:column."""
-    return parse_located(text, source)[0]
+    located = load_located(text, source, gather=True)
+    problems = Problems()
+    spec = read_located(located, problems)
+    problems.raise_any(located)
+    assert spec is not None  # read_located gives a spec or a problem
+    return spec
 
 
-def parse_located(text: str, source: str, located: Located | None = None) -> tuple[CharacterInput, Located]:
-    """parse_character, also returning where each key stands in the file (for later messages); `located`:
-    the text already read as YAML."""
-    located = located if located is not None else load_located(text, source)
+def read_located(located: Located, problems: Problems) -> CharacterInput | None:
+    """The character file `located` checked: every problem added to `problems`; what the rest of the file
+    says, without the keys found wrong, for the steps that do not read them (None when nothing can be
+    trusted: the file is no mapping, or a problem is at the whole file or a key every step reads)."""
+    problems.add(located.problems)
     if not isinstance(located.data, dict):
-        raise InputError(f"{source}: a character file is a mapping of keys (name, gender, allocation, ...)")
-    return character_input(located.data, located.where), located
+        problems.add(
+            [Problem(message="a character file is a mapping of keys (name, gender, allocation, ...)")]
+        )
+        return None
+    return checked_input(located.data, problems)
 
 
-def character_input(
-    data: dict[str, Any], where: Callable[[Iterable[str | int]], str] | None = None
-) -> CharacterInput:
-    """The checked character; every problem in chargen's words with its key path (and, given `where`,
-    the file and line:column), raised as one InputError."""
-    from chargen.messages import rewritten
+def character_input(data: dict[str, Any]) -> CharacterInput:
+    """The checked character; every problem in chargen's words with its key path, raised as one InputError."""
+    problems = Problems()
+    spec = checked_input(data, problems)
+    problems.raise_any()
+    assert spec is not None
+    return spec
 
+
+def checked_input(data: dict[str, Any], problems: Problems) -> CharacterInput | None:
+    """`data` checked against the file's schema, every problem added to `problems`; failing, the rest of it
+    without the keys found wrong (None when nothing can be trusted)."""
     try:
         return CharacterInput.model_validate(data)
     except ValidationError as error:
-        problems = []
-        for problem in _missing_together(
-            [rewritten(item, CharacterInput.model_fields) for item in error.errors()]
-        ):
-            problems.append(problem.at(where(problem.path)) if where else problem)
-        raise InputError(problems) from None
+        problems.add(_told(error.errors()))
+    if problems.blocked(EVERY_STEP):
+        return None
+    try:
+        return CharacterInput.model_validate(_without(data, problems.failed))
+    except ValidationError:
+        # A check across keys (rolls.beauty and optional, 5.5) of a file still wrong: told once it is right.
+        return None
 
 
-def _missing_together(problems: list[Problem]) -> list[Problem]:
-    """The keys missing from one mapping as one problem (`allocation: PS, MD and WP are missing`), not a
-    line for each: one mistake, one line."""
-    missing: dict[KeyPath, list[Problem]] = {}
-    for problem in problems:
-        if problem.message == "is required" and len(problem.path) > 1:
-            missing.setdefault(problem.path[:-1], []).append(problem)
-    joined = {}
-    for parent, items in missing.items():
-        if len(items) > 1:
-            keys = [str(item.path[-1]) for item in items]
-            told = f"{', '.join(keys[:-1])} and {keys[-1]} are missing"
-            joined[parent] = Problem(parent, told, items[0].rule)
-    kept: list[Problem] = []
-    for problem in problems:
-        parent = problem.path[:-1]
-        if problem.message == "is required" and parent in joined:
-            if joined[parent] not in kept:
-                kept.append(joined[parent])
+def _told(errors: list[ErrorDetails]) -> list[Problem]:
+    """pydantic's errors in chargen's words; the keys missing from one mapping as one problem
+    (`allocation: PS, MD and WP are missing`), not a line for each: one mistake, one line."""
+    missing: dict[KeyPath, list[str]] = {}
+    for item in errors:
+        loc = key_path(item)
+        if item["type"] == "missing" and len(loc) > 1:
+            missing.setdefault(loc[:-1], []).append(str(loc[-1]))
+    told: list[Problem] = []
+    for item in errors:
+        loc = key_path(item)
+        keys = missing.get(loc[:-1], []) if item["type"] == "missing" else []
+        if len(keys) > 1:
+            joined = Problem(
+                loc[:-1], f"{', '.join(keys[:-1])} and {keys[-1]} are missing", RULES.get(str(loc[0]))
+            )
+            if joined not in told:
+                told.append(joined)
         else:
-            kept.append(problem)
-    return kept
+            told.append(rewritten(item, CharacterInput.model_fields))
+    return told
+
+
+def _without(data: dict[str, Any], failed: set[str]) -> dict[str, Any]:
+    """`data` without the keys found wrong (a given roll on its own: each die stands apart)."""
+    rest = {key: value for key, value in data.items() if key not in failed}
+    rolls = rest.get("rolls")
+    if isinstance(rolls, dict):
+        rest["rolls"] = {key: value for key, value in rolls.items() if f"rolls.{key}" not in failed}
+    if {ARCHETYPE_KEY, OLD_ARCHETYPE_KEY} & failed:  # the old name of one choice
+        rest.pop(ARCHETYPE_KEY, None)
+        rest.pop(OLD_ARCHETYPE_KEY, None)
+    return rest
 
 
 def unvalidated_input(values: dict[str, Any]) -> CharacterInput:
     """What `character_input` makes of `values` that no validator would change or refuse (chargen's own
     checked choices, chargen.api.roll_checked), made without validating them: the fields given are the
     keys of `values`, the others have their defaults. The defaults a factory makes are made here, a
-    model's as it stands: pydantic's model_construct reads each factory's signature first (about 0.1 ms a
-    field, 12 ms over a batch's first hundred NPCs)."""
+    model's as it stands: pydantic's model_construct reads each factory's signature first, a cost on a
+    batch's start (docs/performance.md)."""
     made = {
         name: _made_default(field.default_factory)
         for name, field in CharacterInput.model_fields.items()
@@ -93,16 +122,6 @@ def _made_default(factory: Callable[..., Any]) -> Any:
     if isinstance(factory, type) and issubclass(factory, BaseModel):
         return factory.model_construct()
     return factory()
-
-
-def locate_problems(error: InputError, located: Located) -> InputError:
-    """Each problem placed at the file, line and column of its key path (the file alone when the key is not
-    in the file, or the problem has no key path)."""
-    problems = []
-    for problem in error.items:
-        known = bool(problem.path) and problem.path[:1] in located.marks
-        problems.append(problem.at(located.where(problem.path) if known else located.source))
-    return InputError(problems)
 
 
 @cache

@@ -2,13 +2,14 @@
 
 A problem with a character file or a choice is data: a Problem with its key path, message, rule and value;
 its one-line text is formatted from those fields, and the file's line and column are added from the path
-(chargen.character_reading.locate_problems), never parsed back out of the text."""
+(chargen.all_problems), never parsed back out of the text."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
+#: Where a value stands in a file: its keys and list indexes from the top (`weapons[2].rank`).
 KeyPath = tuple[str | int, ...]
 #: A value is cut to this many characters in a message.
 VALUE_WIDTH = 80
@@ -32,10 +33,36 @@ def one_line(text: str) -> str:
     return " ".join(word if len(word) <= WORD_WIDTH else word[: WORD_WIDTH - 3] + "..." for word in words)
 
 
+#: A key is cut to this many characters in a key path (a real key is a word or two).
+KEY_WIDTH = 40
+
+
+def _shown_key(key: object) -> str:
+    """A key as a path shows it: as typed when it is printable text, else quoted with its escapes, so a
+    key holding a newline cannot break the one-line message; long keys are cut. A key YAML read as
+    something else than text (a file's `null:` or `true:` key) is shown as YAML writes it."""
+    if not isinstance(key, str):
+        return "null" if key is None else "true" if key is True else "false" if key is False else repr(key)
+    text = key if key.isprintable() and key.strip() == key and key else repr(key[: KEY_WIDTH + 1])
+    return text if len(text) <= KEY_WIDTH else text[: KEY_WIDTH - 3] + "..."
+
+
+def format_path(path: Iterable[str | int]) -> str:
+    """`weapons[2].rank` style key path."""
+    text = ""
+    for part in path:
+        if isinstance(part, int) and not isinstance(part, bool):  # a list's index
+            text += f"[{part}]"
+        else:
+            text += f".{_shown_key(part)}" if text else _shown_key(part)
+    return text or "(top level)"
+
+
 @dataclass(frozen=True)
 class Problem:
     """One thing wrong: where (key path in the file, or a label such as an option name), what, which rule,
-    and the offending value. `place` is the file:line:column, once known."""
+    and the offending value. `place` is the file:line:column, once known, and `line_column` its line and
+    column (problems are told in the file's order)."""
 
     path: KeyPath = ()
     message: str = ""
@@ -43,22 +70,18 @@ class Problem:
     value: object = None
     label: str | None = None  # shown instead of a key path, for what is not in the file (`--race`)
     place: str | None = None
-    #: True when the value alone is wrong, whatever else the file says (a name no table knows): reported
-    #: even once other keys were set aside to find more problems (chargen.all_problems).
-    alone: bool = False
+    line_column: tuple[int, int] | None = None
 
     @property
     def text(self) -> str:
-        from chargen.yamlio import format_path  # yamlio raises ChargenError: imported here, not at the top
-
         head = self.label if self.label is not None else (format_path(self.path) if self.path else None)
         body = f"{head}: {self.message}" if head else self.message
         if self.rule is not None:
             body = f"{body}; rule {self.rule}"
         return f"{self.place}: {body}" if self.place else body
 
-    def at(self, place: str) -> Problem:
-        return replace(self, place=place)
+    def at(self, place: str, line_column: tuple[int, int] | None = None) -> Problem:
+        return replace(self, place=place, line_column=line_column)
 
     def __str__(self) -> str:
         return self.text

@@ -10,20 +10,12 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import fields, is_dataclass
-from types import UnionType
-from typing import Any, Union, get_args, get_origin, get_type_hints
 
 import orjson
 
-from chargen.model import OMIT, Character, Characteristics, to_document
-from chargen.vocabulary import EIGHT
+from chargen.model import PLANS, Character, Characteristics, flat_characteristics, record_plan, to_document
 
 __all__ = ["character_line", "indented"]
-
-#: A record's fields as the file writes them: (name, left out when None or [], may hold a float).
-RecordFields = tuple[tuple[str, bool, bool], ...]
-_RECORD_FIELDS: dict[type, RecordFields] = {}
 
 
 def character_line(character: Character) -> str:
@@ -53,43 +45,18 @@ def _float(number: float) -> float | orjson.Fragment:
 
 
 def _record(value: object) -> object:
-    """orjson's `default` for a dataclass of the Character: its fields as the file writes them, one level
-    deep (orjson comes back here for the records inside)."""
+    """orjson's `default` for a dataclass of the Character: its fields as the file writes them
+    (chargen.model.record_plan), one level deep (orjson comes back here for the records inside)."""
     kind = value.__class__
     if kind is Characteristics:
-        return _characteristics(value)  # type: ignore[arg-type]
-    known = _RECORD_FIELDS.get(kind)
-    if known is None:
-        known = _RECORD_FIELDS[kind] = _record_fields(kind)
+        return flat_characteristics(value)  # type: ignore[arg-type]
     document: dict[str, object] = {}
-    for name, omitted, floating in known:
+    for name, omitted, _, floating in PLANS.get(kind) or record_plan(kind):
         entry = getattr(value, name)
         if omitted and (entry is None or entry == []):
             continue
         document[name] = _float(entry) if floating and entry.__class__ is float else entry
     return document
-
-
-def _characteristics(value: Characteristics) -> dict[str, object]:
-    """One flat mapping in the file: the eight in the book's order, then the optional ones."""
-    return {**{code: getattr(value, code) for code in EIGHT}, **value.optional}
-
-
-def _record_fields(kind: type) -> RecordFields:
-    if not is_dataclass(kind):
-        raise TypeError(f"{kind.__name__} is not part of a Character")
-    hints = get_type_hints(kind)
-    return tuple(
-        (item.name, bool(item.metadata.get(OMIT)), _may_be_float(hints[item.name])) for item in fields(kind)
-    )
-
-
-def _may_be_float(hint: Any) -> bool:
-    """Whether a field declared `hint` holds a float itself (not inside a list or mapping: the Character
-    declares none there)."""
-    if get_origin(hint) in (Union, UnionType):
-        return float in get_args(hint)
-    return hint is float
 
 
 class _KeyNotText(Exception):

@@ -12,7 +12,7 @@ from typing import Any
 
 from pydantic_core import ErrorDetails
 
-from chargen.errors import Problem, shown
+from chargen.errors import KeyPath, Problem, shown
 
 #: The rule behind each top-level key of a character file, named in its messages.
 RULES = {
@@ -80,6 +80,17 @@ def _rule(loc: tuple[str | int, ...], words: str) -> str | None:
     return rule if rule and "rule" not in words and f"({rule})" not in words else None
 
 
+def unlisted_magic(name: str) -> str:
+    """What a talent, spell or ritual the tables do not list is told, in the walk, the page and a file
+    alike: the tables hold only what the seeds give (Book Two's lists are not among them), and how a GM
+    adds one; a file may still name it with its kind (the list is open, 34)."""
+    return (
+        f"{shown(name)} is not in the tables: Book Two's talents, spells and rituals are not (only what a race "
+        "grants, 6.5); a GM adds it in a ruleset (add: abilities: magic: entries: ID: {name, kind, rule, "
+        "college}), or a character file names it with its kind: talent, spell or ritual"
+    )
+
+
 #: The keys of the mappings inside a character file, for a did-you-mean on a mistyped one.
 NESTED_KEYS = {
     "allocation": ("PS", "MD", "AG", "EN", "MA", "WP"),
@@ -90,6 +101,16 @@ NESTED_KEYS = {
     "languages": ("name", "rank"),
     "spells": ("name", "rank", "kind"),
     "equipment": ("name", "weight", "count"),
+}
+
+
+#: Words a player may write as a key for what the file names otherwise, for a did-you-mean on `Experience:`.
+KEY_WORDS = {
+    "experience": "experience_points",
+    "xp": "experience_points",
+    "silver": "silver_pennies",
+    "money": "silver_pennies",
+    "purse": "silver_pennies",
 }
 
 
@@ -107,10 +128,15 @@ CHARACTERISTIC_WORDS = {
 }
 
 
+def key_path(item: ErrorDetails) -> KeyPath:
+    """The file's key path of one pydantic error (without the validators' own steps)."""
+    return tuple(part for part in item["loc"] if not str(part).startswith("function-"))
+
+
 def rewritten(item: ErrorDetails, known_keys: Iterable[str] = ()) -> Problem:
     """One pydantic error as a Problem: its key path, what is wrong (got value), and the rule; a mistyped
     key or a value off a fixed list gets the nearest one suggested."""
-    loc = tuple(part for part in item["loc"] if not str(part).startswith("function-"))
+    loc = key_path(item)
     if item["type"] == "extra_forbidden":
         return Problem(loc, f"unknown key{_key_hint(loc, known_keys)}")
     if item["type"] == "invalid_key":  # `1:` in YAML is the number 1, not a list index: say which key
@@ -126,11 +152,13 @@ def rewritten(item: ErrorDetails, known_keys: Iterable[str] = ()) -> Problem:
 def _key_hint(loc: tuple[str | int, ...], known_keys: Iterable[str]) -> str:
     """`; did you mean 'gender'?`, or for a characteristic's name (`strenght:`) where the file gives it."""
     typed = str(loc[-1])
+    spelled = typed.strip().lower().replace(" ", "_").replace("-", "_")
+    if len(loc) == 1 and spelled in KEY_WORDS:
+        return f"; did you mean {KEY_WORDS[spelled]!r}?"
     keys = list(known_keys) if len(loc) == 1 else list(NESTED_KEYS.get(str(loc[0]), ()))
     close = difflib.get_close_matches(typed, keys, n=1)
     if close:
         return f"; did you mean {close[0]!r}?"
-    spelled = typed.strip().lower().replace(" ", "_").replace("-", "_")
     named = difflib.get_close_matches(spelled, list(CHARACTERISTIC_WORDS), n=1, cutoff=0.75)
     if not named or len(loc) > 2:
         return ""

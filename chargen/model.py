@@ -206,7 +206,7 @@ class Character:
     player: str | None = field(default=None, metadata=OMITTED)
     campaign: str | None = field(default=None, metadata=OMITTED)
     seed: int | None = field(default=None, metadata=OMITTED)
-    # issue 9: the rulesets layered over the book's tables, each {name, sha256}; none for the book's rules.
+    # The rulesets layered over the book's tables, each {name, sha256}; none for the book's rules.
     rules: list[dict[str, str]] = field(default_factory=list, metadata=OMITTED)
     archetype: str | None = field(default=None, metadata=OMITTED)
     gender: str
@@ -237,7 +237,7 @@ class Character:
     modifiers: dict[str, Modifier]
     tmr: int
     experience_multiplier: float
-    # Issue 30: what the record shows from the race table is in the file too. Section IV (8): the life span
+    # What the record shows from the race table is in the file too. Section IV (8): the life span
     # and starting age as the race table words them (None: the table gives none); 6.4-6.9: the talents the
     # race grants (magic entry ids: the elf's Witchsight, 6.5), never bought or typed in.
     life_span: str | None = field(default=None, metadata=OMITTED)
@@ -288,20 +288,50 @@ def _converter_of(kind: type) -> Converter:
     return converter
 
 
+#: How a record's field is written: its name, whether the file leaves it out when None or empty, how its
+#: value is written (None: as it is, being a plain value), and whether it may hold a float itself (JSON
+#: text spells floats its own way: chargen.jsontext, which writes records through these same plans).
+FieldPlan = tuple[str, bool, Converter | None, bool]
+#: Each record's plan by its class, made once (record_plan): the batch's hot path writes thousands.
+PLANS: dict[type, tuple[FieldPlan, ...]] = {}
+
+
+def record_plan(kind: type) -> tuple[FieldPlan, ...]:
+    """The fields of one dataclass of the Character in the file's order, as the file writes them."""
+    plan = PLANS.get(kind)
+    if plan is None:
+        if not is_dataclass(kind):
+            raise TypeError(f"{kind.__name__} is not part of a Character")
+        hints = get_type_hints(kind)
+        plan = PLANS[kind] = tuple(
+            (
+                item.name,
+                bool(item.metadata.get(OMIT)),
+                _field_converter(hints[item.name]),
+                _may_be_float(hints[item.name]),
+            )
+            for item in fields(kind)
+        )
+    return plan
+
+
+def _may_be_float(hint: Any) -> bool:
+    """Whether a field declared `hint` holds a float itself (not inside a list or mapping: the Character
+    declares none there)."""
+    if get_origin(hint) in (Union, UnionType):
+        return float in get_args(hint)
+    return hint is float
+
+
 def _dataclass_converter(kind: type) -> Converter:
-    """The fields in order, each with whether the file leaves it out when None or empty and how its value
-    is written (None: as it is, being a plain value)."""
+    """A record as an ordered mapping, by its plan (record_plan)."""
     if kind is Characteristics:
-        return _flat_characteristics
-    hints = get_type_hints(kind)
-    plan = tuple(
-        (item.name, bool(item.metadata.get(OMIT)), _field_converter(hints[item.name]))
-        for item in fields(kind)
-    )
+        return flat_characteristics
+    plan = record_plan(kind)
 
     def convert(value: Any) -> DocumentValue:
         document: Document = {}
-        for name, omitted, written in plan:
+        for name, omitted, written, _ in plan:
             entry = getattr(value, name)
             if omitted and (entry is None or entry == []):
                 continue
@@ -311,7 +341,7 @@ def _dataclass_converter(kind: type) -> Converter:
     return convert
 
 
-def _flat_characteristics(value: Characteristics) -> DocumentValue:
+def flat_characteristics(value: Characteristics) -> Document:
     """One flat mapping in the file: the eight in the book's order, then the optional ones."""
     return {**{code: getattr(value, code) for code in EIGHT}, **value.optional}
 

@@ -75,8 +75,12 @@ def unknown_problem(
     """`race: 'elfe' is not a race (6.3); did you mean 'elf'?` at a key path of the file, or at a label for
     what is not in a file (`--race`); ids and display names are both suggested."""
     spellings = _spellings(entries)
-    close = difflib.get_close_matches(name_key(value), list(spellings), n=1, cutoff=0.6)
-    if close:
+    key = name_key(value)
+    close = difflib.get_close_matches(key, list(spellings), n=1, cutoff=0.6)
+    holding = _holding_words(spellings, key)
+    if len(holding) > 1:  # `plate`: each entry whose name holds the words typed
+        hint = f"; did you mean one of: {', '.join(holding)}?"
+    elif close:
         entry_id, shown_as = spellings[close[0]]
         named = f" ({shown_as})" if shown_as.casefold() != entry_id.casefold() else ""
         hint = f"; did you mean {entry_id!r}{named}?"
@@ -84,8 +88,17 @@ def unknown_problem(
         hint = f"; one of: {', '.join(sorted({entry_id for entry_id, _ in spellings.values()}))}"
     message = f"{shown(value)} is not {what}{hint}"
     if isinstance(where, str):
-        return Problem(label=where, message=message, value=value, alone=True)
-    return Problem(path=where, message=message, value=value, alone=True)
+        return Problem(label=where, message=message, value=value)
+    return Problem(path=where, message=message, value=value)
+
+
+def _holding_words(spellings: dict[str, tuple[str, str]], key: str) -> list[str]:
+    """The entries whose id or name holds every word of `key`, as a suggestion shows them."""
+    found = sorted({entry for spelling, entry in spellings.items() if _has_words(spelling, key)})
+    return [
+        f"{entry_id!r} ({shown_as})" if shown_as.casefold() != entry_id.casefold() else repr(entry_id)
+        for entry_id, shown_as in found
+    ]
 
 
 def unknown_name(

@@ -1,4 +1,4 @@
-"""Which characters a Character Record can print (issue 31 item 9).
+"""Which characters a Character Record can print.
 
 The record is set in the fonts chargen ships (EB Garamond, and the Noto fallbacks under
 templates/fonts/fallback for Greek, Cyrillic, Hebrew and Arabic), never the machine's, so that a PDF is the

@@ -1,15 +1,17 @@
 """Every table name in a character file, read as people write it and replaced by its id before generation.
 
 A name no table knows is refused here, with the closest id or display name suggested; so the pipeline
-below only ever sees ids.
+below only ever sees ids. The skills, languages, college and magic are checked here too (the abilities
+step resolves them again), so a name is told even when a step they rest on cannot run.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TypedDict
 
-from chargen.character_file import CharacterInput, Item
+from chargen.all_problems import Problems
+from chargen.character_file import Ability, CharacterInput, Item, MagicAbility
 from chargen.errors import InputError, KeyPath, Problem
 from chargen.names import resolve, resolved
 from chargen.tables import Tables
@@ -42,8 +44,9 @@ class _Ids(TypedDict, total=False):
     shield: Item
 
 
-def resolve_names(spec: CharacterInput, tables: Tables) -> CharacterInput:
-    """`spec` with races, race type, aspect, archetype, weapons, armor and shield given as ids."""
+def resolve_names(spec: CharacterInput, tables: Tables, problems: Problems | None = None) -> CharacterInput:
+    """`spec` with races, race type, aspect, archetype, weapons, armor and shield given as ids. A name no
+    table knows is added to `problems` (and left as written), else raised with every other."""
     look_up = _Lookup()
     update: _Ids = {}
     if spec.archetype is not None:
@@ -68,9 +71,35 @@ def resolve_names(spec: CharacterInput, tables: Tables) -> CharacterInput:
     if spec.aspect is not None:
         update["aspect"] = look_up(("aspect",), spec.aspect, tables.aspects, "an aspect (7.1)")
     update.update(_equipment_names(spec, tables, look_up))
-    if look_up.problems:
+    _ability_names(spec, tables, look_up)
+    if problems is not None:
+        problems.add(look_up.problems)
+    elif look_up.problems:
         raise InputError(look_up.problems)
     return spec.model_copy(update=update)
+
+
+def _ability_names(spec: CharacterInput, tables: Tables, look_up: _Lookup) -> None:
+    """48-62, 49, 34-47: each skill, language, college and magic the file names, where its list is
+    closed (an open one records a name as written)."""
+    abilities = tables.abilities
+    lists: tuple[tuple[str, Sequence[Ability | MagicAbility], Mapping[str, object], bool, str], ...] = (
+        ("skills", spec.skills, abilities.skills, False, "a skill (48-62)"),
+        (
+            "languages",
+            spec.languages,
+            abilities.languages.entries,
+            abilities.languages.open,
+            "a language (49)",
+        ),
+        ("spells", spec.spells, abilities.magic.entries, abilities.magic.open, "magic (34-47)"),
+    )
+    for key, given, entries, open_list, what in lists:
+        if not open_list:
+            for index, item in enumerate(given):
+                look_up((key, index, "name"), item.name, entries, what)
+    if spec.college is not None:
+        look_up(("college",), spec.college, abilities.colleges, "a college of magic (36-47)")
 
 
 def _equipment_names(spec: CharacterInput, tables: Tables, look_up: _Lookup) -> _Ids:

@@ -26,7 +26,6 @@ GenderId = Literal["male", "female"]
 GENDERS: tuple[str, ...] = get_args(GenderId)
 
 HandId = Literal["right", "left", "ambidextrous"]
-HANDS: tuple[str, ...] = get_args(HandId)
 
 PaperName = Literal["letter", "a4"]
 PAPERS: tuple[str, ...] = get_args(PaperName)

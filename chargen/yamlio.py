@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from chargen.errors import ChargenError
+from chargen.errors import ChargenError, KeyPath, Problem
 
 try:  # the C loader is several times faster; fall back to pure Python where libyaml is absent
     from yaml import CSafeDumper as _Dumper
@@ -22,8 +22,6 @@ except ImportError:  # pragma: no cover - depends on how PyYAML was built
     from yaml import SafeDumper as _Dumper  # type: ignore[assignment]
     from yaml import SafeLoader as _Loader  # type: ignore[assignment]
 
-Path_ = tuple[str | int, ...]
-
 
 @dataclass
 class Located:
@@ -31,7 +29,9 @@ class Located:
 
     data: Any
     source: str
-    marks: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    marks: dict[KeyPath, tuple[int, int]] = field(default_factory=dict)
+    #: What is wrong in a file that could still be read (a key given twice), told beside the rest.
+    problems: list[Problem] = field(default_factory=list)
 
     def where(self, path: Iterable[str | int]) -> str:
         """`source:line:column` of the deepest known node on `path`."""
@@ -41,30 +41,12 @@ class Located:
         line, column = self.marks.get(key, (1, 1))
         return f"{self.source}:{line}:{column}"
 
-
-#: A key is cut to this many characters in a key path (a real key is a word or two).
-KEY_WIDTH = 40
-
-
-def _shown_key(key: object) -> str:
-    """A key as a path shows it: as typed when it is printable text, else quoted with its escapes, so a
-    key holding a newline cannot break the one-line message; long keys are cut. A key YAML read as
-    something else than text (a file's `null:` or `true:` key) is shown as YAML writes it."""
-    if not isinstance(key, str):
-        return "null" if key is None else "true" if key is True else "false" if key is False else repr(key)
-    text = key if key.isprintable() and key.strip() == key and key else repr(key[: KEY_WIDTH + 1])
-    return text if len(text) <= KEY_WIDTH else text[: KEY_WIDTH - 3] + "..."
-
-
-def format_path(path: Iterable[str | int]) -> str:
-    """`weapons[2].rank` style key path."""
-    text = ""
-    for part in path:
-        if isinstance(part, int) and not isinstance(part, bool):  # a list's index
-            text += f"[{part}]"
-        else:
-            text += f".{_shown_key(part)}" if text else _shown_key(part)
-    return text or "(top level)"
+    def line_column(self, path: Iterable[str | int]) -> tuple[int, int] | None:
+        """The line and column of the deepest known node on `path`; None when not even its top key is."""
+        key = tuple(path)
+        while key and key not in self.marks:
+            key = key[:-1]
+        return self.marks.get(key) if key else None
 
 
 #: A character file or table over this size is refused before it is parsed (a real one is a few kB).
@@ -111,11 +93,13 @@ class _Open:
     """A mapping or sequence being filled, with what is needed to place its values."""
 
     value: dict[Any, Any] | list[Any]
-    path: Path_
+    path: KeyPath
     anchor: str | None
     size: int = 1
     key: Any = None
     has_key: bool = False
+    #: The value being read is a repeated key's: read past, never stored.
+    repeated: bool = False
 
 
 class _Builder:
@@ -125,11 +109,12 @@ class _Builder:
     def __init__(self, source: str, alias_budget: int) -> None:
         self.source = source
         self.alias_budget = alias_budget
-        self.marks: dict[Path_, tuple[int, int]] = {}
+        self.marks: dict[KeyPath, tuple[int, int]] = {}
         self.anchors: dict[str, tuple[Any, int]] = {}
         self.stack: list[_Open] = []
         self.root: Any = None
         self.documents = 0
+        self.problems: list[Problem] = []
 
     def fail(self, event: Any, problem: str) -> ChargenError:
         return ChargenError(f"{_at(self.source, event.start_mark)}: {problem}")
@@ -159,11 +144,11 @@ class _Builder:
         if len(self.stack) >= MAX_DEPTH:
             raise self.fail(event, f"nested deeper than {MAX_DEPTH} levels")
         path = self.next_path(event)
-        self.marks[path] = _line_column(event)
+        self.marks.setdefault(path, _line_column(event))
         container: dict[Any, Any] | list[Any] = {} if isinstance(event, yaml.MappingStartEvent) else []
         self.stack.append(_Open(container, path, event.anchor))
 
-    def next_path(self, event: Any) -> Path_:
+    def next_path(self, event: Any) -> KeyPath:
         if not self.stack:
             return ()
         top = self.stack[-1]
@@ -212,20 +197,28 @@ class _Builder:
         top = self.stack[-1]
         top.size += size
         if isinstance(top.value, list):
-            path: Path_ = (*top.path, len(top.value))
+            path: KeyPath = (*top.path, len(top.value))
             top.value.append(value)
         elif not top.has_key:
             if isinstance(value, dict | list):
                 raise self.fail(event, "a mapping key must be a plain value")
-            if value in top.value:
-                raise self.fail(event, f"key {format_path((*top.path, value))} appears twice")
-            top.key, top.has_key = value, True
+            top.key, top.has_key, top.repeated = value, True, value in top.value
+            if top.repeated:
+                self.repeated(event, (*top.path, value))
             return
         else:
             path = (*top.path, top.key)
-            top.value[top.key] = value
+            if not top.repeated:
+                top.value[top.key] = value
             top.has_key = False
         self.marks.setdefault(path, _line_column(event))
+
+    def repeated(self, event: Any, path: KeyPath) -> None:
+        """A key given twice: told with the file's other problems; the first one's value is kept."""
+        line = self.marks[path][0]
+        message = f"appears twice (first on line {line}); give each key once"
+        where = _line_column(event)
+        self.problems.append(Problem(path, message).at(f"{self.source}:{where[0]}:{where[1]}", where))
 
 
 def decode(data: bytes, source: str) -> str:
@@ -280,10 +273,11 @@ def read_stdin() -> str:
     return decode(data, "<stdin>")
 
 
-def load_located(text: str, source: str, *, alias_budget: int = 0) -> Located:
+def load_located(text: str, source: str, *, alias_budget: int = 0, gather: bool = False) -> Located:
     """Parse one YAML document of plain values, keeping marks. Broken or hostile YAML (tags, merge keys,
     aliases beyond `alias_budget` values, deep nesting, huge numbers) is a ChargenError naming line and
-    column. Character files get no aliases; tables get TABLE_ALIAS_BUDGET."""
+    column. Character files get no aliases; tables get TABLE_ALIAS_BUDGET. A key given twice is a
+    ChargenError too, or with `gather` kept in the Located's `problems`, to be told beside the others."""
     if len(text) > MAX_BYTES:
         raise ChargenError(
             f"{source}: {len(text):,} characters is over the limit of {MAX_BYTES:,} for a chargen file"
@@ -295,14 +289,21 @@ def load_located(text: str, source: str, *, alias_budget: int = 0) -> Located:
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
-        raise ChargenError(
-            f"{where}: broken YAML: {_sentence(str(error.problem or error.context))}"
-        ) from None
+        raise ChargenError(f"{where}: broken YAML: {_sentence(_told(error))}") from None
     except yaml.YAMLError as error:
         raise ChargenError(f"{source}: broken YAML: {_sentence(str(error))}") from None
     except (ValueError, OverflowError) as error:  # a plain value PyYAML cannot construct
         raise ChargenError(f"{source}: broken YAML: {_short(str(error))}") from None
-    return Located(builder.root, source, builder.marks)
+    if builder.problems and not gather:
+        raise ChargenError(builder.problems[0].text)
+    return Located(builder.root, source, builder.marks, builder.problems)
+
+
+def _told(error: yaml.MarkedYAMLError) -> str:
+    """PyYAML's sentence, and for a tab (which YAML never reads as indentation) what to do instead."""
+    problem = str(error.problem or error.context)
+    tab = "tab" in problem or "'\\t'" in problem
+    return f"{problem}; indent with spaces, not tabs" if tab else problem
 
 
 def dump_yaml(data: Mapping[str, Any]) -> str:

@@ -83,6 +83,18 @@ def test_two_at_maximum_is_refused_with_the_rule_named(tables: Tables) -> None:
     assert "PS 23 and EN 23 are both at the maximum 23; rule 5.2 allows one" in str(refused.value)
 
 
+def test_only_a_few_near_the_maximum_through_a_file(tables: Tables) -> None:
+    """5.2's "only a few at or near the maximum" as a file meets it (not only the property test of
+    chargen.rules.allocation): {23, 22, 22, 22, 5, 5} at maximum 23 has one maximum-1 value too many."""
+    text = "allocation: {PS: 23, MD: 22, AG: 22, EN: 22, MA: 5, WP: 5}\nrolls: {points: 9}\n"
+    with pytest.raises(InputError) as refused:
+        api.build(text, "few.yaml", seed=1, tables=tables)
+    assert refused.value.problems == [
+        "few.yaml:1:13: allocation: the six add up to 99, not the 88 Characteristic Points; rule 5.2 spends all",
+        "few.yaml:1:13: allocation: MD 22, AG 22 and EN 22 are all at 22 (maximum-1); rule 5.2 allows two",
+    ]
+
+
 def test_18_1_dwarf_size_is_four(tables: Tables) -> None:
     # The OCR reads "Dwarf 5 (4)"; the size number is 4 (seeds README).
     assert tables.races["dwarf"].size == 4

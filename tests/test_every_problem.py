@@ -5,8 +5,10 @@ case."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -83,6 +85,14 @@ def test_the_library_raises_them_as_one_error_of_nine_problems() -> None:
             "weapons: [{name: two-handed-sword, rank: 1}]\n",
             ["<in>:1:58: allocation.WP: should be a whole number (got 'many'); rule 5.2"],
         ),
+        # The optional step refused, the Physical Beauty dice it would have read are not "unused" (5.5).
+        (
+            "optional: [PB, XX]\nrolls: {points: 9, beauty: [1, 2, 3, 4]}\n",
+            [
+                "<in>:1:11: optional: 'XX' is neither an optional characteristic (PB) nor an optional rule "
+                "(18.5); rule 5.5"
+            ],
+        ),
         # A mapping's missing keys are one mistake, one line.
         (
             "allocation: {strenght: 15}\n",
@@ -99,6 +109,83 @@ def test_no_problem_is_made_up_by_setting_others_aside(text: str, lines: list[st
     assert error.value.problems == lines
 
 
+BRANNOC = Path(__file__).parent / "bad-brannoc.yaml"
+BRANNOC_LINES = [
+    "chargen: error: bad-brannoc.yaml:8:26: equipment[0].weight: should be a number of pounds (got '10 lb')",
+    "chargen: error: bad-brannoc.yaml:10:13: Experience: unknown key; did you mean 'experience_points'?",
+    "chargen: error: bad-brannoc.yaml:13:28: weapons[0].rank: Rank 9 is above the Hand Axe's maximum Rank 4; "
+    "rule 20.2",
+    "chargen: error: bad-brannoc.yaml:14:8: armor: 'plate' is not on the Armor Chart (18.1); did you mean one "
+    "of: 'full-plate' (Full Plate), 'improved-plate' (Improved Plate), 'partial-plate' (Partial Plate)?",
+    "chargen: error: bad-brannoc.yaml:16:12: skills[0].name: 'smith' is not a skill (48-62); one of: "
+    "alchemist, assassin, astrologer, beast-master, courtesan, healer, mechanician, merchant, "
+    "military-scientist, navigator, ranger, spy-and-thief, troubador",
+    "chargen: error: bad-brannoc.yaml:20:5: spells[0].kind: 'earthquake' is not in the tables: Book Two's "
+    "talents, spells and rituals are not (only what a race grants, 6.5); a GM adds it in a ruleset (add: "
+    "abilities: magic: entries: ID: {name, kind, rule, college}), or a character file names it with its "
+    "kind: talent, spell or ritual; rule 34",
+    "chargen: error: bad-brannoc.yaml:21:1: name: appears twice (first on line 3); give each key once",
+]
+#: Brannoc's seven mistakes, each as its player would put it right.
+BRANNOC_FIXES = {
+    "weight: 10 lb": "weight: 10",
+    "Experience: 500\n": "",
+    "rank: 9": "rank: 4",
+    "armor: plate": "armor: partial plate",
+    "name: smith, rank: 2": "name: merchant, rank: 2",
+    "name: earthquake, rank: 1": "name: earthquake, rank: 1, kind: spell",
+    "name: Brannoc\n": "college: earth magics\n",
+}
+
+
+@pytest.mark.parametrize("command", ["build", "validate"])
+def test_seven_mistakes_of_a_hand_written_file_in_one_run(tmp_path: Path, command: str) -> None:
+    """A file a new player wrote: a weight with its unit, a key of the rulebook's words, a Rank above the
+    weapon's maximum beside an armor the chart names otherwise, a skill the tables do not have, a spell
+    without its kind and a key given twice: all seven at the first run, the bare language and the skill
+    without a Rank taken as they are."""
+    (tmp_path / BRANNOC.name).write_text(BRANNOC.read_text(encoding="utf-8"), encoding="utf-8")
+    result = _chargen(tmp_path, command, BRANNOC.name, *(["-o", "out.yaml"] if command == "build" else []))
+    assert (result.returncode, result.stderr.splitlines()) == (2, BRANNOC_LINES)
+    assert sorted(path.name for path in tmp_path.iterdir()) == [BRANNOC.name]
+
+
+def test_brannoc_put_right_builds_so_nothing_was_held_back() -> None:
+    text = BRANNOC.read_text(encoding="utf-8")
+    for mistake, fixed in BRANNOC_FIXES.items():
+        assert mistake in text
+        text = text.replace(mistake, fixed)
+    brannoc = api.build(text, "brannoc.yaml", seed=1)
+    assert [(skill.name, skill.rank) for skill in brannoc.skills] == [("merchant", 2), ("healer", 0)]
+    assert [(language.name, language.rank) for language in brannoc.languages] == [("dwarvish", 0)]
+    assert (brannoc.armor, brannoc.weapons[0].name, brannoc.weapons[0].rank) == (
+        "partial-plate",
+        "hand-axe",
+        4,
+    )
+
+
+def test_a_typed_experience_bank_is_kept_or_refused_never_replaced(tmp_path: Path) -> None:
+    """8.6: the Bank a file gives stays when the rules leave it; one they do not is refused, naming the
+    overrides a GM writes, and nothing is written."""
+    made = _chargen(tmp_path, "roll", "--seed", "3", "-o", "hero.yaml")
+    assert made.returncode == 0
+    text = (tmp_path / "hero.yaml").read_text(encoding="utf-8")
+    bank = api.build(text, "hero.yaml").experience_bank
+    assert bank is not None and f"\nexperience_bank: {bank}\n" in text
+    (tmp_path / "typed.yaml").write_text(text.replace(f"experience_bank: {bank}", "experience_bank: 999"))
+    result = _chargen(tmp_path, "build", "typed.yaml", "-o", "out.yaml")
+    line = text[: text.index("experience_bank:")].count("\n") + 1
+    assert (result.returncode, result.stderr) == (
+        2,
+        f"chargen: error: typed.yaml:{line}:18: experience_bank: file says 999 but what was bought leaves "
+        f"{bank}; leave experience_bank out (build writes it), or a GM who means it writes it under "
+        "overrides:; rule 8.6\n",
+    )
+    assert not (tmp_path / "out.yaml").exists()
+    assert _chargen(tmp_path, "build", "hero.yaml", "-o", "out.yaml").returncode == 0
+
+
 def test_a_file_that_builds_is_not_read_twice() -> None:
     text = "name: Rolf\nrolls: {points: 9}\n"
     assert api.build(text, "<in>", seed=1).name == "Rolf"
@@ -109,7 +196,8 @@ def test_yaml_errors_are_whole_with_line_and_column(tmp_path: Path) -> None:
     result = _chargen(tmp_path, "build", "tab.yaml")
     assert (
         result.stderr
-        == "chargen: error: tab.yaml:2:1: broken YAML: found a tab character that violates indentation\n"
+        == "chargen: error: tab.yaml:2:1: broken YAML: found a tab character that violates indentation; indent "
+        "with spaces, not tabs\n"
     )
 
 
@@ -144,17 +232,24 @@ def test_a_broken_shipped_ruleset_names_no_installed_folder(tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize(
-    "args",
+    ("args", "honoured"),
     [
-        ["roll", "--seed", "1", "--optional", "pb"],
-        ["roll", "--seed", "1", "--format", "JSON"],
-        ["roll", "--seed", "1", "--gender", "Female"],
-        ["roll", "--seed", "1", "--paper", "A4", "--html", "hero.html", "-o", "hero.yaml"],
+        (["--optional", "pb"], lambda out, folder: "optional: [PB]\n" in out and "\n  PB: " in out),
+        (["--format", "JSON"], lambda out, folder: json.loads(out)["seed"] == 1),
+        (["--gender", "Female"], lambda out, folder: "\ngender: female\n" in out),
+        (
+            ["--paper", "A4", "--html", "hero.html", "-o", "hero.yaml"],
+            lambda out, folder: "size: A4" in (folder / "hero.html").read_text(encoding="utf-8"),
+        ),
     ],
 )
-def test_every_fixed_choice_in_any_case(tmp_path: Path, args: list[str]) -> None:
-    result = _chargen(tmp_path, *args)
+def test_every_fixed_choice_in_any_case(
+    tmp_path: Path, args: list[str], honoured: Callable[[str, Path], bool]
+) -> None:
+    """Each choice is taken, and taken as meant: not merely not refused."""
+    result = _chargen(tmp_path, "roll", "--seed", "1", *args)
     assert (result.returncode, result.stderr) == (0, "")
+    assert honoured(result.stdout, tmp_path)
 
 
 def test_optional_codes_in_any_case_are_written_as_the_tables_write_them(tmp_path: Path) -> None:

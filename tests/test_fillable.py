@@ -13,6 +13,7 @@ from PIL import Image, ImageChops, ImageStat
 from pypdf import PdfReader, PdfWriter
 
 from chargen import api
+from chargen.batch.npc import field_prefix
 from chargen.cli import cli, main
 from tests.render_fixtures import build, record_pdf, tables
 from tests.render_fixtures.pdf_text import find_phrases, pdf_words
@@ -217,3 +218,16 @@ def test_a_batch_pdf_of_20_npcs_has_unique_field_names(tmp_path: Path) -> None:
     assert {f"npc{number:02d}_notes_1" for number in range(1, 21)} <= set(names)
     # every field is a widget of a page of the file, and pypdf reads them all back
     assert len(PdfReader(BytesIO(pdf)).get_fields() or {}) == len(names)
+
+
+@pytest.mark.parametrize(
+    ("number", "count", "prefix"),
+    [(1, 1, "npc1_"), (7, 9, "npc7_"), (7, 20, "npc07_"), (10, 10, "npc10_"), (42, 1000, "npc0042_")],
+)
+def test_a_batch_names_each_records_fields_after_its_number(number: int, count: int, prefix: str) -> None:
+    """The fast guard of the batch's field names (the PDF test above is the slow one): as wide as the last
+    number, so every prefix of one batch is distinct and none is the start of another's."""
+    assert field_prefix(number, count) == prefix
+    names = [field_prefix(each, count) for each in range(1, count + 1)]
+    assert len(set(names)) == count
+    assert not any(a != b and b.startswith(a) for a in names[:50] for b in names[:50])

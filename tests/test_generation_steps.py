@@ -17,6 +17,7 @@ from chargen.generation.pipeline import (
     birthrights_step,
     kit_step,
     modifiers_step,
+    points_row,
     points_step,
     race_step,
 )
@@ -29,18 +30,17 @@ def spec(**fields: object) -> CharacterInput:
 
 def test_points_step_checks_the_stated_total_against_the_roll(tables: Tables) -> None:
     dice = Dice(random.Random(1), given={"points": 11})
-    rolled = points_step(spec(archetype="fighter"), dice, tables)
+    fighter = spec(archetype="fighter")
+    rolled = points_step(fighter, points_row(fighter, dice, tables), dice, tables)
     # The archetype's allocation waits for the race and gender modifiers (allocation_step).
     assert rolled.allocation is None and len(rolled.jitter) == len(tables.characteristics.primaries)
     born = birthrights_step(spec(race="dwarf", gender="male"), Dice(random.Random(2)), tables)
     points = allocation_step(rolled, modifiers_step(born, tables), tables)
     assert points.archetype == "fighter" and sum(points.allocation.values()) == points.row.points
+    stated = spec(archetype="fighter", points={"total": 1})
+    dice = Dice(random.Random(1), given={"points": 11})
     with pytest.raises(InputError) as refused:
-        points_step(
-            spec(archetype="fighter", points={"total": 1}),
-            Dice(random.Random(1), given={"points": 11}),
-            tables,
-        )
+        points_step(stated, points_row(stated, dice, tables), dice, tables)
     assert refused.value.items[0].path == ("points",) and refused.value.items[0].rule == "5.1"
 
 

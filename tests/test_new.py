@@ -308,8 +308,12 @@ def test_a_walk_refuses_a_lawful_looking_allocation_with_the_reason() -> None:
     walk.answer("23")
     with pytest.raises(ChargenError) as error:
         walk.answer("23")
+    # The refusal names the values the prompt showed (5-22) before the rule's reason.
+    question = walk.current
+    assert question is not None and question.ask(walk).startswith("MD (5-22 allowed;")
     assert str(error.value) == (
-        "allocation.MD: PS 23 and MD 23 are both at the maximum 23; rule 5.2 allows one"
+        "allocation.MD: 23 is not among the values 5.2 allows now (5-22): PS 23 and MD 23 are both at the "
+        "maximum 23; rule 5.2 allows one"
     )
     assert walk.allocation == {"PS": 23}
     assert walk.back() and walk.allocation == {}

@@ -14,10 +14,13 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from chargen import output
 from chargen.batch import BatchOptions, run_batch
+from chargen.cli import main
 from chargen.errors import ChargenError
 from tests.test_output_paths import ROOT, chargen, refused
 
@@ -70,6 +73,36 @@ def test_a_file_made_while_a_batch_runs_is_not_replaced(tmp_path: Path) -> None:
         run_batch(options, progress=make_it)
     assert target.read_text() == "made meanwhile\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["out.jsonl"]
+
+
+WRITERS = {
+    **{name: command for name, command in COMMANDS.items() if name != "batch"},
+    "export": (["export", "rolf.yaml", "--to", "foundry", "-o", "out.json"], "out.json"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRITERS))
+def test_a_file_made_after_the_early_check_is_not_replaced_by_any_command(
+    tmp_path: Path, name: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """As for the batch: the early check passes, the file appears before the commit, the commit refuses
+    it; for every command that writes (`new` writes through the same chargen.output.write_all)."""
+    command, target = WRITERS[name]
+    (tmp_path / "rolf.yaml").write_text(ROLF, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    commit = output.commit_all
+
+    def made_meanwhile(staged: Any) -> None:
+        (tmp_path / target).write_text("made meanwhile\n")
+        commit(staged)
+
+    monkeypatch.setattr(output, "commit_all", made_meanwhile)
+    with pytest.raises(SystemExit) as exit_info:
+        main(command)
+    assert exit_info.value.code == 2
+    assert capsys.readouterr().err == f"chargen: error: {target} exists; use --force to replace it\n"
+    assert (tmp_path / target).read_text() == "made meanwhile\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted({"rolf.yaml", target})
 
 
 def test_two_runs_on_one_path_the_second_fails(tmp_path: Path) -> None:

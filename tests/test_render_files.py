@@ -10,11 +10,25 @@ from pathlib import Path
 import pytest
 
 from chargen.errors import ChargenError
+from chargen.output import write_all
 from chargen.paths import templates_dir
-from chargen.render import RenderError, write_record
+from chargen.render import RenderError, render_html, render_pdf
+from chargen.render.build import Renderable
 from chargen.render.fetcher import fetch
 from chargen.tables import Tables
 from tests.render_fixtures import REPO, human
+
+
+def write_record(
+    character: Renderable, tables: Tables, *, html: Path | None, pdf: Path | None, paper: str = "letter"
+) -> None:
+    """What `chargen render` does: both made before either is written (chargen.cli.options)."""
+    outputs: list[tuple[str, bytes]] = []
+    if html is not None:
+        outputs.append((str(html), render_html(character, tables, paper=paper).encode("utf-8")))
+    if pdf is not None:
+        outputs.append((str(pdf), render_pdf(character, tables, paper=paper)))
+    write_all(outputs)
 
 
 def test_write_record_writes_both_files(tables: Tables, tmp_path: Path) -> None:

@@ -53,7 +53,7 @@ class BatchOptions:
     paper: str = "letter"
     template: str | None = None  # a GM's Character Record template, for --pdf
     tables_dir: str | None = None  # used when run_batch is given no tables
-    fillable: bool = False  # --pdf's records with form fields (issue 33)
+    fillable: bool = False  # --pdf's records with form fields
     export: str | None = None  # a virtual tabletop's JSON per NPC: "roll20" or "foundry" (chargen.export)
     export_dir: str | None = None  # the folder of `export`'s files
     # More outputs as (kind, path), kinds of chargen.output_kinds.BATCH_KINDS: several of one kind are

@@ -189,6 +189,12 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
     )
 
 
+def field_prefix(number: int, count: int) -> str:
+    """What NPC `number`'s form fields are named after in a batch of `count`: `npc07_` of 20, its number
+    as wide as the batch's last, so that the records' fields, joined in one PDF, never share a name."""
+    return f"npc{number:0{len(str(count))}d}_"
+
+
 def _record_pdf(plan: Plan, number: int, character: Character, tables: Tables) -> bytes:
     """NPC `number`'s Character Record, its form fields (if any) named for it."""
     from pathlib import Path
@@ -203,10 +209,10 @@ def _record_pdf(plan: Plan, number: int, character: Character, tables: Tables) -
         paper=plan.paper,
         template=template,
         fillable=plan.fillable,
-        field_prefix=f"npc{number:0{len(str(plan.count))}d}_",
+        field_prefix=field_prefix(number, plan.count),
     )
     # A record's layout takes far longer than the microseconds the roll's memos save: kept, they would
-    # grow with every distinct character of a long batch (about 1 kB each).
+    # grow with every distinct character of a long batch.
     forget(tables)
     return record
 

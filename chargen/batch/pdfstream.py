@@ -5,8 +5,8 @@ at once, object by object, with new object numbers; an object whose bytes were a
 written again but referred to. What the end of the file needs (each object's offset, 8 bytes; each page's
 number, 4 bytes; each record's top bookmark, about 130 bytes) and one digest per shareable object (see
 Memory) stay in memory until the end, when the page tree, the bookmarks' top level, the catalog and the
-cross-reference table close the file: about 1 kB a record, where pypdf's writer holds every object it
-has written (0.75 MB a record). The same records in the same order give the same bytes.
+cross-reference table close the file: a little a record, where pypdf's writer holds every object it
+has written (docs/performance.md). The same records in the same order give the same bytes.
 
 Memory: an object whose bytes name an object of its own record that no other record can name (its pages,
 its bookmarks, an object in a cycle, or any object not kept, in turn) cannot be written by another record,
@@ -233,7 +233,7 @@ def _encoded_data(stream: StreamObject) -> bytes:
 
 
 class _Form:
-    """The records' PDF form fields (a --fillable batch, issue 33): each record's fields (already copied
+    """The records' PDF form fields (a --fillable batch): each record's fields (already copied
     with its pages' annotations, names unique per record) and the resources their text is drawn with,
     gathered into the one /AcroForm of the file."""
 

@@ -18,9 +18,9 @@ from chargen.batch.npc import NpcOutput, Plan, make_output
 from chargen.tables import Tables
 
 #: Character Records a worker makes before a fresh one takes over. WeasyPrint keeps a little memory for
-#: good in every layout (docs/weasyprint-leak.md: about 0.24 MB a record); retired workers keep a long
-#: batch at the memory of a short one. A fresh worker costs about half a second (WeasyPrint's import, our
-#: fonts and stylesheets), 40 records about twelve.
+#: good in every layout (docs/weasyprint-leak.md); retired workers keep a long batch at the memory of a
+#: short one. A fresh worker (WeasyPrint's import, our fonts and stylesheets) costs a small part of what
+#: its records do (docs/performance.md).
 RECORDS_PER_WORKER = 40
 
 # Set once per worker process by `_start_worker` (and in this process when it makes the NPCs itself).
@@ -48,8 +48,8 @@ def make_record(number: int) -> NpcOutput:
     collector's full collections free, and those come rarely: between them the garbage of a varying
     number of records waited, so the worker's peak grew. Collected after every record, it stays near one
     record's. So that each collection looks only at what the record made, what the worker holds after its
-    first record (tables, WeasyPrint, fonts) is frozen (gc.freeze): about 9 ms a record, against 48 ms
-    for the whole heap."""
+    first record (tables, WeasyPrint, fonts) is frozen (gc.freeze), far quicker than collecting the whole
+    heap (docs/performance.md)."""
     global _froze
     if _plan is None or _tables is None:
         raise RuntimeError("make_record called before the worker was started")
@@ -66,7 +66,7 @@ def _collector_by_chunk() -> Iterator[None]:
     """While data NPCs are made and written, Python's cyclic garbage collector does not run by itself:
     make_chunk collects the youngest generation after each chunk. An NPC leaves almost no cycles (about two
     objects), but the thousands of short-lived objects it makes set off a young collection every few NPCs
-    and, every few thousand, a full one over the tables; together about 3% of a data NPC's time. Forked
+    and, every few thousand, a full one over the tables (docs/performance.md). Forked
     workers inherit the setting."""
     enabled = gc.isenabled()
     gc.disable()

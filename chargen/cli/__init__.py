@@ -77,7 +77,7 @@ for command in (
 ):
     cli.add_command(with_global_options(command))
 
-try:  # the batch command (issue 4) lives in its own module
+try:  # the batch command lives in its own module
     from chargen.cli.batch import batch_command  # type: ignore[import-not-found,unused-ignore]
 
     cli.add_command(with_global_options(batch_command))
@@ -99,7 +99,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         )
         sys.stdout.flush()
     except ChargenError as error:
-        *first, last = error.lines  # every problem at once, one line each (issue 30)
+        *first, last = error.lines  # every problem at once, one line each
         for line in first:
             click.echo(f"chargen: error: {line}", err=True)
         _fail(last, 2)

@@ -100,7 +100,7 @@ def build_command(
     text, source = api.read_source(file)
     tables = tables_from(context)
     document = api.build(text, source, seed=seed, tables=tables)
-    emit(document, api.record_tables(document, tables), outputs)  # the file's own rulesets (issue 30)
+    emit(document, api.record_tables(document, tables), outputs)  # the file's own rulesets
 
 
 @click.command("validate")

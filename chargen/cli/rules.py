@@ -60,7 +60,7 @@ def show_command(context: click.Context, name: str, diff: bool) -> None:
     found = [item for table in touched for item in _differences(base.raw(table), merged.raw(table), (table,))]
     for path, old, new in found:
         click.echo(f"{'.'.join(map(str, path))}: {_short(old)} -> {_short(new)}")
-    if not found:  # silence would read as a failure (issue 30)
+    if not found:  # silence would read as a failure
         click.echo(f"{ruleset.source}: changes nothing in these tables (every value it sets is already so)")
 
 

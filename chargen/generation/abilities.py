@@ -2,18 +2,19 @@
 the Experience they cost, and what else the player writes down (equipment, notes, player, campaign).
 
 Runs after the derived values: it needs the race, its type, the 8.5 Experience and the 6.3 multiplier, and
-changes none of them. A file that lists none of these gets back the Character unchanged. An NPC (issue 12)
+changes none of them. A file that lists none of these gets back the Character unchanged. An NPC
 is given its archetype's typical skills, college and magic instead: given, not bought (8.6)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from chargen.character_file import Ability, CharacterInput, MagicAbility
 from chargen.errors import InputError, KeyPath, Problem
 from chargen.generation.decisions import NO_ABILITIES, Abilities
+from chargen.messages import unlisted_magic
 from chargen.model import Character, Gear, MagicRanked, Ranked
 from chargen.names import name_key, resolve, unknown_problem
 from chargen.rules.experience import experience_spent
@@ -24,19 +25,24 @@ from chargen.tables.memo import per_tables
 from chargen.tables.schema import Archetype
 
 
-def with_abilities(made: Character, spec: CharacterInput, tables: Tables) -> Character:
-    """`made` with the file's skills, languages, college, magic, equipment, player, campaign and notes,
-    checked, and the Experience Point Bank 8.6 leaves; every problem raised at once."""
-    if not _lists_any(spec):
-        return made
-    if not (_lists_abilities(spec) or spec.abilities_given):  # the abilities as made: bought, or none
-        return replace(
-            made,
-            player=spec.player,
-            campaign=spec.campaign,
-            equipment=[Gear(item.name, item.weight, item.count) for item in spec.equipment],
-            notes=_notes(made, spec),
-        )
+@dataclass(frozen=True, slots=True)
+class FileAbilities:
+    """A file's own skills, languages, college and magic as checked, and the 8.6 Bank they leave."""
+
+    skills: list[Ranked]
+    languages: list[Ranked]
+    college: str | None
+    spells: list[MagicRanked]
+    bank: int | None
+
+
+def file_abilities(
+    spec: CharacterInput, race: str, race_type: str | None, experience_points: int, tables: Tables
+) -> FileAbilities | None:
+    """The file's skills, languages, college and magic checked for this race (6.4-6.9) and the 8.5
+    Experience, with the Bank 8.6 leaves; every problem raised at once. None when the file lists none."""
+    if not _lists_abilities(spec):
+        return None
     problems: list[Problem] = []
     skills = _ranked("skills", spec.skills, tables.abilities.skills, None, "a skill (48-62)", problems)
     languages = _ranked(
@@ -47,35 +53,64 @@ def with_abilities(made: Character, spec: CharacterInput, tables: Tables) -> Cha
         "a language (49)",
         problems,
     )
-    college = _college(spec.college, made, tables, problems)
-    spells = _magic(spec.spells, made.race, college, tables, problems)
+    college = _college(spec.college, race, race_type, tables, problems)
+    spells = _magic(spec.spells, race, college, tables, problems)
     bank = None
     if (skills or languages or spells) and not spec.abilities_given:
         spending = experience_spent(
             ((item.name, item.rank) for item in skills),
             ((item.name, item.rank) for item in languages),
             ((item.name, item.rank) for item in spells),
-            made.experience_multiplier,
+            tables.races[race].experience_multiplier,
             tables.abilities.experience,
         )
-        bank = made.experience_points - spending.spent
+        bank = experience_points - spending.spent
         if bank < 0:
-            problems.append(_overspent(spending.spent, made.experience_points, tables))
+            problems.append(_overspent(spending.spent, experience_points, tables))
     if problems:
         raise InputError(problems)
+    return FileAbilities(skills, languages, college, spells, bank)
+
+
+def with_abilities(made: Character, spec: CharacterInput, chosen: FileAbilities | None) -> Character:
+    """`made` with the file's skills, languages, college and magic (`chosen`, checked by file_abilities),
+    equipment, player, campaign and notes."""
+    if not _lists_any(spec):
+        return made
+    if chosen is None and not spec.abilities_given:  # the abilities as made: bought, or none
+        return replace(
+            made,
+            player=spec.player,
+            campaign=spec.campaign,
+            equipment=[Gear(item.name, item.weight, item.count) for item in spec.equipment],
+            notes=_notes(made, spec),
+        )
     return replace(
         made,
         player=spec.player,
         campaign=spec.campaign,
         equipment=[Gear(item.name, item.weight, item.count) for item in spec.equipment],
-        skills=skills,
-        languages=languages,
-        college=college,
-        spells=spells,
+        skills=chosen.skills if chosen else [],
+        languages=chosen.languages if chosen else [],
+        college=chosen.college if chosen else None,
+        spells=chosen.spells if chosen else [],
         abilities_given=True if spec.abilities_given else None,
-        experience_bank=bank,
+        experience_bank=chosen.bank if chosen else None,
         notes=_notes(made, spec),
     )
+
+
+def typed_bank(spec: CharacterInput, bank: int | None) -> list[Problem]:
+    """8.6: a file that types its Experience Point Bank keeps it only as the rules leave it; one they do
+    not is refused, never silently replaced (a GM who means it says so under `overrides:`)."""
+    if spec.experience_bank is None or spec.experience_bank == bank:
+        return []
+    left = "no Bank (nothing bought)" if bank is None else f"{bank}"
+    message = (
+        f"file says {spec.experience_bank} but what was bought leaves {left}; leave experience_bank out (build writes "
+        "it), or a GM who means it writes it under overrides:"
+    )
+    return [Problem(("experience_bank",), message, "8.6", spec.experience_bank)]
 
 
 def _notes(made: Character, spec: CharacterInput) -> list[str]:
@@ -86,7 +121,7 @@ def _notes(made: Character, spec: CharacterInput) -> list[str]:
 def given_abilities(
     spec: CharacterInput, archetype_id: str | None, race: str, race_type: str | None, tables: Tables
 ) -> Abilities:
-    """Issue 12: an NPC knows its archetype's typical skills, the first college of its preference list that
+    """An NPC knows its archetype's typical skills, the first college of its preference list that
     its race may join (6.6), and the talents and spells that college (or any, 4.2) casts, each at its typical
     Rank within the table's maximum. Given, not bought, so the Experience Point Bank is not charged (8.6);
     chosen without dice, so the rest of the NPC is as it was. A file that lists skills, languages, a college
@@ -133,7 +168,7 @@ def bought_abilities(
     experience_points: int,
     tables: Tables,
 ) -> Abilities:
-    """Issue 30: a rolled character (or a file's partial character) chooses what its archetype's NPCs are
+    """A rolled character (or a file's partial character) chooses what its archetype's NPCs are
     given, but buys it with its own 8.5 Experience (8.6, 8.7): the college its race may join (choosing one
     costs nothing, 34), the talents and spells that college casts, then the skills, each at the highest of
     its typical Ranks the Cost Chart prices within what is left, else a skill at Rank 0 for 100 Experience
@@ -285,7 +320,9 @@ def _check_rank(path: KeyPath, rank: int, maximum: int | None, rule: str, proble
         problems.append(Problem(path, f"Rank {rank} is above the table's maximum of {maximum}", rule, rank))
 
 
-def _college(given: str | None, made: Character, tables: Tables, problems: list[Problem]) -> str | None:
+def _college(
+    given: str | None, race: str, race_type: str | None, tables: Tables, problems: list[Problem]
+) -> str | None:
     """34: one college, from the table; 6.6: never the one opposed to a giant's element."""
     if given is None:
         return None
@@ -294,8 +331,8 @@ def _college(given: str | None, made: Character, tables: Tables, problems: list[
     if college is None:
         problems.append(unknown_problem(("college",), given, colleges, "a college of magic (36-47)"))
         return None
-    if not _may_join(college, made.race, made.race_type, tables):
-        element = _element(made.race, made.race_type, tables)
+    if not _may_join(college, race, race_type, tables):
+        element = _element(race, race_type, tables)
         problems.append(
             Problem(
                 ("college",),
@@ -331,7 +368,7 @@ def _magic(
             continue
         kind = entry.kind if entry else item.kind
         if kind is None or (entry is not None and item.kind not in (None, entry.kind)):
-            expected = f"{entry.name} is a {entry.kind}" if entry else "give kind: talent, spell or ritual"
+            expected = f"{entry.name} is a {entry.kind}" if entry else unlisted_magic(item.name)
             problems.append(Problem((*path, "kind"), expected, rule, item.kind))
             continue
         refused = _not_cast(entry, kind, college, tables)

@@ -1,7 +1,7 @@
 """What each generation step decided, handed from the pipeline to the derived values.
 
 Slotted dataclasses, not frozen: a roll makes one of each and nothing changes them after, and a frozen
-dataclass stores each field through object.__setattr__, which cost a roll about 4% (pure Python, callgrind).
+dataclass stores each field through object.__setattr__, a cost on every roll (docs/performance.md).
 Modifiers and Abilities, kept and shared between rolls, are frozen."""
 
 from __future__ import annotations
@@ -76,8 +76,8 @@ class Kit:
 
 @dataclass(frozen=True, slots=True)
 class Abilities:
-    """Issue 12: the skills, college and magic an NPC is given (`given`: True, so 8.6 charges nothing), or
-    issue 30's that a rolled character buys (with the Experience Point Bank 8.6 leaves); an empty
+    """The skills, college and magic an NPC is given (`given`: True, so 8.6 charges nothing), or
+    those a rolled character buys (with the Experience Point Bank 8.6 leaves); an empty
     Abilities for everyone else (a file's own are added after the derived values)."""
 
     skills: tuple[Ranked, ...] = ()

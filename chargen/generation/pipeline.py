@@ -11,11 +11,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from chargen.all_problems import Problems
 from chargen.character_file import CharacterInput
 from chargen.dice import Dice
 from chargen.errors import InputError, Problem
 from chargen.generation import birthrights, characteristics
-from chargen.generation.abilities import bought_abilities, given_abilities, with_abilities
+from chargen.generation.abilities import (
+    bought_abilities,
+    file_abilities,
+    given_abilities,
+    typed_bank,
+    with_abilities,
+)
 from chargen.generation.decisions import (
     NO_ABILITIES,
     Abilities,
@@ -59,35 +66,100 @@ class Options:
     namer: Callable[[str, str], str | None] | None = None
 
 
-def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Options | None = None) -> Character:
-    """Make (or rebuild) a character."""
+#: The file's keys each step reads (`rolls.x`: a die the file gives): a step is skipped when one of them is
+#: found wrong (chargen.all_problems), as it is when a step before it that it needs failed.
+_ROW_BY_ROLL = ("points", "rolls.points")
+_ROW_BY_TOTAL = ("points", "allocation")
+_ALLOCATION = ("archetype", "strategy", "points", "allocation", "rolls.points")
+_OPTIONAL = ("optional", "rolls.beauty")
+_BIRTH = (
+    *("gender", "hand", "race", "race_attempts", "race_type", "aspect"),
+    *("rolls.hand", "rolls.race", "rolls.race_type", "rolls.aspect"),
+)
+_HERITAGE = tuple(
+    f"rolls.{key}" for key in ("social_status", "birth_order", "sibling_rank", "experience", "silver")
+)
+_KIT = ("weapons", "shield", "equipment_given", "unarmed_rank")
+_ABILITIES = ("college", "abilities_given")
+_ABILITY_LISTS = ("skills", "languages", "spells")
+
+
+def generate(
+    spec: CharacterInput,
+    tables: Tables,
+    *,
+    seed: int,
+    options: Options | None = None,
+    problems: Problems | None = None,
+) -> Character:
+    """Make (or rebuild) a character. Every step runs that reads no key found wrong and needs no failed
+    step; every problem they find (and any `problems` found before, in reading the file) is raised at once."""
     options = options or Options()
+    problems = problems if problems is not None else Problems()
+    step = problems.step
+    dice = Dice(random.Random(seed), given=_given_rolls(spec))
+    row_reads = _ROW_BY_ROLL if "points" in dice.given else _ROW_BY_TOTAL
+    row = step(row_reads, points_row, spec, dice, tables)
+    rolled = step(_ALLOCATION, points_step, spec, row, dice, tables) if row is not None else None
+    optional = step(_OPTIONAL, characteristics.optional_characteristics, spec.optional, dice, tables)
+    born = step(_BIRTH, birthrights_step, spec, dice, tables)
+    background = step(_HERITAGE, heritage, dice, tables)
+    chosen = None
+    if born is not None and background is not None:
+        listed, reads = problems.set_aside(spec, _ABILITY_LISTS, ("college",))
+        args = (listed, born.race.race, born.race_type, background.experience_points, tables)
+        chosen = step((*_ABILITIES, *reads), file_abilities, *args)
+    if rolled is None or born is None or background is None:
+        raise problems.error()
+    made = _made(spec, seed, rolled, optional, born, background, dice, tables, options, problems)
+    if made is None:
+        raise problems.error()
+    whole = with_abilities(made, spec, chosen)  # 8.6 and rule 3's record
+    problems.add(typed_bank(spec, whole.experience_bank))
+    problems.raise_any()
+    return whole
+
+
+def _given_rolls(spec: CharacterInput) -> dict[str, object]:
+    """The rolls the file gives. A rolled character gives none: nothing to dump (pydantic's dump is a
+    cost on the batch's hot path); the slots behind model_fields_set and model_extra are read without
+    those properties' Python calls."""
     rolls = spec.rolls
-    # A rolled character gives no rolls: nothing to dump (pydantic's dump is a cost on the batch's hot path).
-    # The slots behind model_fields_set and model_extra are read without those properties' Python calls.
-    given = (
-        rolls.model_dump(exclude_none=True)
-        if rolls.__pydantic_fields_set__ or rolls.__pydantic_extra__
-        else {}
-    )
-    dice = Dice(random.Random(seed), given=given)
-    rolled = points_step(spec, dice, tables)
-    optional = characteristics.optional_characteristics(spec.optional, dice, tables)
-    born = birthrights_step(spec, dice, tables)
-    background = heritage(dice, tables)
-    race = tables.races[born.race.race]
-    modifiers = modifiers_step(born, tables)
-    points = allocation_step(rolled, modifiers, tables)
-    primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
-    kit = kit_step(spec, options, points.archetype, primaries, background, race, tables, dice)
+    if rolls.__pydantic_fields_set__ or rolls.__pydantic_extra__:
+        return rolls.model_dump(exclude_none=True)
+    return {}
+
+
+def points_row(spec: CharacterInput, dice: Dice, tables: Tables) -> PointRow:
+    """5.1: the row of Characteristic Points the dice give (or the file's allocation or points add up to)."""
+    stated_total = spec.points.total if spec.points is not None else None
+    return characteristics.characteristic_points(spec.allocation, dice, tables, stated_total)
+
+
+def _made(
+    spec: CharacterInput,
+    seed: int,
+    rolled: RolledPoints,
+    optional: dict[str, int] | None,
+    born: Birthrights,
+    background: Heritage,
+    dice: Dice,
+    tables: Tables,
+    options: Options,
+    problems: Problems,
+) -> Character | None:
+    """The character of the steps' outcomes, with its kit (8.7) and name (8.8); None on any problem."""
+    equipped = _equipped(spec, rolled, born, background, dice, tables, options, problems)
     name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables, options)
-    unused = dice.unused()
-    if unused:
-        raise InputError(unused)
-    used_seed = spec.seed if spec.seed is not None else (seed if dice.used_rng else None)
+    if equipped is None or optional is None:
+        return None
+    problems.add(dice.unused())  # only once every step that reads a given roll has run
+    if problems.items:
+        return None
+    points, modifiers, kit = equipped
     decided = Decisions(
         spec=spec,
-        seed=used_seed,
+        seed=spec.seed if spec.seed is not None else (seed if dice.used_rng else None),
         points=points,
         optional=optional,
         born=born,
@@ -98,7 +170,38 @@ def generate(spec: CharacterInput, tables: Tables, *, seed: int, options: Option
         rolls=dice.record,
         abilities=abilities_step(spec, options, points.archetype, born, background.experience_points, tables),
     )
-    return with_abilities(character(decided, tables), spec, tables)  # 8.6 and rule 3's record
+    return character(decided, tables)
+
+
+def _equipped(
+    spec: CharacterInput,
+    rolled: RolledPoints,
+    born: Birthrights,
+    background: Heritage,
+    dice: Dice,
+    tables: Tables,
+    options: Options,
+    problems: Problems,
+) -> tuple[Points, Modifiers, Kit] | None:
+    """5.2 with the race's and gender's modifiers (6.x), and the kit checked against them (8.7)."""
+    modifiers = modifiers_step(born, tables)
+    points = allocation_step(rolled, modifiers, tables)
+    primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
+    race = tables.races[born.race.race]
+    kit_spec, reads = problems.set_aside(spec, ("armor",), ("weapons", "shield"))
+    kit = problems.step(
+        (*_KIT, *reads),
+        kit_step,
+        kit_spec,
+        options,
+        points.archetype,
+        primaries,
+        background,
+        race,
+        tables,
+        dice,
+    )
+    return None if kit is None else (points, modifiers, kit)
 
 
 def abilities_step(
@@ -109,8 +212,8 @@ def abilities_step(
     experience_points: int,
     tables: Tables,
 ) -> Abilities:
-    """The skills, college and magic chosen without dice: an NPC's given (issue 12), a rolled character's
-    bought with its 8.5 Experience (issue 30, as its kit); none otherwise (a file's own are added by
+    """The skills, college and magic chosen without dice: an NPC's given, a rolled character's
+    bought with its 8.5 Experience (as its kit); none otherwise (a file's own are added by
     with_abilities)."""
     race, race_type = born.race.race, born.race_type
     if options.equip == "give":
@@ -141,15 +244,13 @@ class RolledPoints:
     jitter: characteristics.Jitter = ()
 
 
-def points_step(spec: CharacterInput, dice: Dice, tables: Tables) -> RolledPoints:
-    """5.1-5.2: Characteristic Points, and the player's allocation or the archetype's draws for one."""
+def points_step(spec: CharacterInput, row: PointRow, dice: Dice, tables: Tables) -> RolledPoints:
+    """5.2 on the 5.1 row: the player's allocation (checked), or the archetype's draws for one."""
     archetype = spec.archetype
     if archetype is not None and archetype not in tables.archetypes:
         raise unknown_name(
             (spec.archetype_key,), archetype, tables.archetypes, "an archetype (tables/archetypes.yaml)"
         )
-    stated_total = spec.points.total if spec.points is not None else None
-    row = characteristics.characteristic_points(spec.allocation, dice, tables, stated_total)
     allocation: dict[str, int] | None = None
     jitter: characteristics.Jitter = ()
     if spec.allocation is not None:
@@ -230,7 +331,7 @@ def kit_step(
     dice: Dice | None = None,
 ) -> Kit:
     """8.7: equipment as given, or bought within the purse, or given to an NPC (varied by its own `dice`
-    within its archetype, issue 30); checked and priced."""
+    within its archetype); checked and priced."""
     given = spec.equipment_given
     has_kit = bool(spec.weapons or spec.armor or spec.shield)
     if options.equip != "none" and not has_kit and archetype is not None:

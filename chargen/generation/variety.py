@@ -1,4 +1,4 @@
-"""Issue 30: NPCs of one archetype differ in kit where the rules allow (second weapons, Ranks, armor), drawn
+"""NPCs of one archetype differ in kit where the rules allow (second weapons, Ranks, armor), drawn
 with each NPC's own dice so the same seed still gives the same NPC. Our choices, not the book's."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from chargen.character_file import Item
 from chargen.generation.equipment import Equipment, kept_item, rank_problem
 from chargen.tables import Tables
 
-#: Issue 30: how an NPC's given kit varies within its archetype. Each weapon after the first is kept two
+#: How an NPC's given kit varies within its archetype. Each weapon after the first is kept two
 #: times in three; each Rank moves one down or up one time in four each way (within what 20.2 allows); the
 #: armor is any of the archetype's that its Agility carries (18.1, load_divisor). Our choices, not the book's.
 KEEP_SECOND = (True, True, False)

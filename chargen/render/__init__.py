@@ -2,7 +2,6 @@
 
     render_html(character, tables, paper="letter", template=None) -> str
     render_pdf(character, tables, paper="letter", template=None) -> bytes
-    write_record(character, tables, html=PATH, pdf=PATH, paper=..., template=...)
 
 Every failure a user can cause is a RenderError (a ChargenError) with a one-line message. WeasyPrint is
 imported only when a PDF is asked for.
@@ -14,7 +13,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from chargen.output import write_all
 from chargen.render.errors import RenderError
 
 if TYPE_CHECKING:
@@ -23,7 +21,7 @@ if TYPE_CHECKING:
     from chargen.render.sheet import Sheet
     from chargen.tables import Tables
 
-__all__ = ["RenderError", "render_html", "render_pdf", "write_record"]
+__all__ = ["RenderError", "render_html", "render_pdf"]
 
 #: The ruled boxes that stand last on the record, side by side (Languages and Notes): when the last page
 #: of a PDF is left mostly empty (a record whose weapons run on), they are ruled down to its foot, so the
@@ -107,25 +105,3 @@ def render_pdf(
         forms=fillable,
     )
     return form.finished(made) if fillable else made
-
-
-def write_record(
-    character: Renderable,
-    tables: Tables,
-    *,
-    html: Path | None,
-    pdf: Path | None,
-    paper: str = "letter",
-    template: Path | None = None,
-    fillable: bool = False,
-) -> None:
-    """Write the HTML and/or the PDF (its form fields with `fillable`). Both are made before either is written; both land whole, or neither."""
-    outputs: list[tuple[str, bytes]] = []
-    if html is not None:
-        page = render_html(character, tables, paper=paper, template=template)
-        outputs.append((str(html), page.encode("utf-8")))
-    if pdf is not None:
-        outputs.append(
-            (str(pdf), render_pdf(character, tables, paper=paper, template=template, fillable=fillable))
-        )
-    write_all(outputs)

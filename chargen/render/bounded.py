@@ -1,4 +1,4 @@
-"""A GM's template, run where it cannot run away (issue 31 item 2).
+"""A GM's template, run where it cannot run away.
 
 Two layers. The sandbox (`BoundedEnvironment`) refuses, with a clear message, the operators that build
 huge values: `**` past MAX_INT_BITS, `*` and `+` past MAX_SIZE items or characters, `%` formatting with a

@@ -10,7 +10,7 @@ from chargen.errors import InputError
 from chargen.render import captions, lookup, skill_boxes
 from chargen.render.errors import RenderError
 from chargen.render.in_play import in_play
-from chargen.render.reading import DASH, num, pounds, signed, weight
+from chargen.render.numbers import DASH, num, pounds, signed, weight
 from chargen.render.sheet import (
     CHARACTERISTICS,
     Aspect,

@@ -188,12 +188,6 @@ def fonts_css() -> str:
     return read_asset(FONTS_CSS)
 
 
-def font_urls() -> list[str]:
-    """The absolute URL of each font fonts.css names, in its order, as the PDF's fetcher sees it."""
-    base = templates_dir().resolve().as_uri() + "/"
-    return [_absolute(match.group(2), base) for match in _URL.finditer(fonts_css())]
-
-
 def _absolute(url: str, base: str) -> str:
     """A url(...) of fonts.css against the templates folder's `base`; one with a scheme as it is."""
     return url if ":" in url.split("/")[0] else base + url

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chargen.render import lookup
-from chargen.render.reading import num, signed
+from chargen.render.numbers import num, signed
 from chargen.render.sheet import Item
 from chargen.rules.combat import roll_range
 from chargen.rules.knockout import knockout_high

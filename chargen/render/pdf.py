@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from chargen.errors import ChargenError
 from chargen.paths import templates_dir
 from chargen.render import fetcher
 from chargen.render.errors import RenderError
@@ -97,19 +98,13 @@ def _unwoff(data: bytes) -> bytes:
 
 
 def _private_font_configuration(make: Callable[[], Any]) -> Any:
-    """WeasyPrint's FontConfiguration, made while FONTCONFIG_FILE names chargen's own configuration:
-    fontconfig reads it then, and the machine's fonts are never seen."""
-    saved = {name: os.environ.get(name) for name in ("FONTCONFIG_FILE", "FONTCONFIG_PATH")}
+    """WeasyPrint's FontConfiguration, made with FONTCONFIG_FILE naming chargen's own configuration, which
+    fontconfig reads then (WeasyPrint takes no configuration file): the machine's fonts are never seen. The
+    variable is set once for the process that renders, and kept (a worker it starts renders alike), never
+    put back around the call, which another thread could see half done."""
     os.environ["FONTCONFIG_FILE"] = str((templates_dir() / FONTCONFIG_FILE).resolve())
     os.environ.pop("FONTCONFIG_PATH", None)
-    try:
-        return make()
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+    return make()
 
 
 @functools.lru_cache(maxsize=1)
@@ -139,6 +134,16 @@ def _causes(error: BaseException) -> Iterator[BaseException]:
         seen.add(id(current))
         yield current
         current = current.__cause__ or current.__context__
+
+
+def _failures(weasyprint: Any) -> tuple[type[BaseException], ...]:
+    """What a layout may raise that is told as one RenderError: any Exception, and WeasyPrint's
+    FatalURLFetchingError, a BaseException (so a fetcher's failure stops the layout) where this version of
+    WeasyPrint has it. chargen's own BaseException (Stopped) and Ctrl-C are not among them."""
+    fatal = getattr(getattr(weasyprint, "urls", None), "FatalURLFetchingError", None)
+    if isinstance(fatal, type) and issubclass(fatal, BaseException):
+        return (Exception, fatal)
+    return (Exception,)
 
 
 def _one_line(error: BaseException) -> RenderError:
@@ -182,11 +187,9 @@ def write_pdf(
             if len(fuller.pages) == len(document.pages):
                 document = fuller
         pdf = document.write_pdf(pdf_identifier=True, pdf_forms=forms or None)
-    except (KeyboardInterrupt, SystemExit, GeneratorExit):
+    except ChargenError:
         raise
-    except BaseException as error:
-        if type(error).__module__.startswith("chargen"):  # chargen's own (RenderError, Stopped)
-            raise
+    except _failures(engine.weasyprint) as error:
         raise _one_line(error) from None
     if refused:
         raise RenderError(refused[0])

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chargen.render.reading import num, pounds, weight
+from chargen.render.numbers import num, pounds, weight
 from chargen.rules.experience import experience_spent
 
 if TYPE_CHECKING:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from chargen.render.reading import num
+from chargen.render.numbers import num
 
 if TYPE_CHECKING:
     from chargen.model import Character

@@ -126,11 +126,6 @@ def initiative_value(
     return rules.initiative.compiled.function(modified_agility_value, perception_value, rank or 0, 0)
 
 
-def unarmed_base_chance(modified_agility_value: int, physical_strength: int, rules: CombatFile) -> int:
-    """21 (book): modified Agility x 2, +1 per point of Physical Strength above 15."""
-    return rules.unarmed.chance_formula.function(modified_agility_value, physical_strength)
-
-
 def unarmed_strike_chance(
     modified_agility_value: int,
     physical_strength: int,

@@ -54,7 +54,7 @@ def _open(tables: Tables, kind: str) -> bool:
 
 
 def _archetype_abilities(tables: Tables) -> Iterator[Problem]:
-    """An archetype's typical skills, colleges and magic (issue 12) name abilities.yaml's ids, each once; a
+    """An archetype's typical skills, colleges and magic name abilities.yaml's ids, each once; a
     spell tied to a college comes with that college in the list (34). A GM's maximum Rank caps the typical
     Rank when the NPC is made, so lowering one never breaks an archetype."""
     abilities = tables.abilities

@@ -104,7 +104,7 @@ class ArchetypeItem(Entry):
 
 class Archetype(Entry):
     name: str
-    abilities: TypicalAbilities = Field(default_factory=TypicalAbilities)  # skills and magic (issue 12)
+    abilities: TypicalAbilities = Field(default_factory=TypicalAbilities)  # skills and magic
     favours: dict[Primary, float]
     weapons: list[ArchetypeItem] = Field(default_factory=list)
     armor: list[str] = Field(default_factory=list)

@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from chargen.errors import ChargenError, InputError, Problem, TableError
+from chargen.errors import ChargenError, InputError, Problem, TableError, format_path
 from chargen.paths import tables_dir
 from chargen.tables import schema
 from chargen.tables.abilities_schema import AbilitiesFile, RecordFile
 from chargen.tables.groups_schema import Group, GroupsFile
 from chargen.tables.overlay import Merge, Ruleset, find_ruleset, layered
-from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
+from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, load_located, read_file
 
 if TYPE_CHECKING:
     from chargen.tables.index import TableIndex

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chargen.errors import ChargenError, shown
+from chargen.errors import ChargenError, format_path, shown
 from chargen.paths import tables_dir
-from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, format_path, load_located, read_file
+from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, load_located, read_file
 
 PARTS = ("change", "add", "remove")
 KeyPath = tuple[str | int, ...]

@@ -1,6 +1,6 @@
 """A batch NPC as a GM reads it behind the screen: the roster card (chargen.views.roster) and the stat block
 (chargen.views.statblock) are both made from its RosterCard. Imported only by a batch that makes them: a
-JSONL or CSV batch starts without these classes (about 4 ms, their dataclasses and the record's lookups)."""
+JSONL or CSV batch starts without these classes (their dataclasses and the record's lookups)."""
 
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ class RosterCard:
     college: str = ""  # display name; "" without one
     magic: tuple[CardAbility, ...] = ()  # racial talents, then talents, spells and rituals
     skills: tuple[CardAbility, ...] = ()
-    # --group (issue 30): the group's title and members ("Bandit band 1 of 2"; "" outside a group), and
+    # --group: the group's title and members ("Bandit band 1 of 2"; "" outside a group), and
     # whether this NPC leads it: the roster heads each group and marks its leader.
     group: str = ""
     group_members: str = ""

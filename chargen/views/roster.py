@@ -27,7 +27,7 @@ CARDS_PER_PAGE = 10
 @dataclass(frozen=True)
 class RosterPage:
     number: int
-    cards: Sequence[RosterCard | GroupHeading]  # a group's heading takes one card's place (issue 30)
+    cards: Sequence[RosterCard | GroupHeading]  # a group's heading takes one card's place
 
 
 def with_headings(cards: Sequence[RosterCard]) -> list[RosterCard | GroupHeading]:

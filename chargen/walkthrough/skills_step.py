@@ -3,8 +3,9 @@ and a college of magic (34-47) with the talents and spells the tables name for i
 
 from __future__ import annotations
 
-from chargen.errors import InputError
-from chargen.names import resolved
+from chargen.errors import InputError, Problem
+from chargen.messages import unlisted_magic
+from chargen.names import resolve, resolved
 from chargen.rules.magic import may_cast, opposed_to_element
 from chargen.tables.abilities_schema import College
 from chargen.walkthrough.walk import Question, Walk
@@ -165,6 +166,14 @@ def _castable(walk: Walk) -> dict[str, str]:
     }
 
 
+def _castable_id(walk: Walk, index: int, name: str, offered: dict[str, str]) -> str:
+    """The id of magic the college casts; a name the tables do not list at all is told as everywhere
+    (chargen.messages.unlisted_magic): the walk offers only what they list."""
+    if resolve(name, walk.tables.abilities.magic.entries) is None:
+        raise InputError(Problem(("spells", index, "name"), unlisted_magic(name), "34", name))
+    return resolved(("spells", index, "name"), name, offered, "magic the college casts (34)")
+
+
 def magic_question() -> Question:
     def explain(walk: Walk) -> str:
         college = walk.tables.abilities.colleges[walk.data["college"]].name
@@ -182,10 +191,7 @@ def magic_question() -> Question:
     def take(walk: Walk, text: str) -> str:
         walk.data.pop("spells", None)
         offered = _castable(walk)
-        chosen = [
-            resolved(("spells", index, "name"), name, offered, "magic the college casts (34)")
-            for index, name in enumerate(_names(text))
-        ]
+        chosen = [_castable_id(walk, index, name, offered) for index, name in enumerate(_names(text))]
         if chosen:
             walk.data["spells"] = [{"name": key, "rank": 0} for key in dict.fromkeys(chosen)]
         names = [walk.tables.abilities.magic.entries[key].name for key in dict.fromkeys(chosen)]

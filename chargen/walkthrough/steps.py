@@ -158,7 +158,12 @@ def _completed(walk: Walk, codes: list[str]) -> dict[str, int]:
 
 
 def _why_not(walk: Walk, code: str, value: int, values: list[int]) -> str:
-    """The 5.2 reason a value is refused: out of range, too many near the maximum, or no room left."""
+    """The 5.2 reason a value is refused, after the values the prompt showed: out of range, too many near
+    the maximum, or no room left."""
+    return f"{value} is not among the values 5.2 allows now ({_spans(values)}): {_reason(walk, code, value)}"
+
+
+def _reason(walk: Walk, code: str, value: int) -> str:
     characteristics = walk.tables.characteristics
     _, maximum = _row(walk)
     placed = {**walk.allocation, code: value}
@@ -171,7 +176,7 @@ def _why_not(walk: Walk, code: str, value: int, values: list[int]) -> str:
     )
     if problems:
         return problems[0]
-    return f"{code} {value} leaves no lawful way to spend the rest (allowed now: {_spans(values)}); rule 5.2"
+    return f"{code} {value} leaves no lawful way to spend the rest; rule 5.2"
 
 
 def _spans(values: list[int]) -> str:
@@ -221,10 +226,6 @@ def _optional_codes(walk: Walk) -> list[str]:
 
 def _optional_item(walk: Walk, code: str) -> Any:
     return next(item for item in walk.tables.characteristics.optional if item.code == code)
-
-
-def _optional_explain(item: Any) -> str:
-    return f"{item.rule} {item.name}: roll {item.dice}."
 
 
 def _optional_dice(code: str) -> Question:

@@ -1,6 +1,6 @@
 """The Flask application of `chargen serve`: its safety rules, shared by every page, and its error pages.
 
-Safe by default (issue 32): a request for another host name (DNS rebinding) or a POST from another origin
+Safe by default: a request for another host name (DNS rebinding) or a POST from another origin
 is refused; request bodies and form parts are bounded; every response carries a Content-Security-Policy
 that allows the page's own origin only; a ChargenError is the page's own message (422), any other failure
 a short page without a traceback (the server logs one line and goes on).

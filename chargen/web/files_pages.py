@@ -8,11 +8,11 @@ from dataclasses import dataclass, replace
 
 from flask import Flask, Response, redirect, request
 
-from chargen.errors import ChargenError, InputError
+from chargen.errors import ChargenError, InputError, format_path
 from chargen.web.app import browser, download, page, record_response, server
 from chargen.web.jobs import RulesChoice, record_pdf
 from chargen.web.limits import choices
-from chargen.yamlio import MAX_BYTES, decode, format_path
+from chargen.yamlio import MAX_BYTES, decode
 
 #: A name the page shows for an upload: its file name, cut to letters, digits and a few marks.
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
