@@ -16,6 +16,7 @@ from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, Characteristics, to_document_value
 from chargen.resolve import resolve_names
+from chargen.rules.working import Working
 from chargen.tables import Tables, load_tables
 from chargen.tables.loader import with_recorded_rules
 from chargen.yamlio import Located, load_located, read_file, read_stdin
@@ -241,3 +242,17 @@ def read_source(source: str) -> tuple[str, str]:
     if source == "-":
         return read_stdin(), "<stdin>"
     return read_file(Path(source)), source
+
+
+def explain(
+    text: str, source: str = "<input>", names: Sequence[str] = (), *, tables: Tables | None = None
+) -> list[Working]:
+    """How each derived value of the character in `text` was worked out (each named one, as `defense` or
+    `weapons.broadsword.strike_chance`, else every one): the formula, its inputs and where they came from."""
+    from chargen.generation.explained import selected, workings
+
+    _check_source(text, source, None, tables)
+    if isinstance(names, str) or not all(isinstance(name, str) for name in names):
+        raise InputError(f"names: must be a list of value names, not {shown(names)}")
+    character = build(text, source, tables=tables)
+    return selected(workings(character, record_tables(character, tables)), names)

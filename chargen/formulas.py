@@ -223,6 +223,11 @@ def constants_of(section: Mapping[str, Any]) -> dict[str, Number]:
 
 def shown(formula: Formula) -> str:
     """A formula as the record prints it: its numbers written in, times and minus signs, no underscores."""
-    text = formula.folded.replace("True", "1").replace("False", "0")
+    return written(formula.folded)
+
+
+def written(text: str) -> str:
+    """Python expression text as the record prints it: times and minus signs, no underscores."""
+    text = text.replace("True", "1").replace("False", "0")
     text = text.replace(" // ", " div ").replace(" / ", " \u00f7 ")
     return text.replace("*", "\u00d7").replace(" - ", " \u2212 ").replace("_", " ")

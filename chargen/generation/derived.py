@@ -105,8 +105,7 @@ def _weapon_line(
     name: str, rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> WeaponLine:
     weapon = tables.weapons[name]
-    # 20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without its MD loss.
-    weapon_dexterity = stats.MD if weapon.hands == "2" else dexterity
+    weapon_dexterity = rules.dexterity_for(weapon, stats.MD, dexterity)
     key = (name, rank, weapon_dexterity, stats.MD, stats.PS)
     terms = tables.index.weapon_terms.get(key)
     if terms is None:
