@@ -249,7 +249,8 @@ def explain(
 ) -> list[Working]:
     """How each derived value of the character in `text` was worked out (each named one, as `defense` or
     `weapons.broadsword.strike_chance`, else every one): the formula, its inputs and where they came from."""
-    from chargen.generation.explained import selected, workings
+    from chargen.generation.explained import workings
+    from chargen.rules.working import selected
 
     _check_source(text, source, None, tables)
     if isinstance(names, str) or not all(isinstance(name, str) for name in names):

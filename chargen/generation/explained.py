@@ -4,33 +4,17 @@ character holds (chargen.generation.held)."""
 
 from __future__ import annotations
 
-import difflib
-from collections.abc import Sequence
-from dataclasses import dataclass
-
 from chargen.character_file import Item
-from chargen.errors import InputError, Problem, shown
 from chargen.generation import carried, held
 from chargen.generation.equipment import Equipment
-from chargen.model import Character, WeaponLine
+from chargen.generation.explained_weapons import Held, formula_terms, weapon_workings
+from chargen.model import Character
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, read_band
 from chargen.rules.working import MINUS, Term, Working
 from chargen.tables import Tables
-from chargen.tables.combat_schema import INPUTS, MEANINGS
-from chargen.tables.schema import Shield, Weapon
+from chargen.tables.schema import Shield
 from chargen.vocabulary import EIGHT
-
-
-@dataclass(frozen=True, slots=True)
-class Held:
-    """What the character holds when its values are read: the kit, the shield that counts in Defense, and
-    the modified Agility and Manual Dexterity every combat value starts from."""
-
-    equipment: Equipment
-    ready: held.Ready
-    agility: Term
-    dexterity: Term
 
 
 def workings(character: Character, tables: Tables) -> list[Working]:
@@ -39,7 +23,7 @@ def workings(character: Character, tables: Tables) -> list[Working]:
     return [
         *_characteristics(character, tables),
         *_combat(character, tables, kit),
-        *_weapons(character, tables, kit),
+        *weapon_workings(character, tables, kit),
     ]
 
 
@@ -99,32 +83,38 @@ def _characteristics(character: Character, tables: Tables) -> list[Working]:
 
 
 def _tmr(character: Character, tables: Tables, agility: int, key: str, label: str) -> Working:
-    """5.6: TMR read from the chart at (modified) Agility, a giant's from its type's average (14.1)."""
+    """5.6: TMR read from the chart at (modified) Agility, plus the race's modifier; a giant's starts from
+    its type's average, moved as the chart moves from the human average (14.1's Cloud Giant: 13 + 1)."""
     table = tables.characteristics.tmr
     row = read_band(table.rows, agility)
     if row is None:
         lowest = min(table.rows, key=lambda band: band.low)
         row = lowest if agility < lowest.low else max(table.rows, key=lambda band: band.high)
-    source = f"5.6's chart at Agility {agility}"
+    chart = f"5.6's chart at Agility {agility}"
     types = tables.races[character.race].types
-    average = types[character.race_type].average_tmr if character.race_type in types else None
-    if average is not None:
+    kind = types.get(character.race_type or "")
+    average = kind.average_tmr if kind is not None else None
+    race = Term("race", character.modifiers["TMR"].race, "6.4-6.9")
+    terms: tuple[Term, ...] = (Term("chart", row.value, chart), race)
+    rule = table.rule
+    if kind is not None and average is not None:
         shift = row.value - table.average
-        source += f": the giant's average {average} {'+' if shift >= 0 else MINUS} {abs(shift)} (14.1)"
-        chart = average + shift
-    else:
-        chart = row.value
-    terms = (Term("chart", chart, source), Term("race", character.modifiers["TMR"].race, "6.4-6.9"))
+        terms = (
+            Term("average", average, f"the {kind.name} giant's average TMR (14.1)"),
+            Term(
+                "agility",
+                shift,
+                f"{chart} reads {row.value}: {_signed(shift)} on the human average {table.average}",
+            ),
+            race,
+        )
+        rule = f"{table.rule}, 14.1"
     value = character.tmr if key == "tmr" else character.combat.tmr
-    return Working(key=key, label=label, value=value, rule=table.rule, terms=terms, minimum=table.minimum)
+    return Working(key=key, label=label, value=value, rule=rule, terms=terms, minimum=table.minimum)
 
 
-def _terms(kind: str, values: tuple[int | None, ...], sources: dict[str, str]) -> tuple[Term, ...]:
-    """The inputs of a formula of `kind`, each with where it came from (else what it means)."""
-    return tuple(
-        Term(name, value, sources.get(name) or MEANINGS.get(name, ""))
-        for name, value in zip(INPUTS[kind], values, strict=True)
-    )
+def _signed(value: int) -> str:
+    return f"+ {value}" if value >= 0 else f"{MINUS} {-value}"
 
 
 def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
@@ -136,7 +126,7 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
             label="modified Agility",
             value=combat.modified_agility,
             rule="18.1",
-            terms=_agility_terms(character, tables, kit),
+            terms=_agilityformula_terms(character, tables, kit),
         ),
         _dexterity(character, tables, kit),
         *_defense(character, tables, kit),
@@ -160,7 +150,7 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
             value=combat.initiative,
             rule=rules_file.initiative.rule,
             formula=rules_file.initiative.compiled,
-            terms=_terms(
+            terms=formula_terms(
                 "initiative",
                 (agility.value, stats.PC, 0, 0),
                 {"modified_agility": agility.source, "perception": "Perception", "rank": "no weapon"},
@@ -171,7 +161,7 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
     return found
 
 
-def _agility_terms(character: Character, tables: Tables, kit: Held) -> tuple[Term, ...]:
+def _agilityformula_terms(character: Character, tables: Tables, kit: Held) -> tuple[Term, ...]:
     stats = character.characteristics
     armor = tables.armor.get(character.armor) if character.armor else None
     armor_loss = stats.AG - rules.modified_agility(stats.AG, armor)
@@ -228,7 +218,7 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
         "shield_defense_per_rank": f"{name} (17.5)",
         "shield_rank": f"Rank with the {name}" if shield else "no shield",
     }
-    terms = _terms("defense", inputs, sources)
+    terms = formula_terms("defense", inputs, sources)
     combat = character.combat
     found = [
         Working(
@@ -268,6 +258,8 @@ def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str,
         notes = held.defense_notes(kit.equipment, kit.agility.value or 0, character.combat.defense, tables)
         other = notes[0].split("; ", 1)[1].rstrip(".") if notes else ""
         return f"with the {first} in both hands, the {slung} slung (20)", other
+    if shield is not None and character.shield is None:
+        return f"the {shield.name} as weapon and shield at once (17.5's note)", ""
     if shield is not None:
         return f"with the {shield.name} prepared (17.5)", ""
     return "", ""
@@ -302,206 +294,3 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
             terms=(dexterity,),
         ),
     ]
-
-
-def _weapons(character: Character, tables: Tables, kit: Held) -> list[Working]:
-    found = _unarmed(character, tables, kit)
-    seen: dict[str, int] = {}
-    for line in character.combat.weapons:
-        seen[line.name] = seen.get(line.name, 0) + 1
-        key = line.name if seen[line.name] == 1 else f"{line.name}-{seen[line.name]}"
-        found += _weapon(character, tables, kit, line, f"weapons.{key}")
-    return found
-
-
-def _weapon(character: Character, tables: Tables, kit: Held, line: WeaponLine, key: str) -> list[Working]:
-    """17.1, 20.2, 12.3: one weapon's Strike Chance, damage and Initiative."""
-    weapon = tables.weapons[line.name]
-    stats, rules_file = character.characteristics, tables.combat
-    dexterity = rules.dexterity_for(weapon, stats.MD, kit.dexterity.value or 0)
-    inputs = rules.strike_inputs(
-        weapon.base_chance, weapon.md, weapon.ps, dexterity, line.rank, stats.MD, stats.PS
-    )
-    rank = f"Rank {line.rank}" if line.rank is not None else "unranked"
-    sources = {
-        "base": f"the {weapon.name}'s Base Chance (20.2)",
-        "md": "Manual Dexterity",
-        "modified_md": _weapon_dexterity_source(character, tables, weapon, kit),
-        "md_minimum": f"the {weapon.name}'s minimum MD",
-        "ps_minimum": f"the {weapon.name}'s minimum PS",
-        "rank": rank,
-        "ps": "Physical Strength",
-    }
-    found = [
-        Working(
-            key=f"{key}.strike_chance",
-            label=f"{weapon.name} Strike Chance",
-            value=line.strike_chance,
-            rule=rules_file.strike_chance.rule,
-            formula=rules.strike_formula(line.rank, rules_file),
-            terms=_terms("strike", inputs, sources),
-            held=_weapon_held(character, tables, weapon),
-        ),
-        Working(
-            key=f"{key}.initiative",
-            label=f"{weapon.name} Initiative",
-            value=line.initiative,
-            rule=rules_file.initiative.rule,
-            formula=rules_file.initiative.compiled,
-            terms=_terms(
-                "initiative",
-                (kit.agility.value, stats.PC, line.rank or 0, 0),
-                {"modified_agility": kit.agility.source, "perception": "Perception", "rank": rank},
-            ),
-        ),
-    ]
-    return [*found, *_damage(tables, weapon, line, key, stats.PS)]
-
-
-def _weapon_dexterity_source(character: Character, tables: Tables, weapon: Weapon, kit: Held) -> str:
-    if weapon.hands == "2" and character.shield is not None:
-        return f"Manual Dexterity {character.characteristics.MD}: in both hands, the shield slung (20)"
-    return kit.dexterity.source
-
-
-def _weapon_held(character: Character, tables: Tables, weapon: Weapon) -> str:
-    if character.shield is None or character.shield.name not in tables.shields:
-        return ""
-    shield = tables.shields[character.shield.name]
-    if weapon.hands == "2":
-        return f"in both hands, the {shield.name} slung (20)"
-    return f"with the {shield.name} prepared (17.5)"
-
-
-def _damage(tables: Tables, weapon: Weapon, line: WeaponLine, key: str, ps: int) -> list[Working]:
-    """20.2: the damage modifier (one-handed, and for a (1-2) weapon in two hands); none for a variable one."""
-    rules_file = tables.combat
-    found = []
-    for two_handed, suffix, printed in (
-        (False, "damage", line.damage),
-        (True, "two_handed_damage", line.two_handed_damage),
-    ):
-        inputs = rules.damage_inputs(weapon, ps, two_handed)
-        if inputs is None or printed is None or (two_handed and weapon.hands != "1-2"):
-            continue
-        if line.increase is not None:
-            continue  # 18.5's increase is added on top (chargen.rules.damage_increase)
-        found.append(
-            Working(
-                key=f"{key}.{suffix}",
-                label=f"{weapon.name} damage" + (" two-handed" if two_handed else ""),
-                value=rules.weapon_damage_modifier(weapon, ps, rules_file, two_handed),
-                shown=printed,
-                rule=rules_file.damage.rule,
-                formula=rules_file.damage.compiled,
-                terms=_terms(
-                    "damage",
-                    inputs,
-                    {"modifier": f"the {weapon.name}'s damage modifier (20.2)", "ps": "Physical Strength"},
-                ),
-            )
-        )
-    return found
-
-
-def _unarmed(character: Character, tables: Tables, kit: Held) -> list[Working]:
-    """21: the unarmed Base Chance through 17.1's formulas, its damage and Initiative."""
-    line, stats, rules_file = character.combat.unarmed, character.characteristics, tables.combat
-    agility = kit.agility.value or 0
-    base = rules.unarmed_base_chance(agility, stats.PS, rules_file)
-    rank = f"Rank {line.rank}" if line.rank is not None else "unranked"
-    dexterity = kit.dexterity.value or 0
-    chance_terms = (
-        Term("modified_agility", agility, kit.agility.source),
-        Term("ps", stats.PS, "Physical Strength"),
-    )
-    inputs = rules.strike_inputs(base, 0, 0, dexterity, line.rank, stats.MD, stats.PS)
-    base_working = Working(
-        key="unarmed.base_chance",
-        label="Unarmed Base Chance",
-        value=base,
-        rule=rules_file.unarmed.rule,
-        formula=rules_file.unarmed.chance_formula,
-        terms=chance_terms,
-    )
-    return [
-        base_working,
-        Working(
-            key="unarmed.strike_chance",
-            label="Unarmed Strike Chance",
-            value=line.strike_chance,
-            rule=f"{rules_file.unarmed.rule}, {rules_file.strike_chance.rule}",
-            formula=rules.strike_formula(line.rank, rules_file),
-            terms=_terms(
-                "strike",
-                inputs,
-                {
-                    "base": f"the unarmed Base Chance, {base_working.arithmetic()}",
-                    "rank": rank,
-                    "modified_md": kit.dexterity.source,
-                },
-            ),
-        ),
-        Working(
-            key="unarmed.damage",
-            label="Unarmed damage",
-            value=rules.unarmed_damage_modifier(stats.PS, rules_file),
-            shown=line.damage,
-            rule=rules_file.unarmed.rule,
-            formula=rules_file.unarmed.damage_formula,
-            terms=(Term("ps", stats.PS, "Physical Strength"),),
-        ),
-        Working(
-            key="unarmed.initiative",
-            label="Unarmed Initiative",
-            value=line.initiative,
-            rule=rules_file.initiative.rule,
-            formula=rules_file.initiative.compiled,
-            terms=_terms(
-                "initiative",
-                (agility, stats.PC, line.rank or 0, 0),
-                {"modified_agility": kit.agility.source, "perception": "Perception", "rank": rank},
-            ),
-        ),
-    ]
-
-
-def selected(found: list[Working], names: Sequence[str]) -> list[Working]:
-    """The workings `names` name (each a value, as `defense`, or a group, as `weapons.broadsword`), in the
-    order asked; all of them for no name. A name no value has is one InputError with the nearest names."""
-    if not names:
-        return found
-    chosen: list[Working] = []
-    for name in names:
-        wanted = _spelled(name)
-        matched = [item for item in found if wanted in _names_of(item)]
-        if not matched:
-            raise _unknown(name, found)
-        chosen += [item for item in matched if item not in chosen]
-    return chosen
-
-
-def _unknown(name: str, found: list[Working]) -> InputError:
-    spellings = sorted({item.key for item in found})
-    close = difflib.get_close_matches(_spelled(name), spellings, n=1, cutoff=0.6)
-    hint = f"did you mean {close[0]!r}?" if close else f"one of {', '.join(spellings[:12])}, ..."
-    message = (
-        f"{shown(name)} is not a value chargen works out; {hint} (`chargen explain FILE` lists them all)"
-    )
-    return InputError(Problem(label="explain", message=message, value=name))
-
-
-def _spelled(name: str) -> str:
-    """A name as people type it: any case, spaces or hyphens for underscores, `combat.` left off."""
-    text = "_".join(name.strip().casefold().replace("-", " ").split())
-    return text.removeprefix("combat.").replace("._", ".").replace("_.", ".")
-
-
-def _names_of(item: Working) -> set[str]:
-    """The names a working answers to: its key, each group above it, and its label."""
-    key = _spelled(item.key)
-    parts = key.split(".")
-    groups = {".".join(parts[:end]) for end in range(1, len(parts))}
-    label = _spelled(item.label)
-    short = key.removeprefix("characteristics.")
-    return {key, short, label, *(group for group in groups if group != "characteristics")}

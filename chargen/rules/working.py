@@ -9,8 +9,12 @@ stated inputs: the working can never drift from the number it explains. A value 
 from __future__ import annotations
 
 import ast
+import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
+from chargen.errors import InputError, Problem
+from chargen.errors import shown as quoted
 from chargen.formulas import Formula, written
 
 MINUS = "\u2212"
@@ -83,8 +87,8 @@ class Working:
 
     def used_terms(self) -> tuple[Term, ...]:
         """The inputs the formula names (all the terms of a sum)."""
-        if self.formula is None:
-            return self.terms
+        if self.formula is None:  # a sum: what it adds (a 0 left out)
+            return tuple(term for index, term in enumerate(self.terms) if index == 0 or term.value != 0)
         return tuple(term for term in self.terms if term.name in self.formula.used)
 
     def lines(self) -> list[str]:
@@ -206,3 +210,44 @@ def as_document(working: Working) -> WorkingDocument:
     if working.override is not None:
         document["override"] = {"computed": working.override.computed, "reason": working.override.reason}
     return document
+
+
+def selected(found: list[Working], names: Sequence[str]) -> list[Working]:
+    """The workings `names` name (each a value, as `defense`, or a group, as `weapons.broadsword`), in the
+    order asked; all of them for no name. A name no value has is one InputError with the nearest names."""
+    if not names:
+        return found
+    chosen: list[Working] = []
+    for name in names:
+        wanted = _spelled(name)
+        matched = [item for item in found if wanted in _names_of(item)]
+        if not matched:
+            raise _unknown(name, found)
+        chosen += [item for item in matched if item not in chosen]
+    return chosen
+
+
+def _unknown(name: str, found: list[Working]) -> InputError:
+    spellings = sorted({item.key for item in found})
+    close = difflib.get_close_matches(_spelled(name), spellings, n=1, cutoff=0.6)
+    hint = f"did you mean {close[0]!r}?" if close else f"one of {', '.join(spellings[:12])}, ..."
+    message = (
+        f"{quoted(name)} is not a value chargen works out; {hint} (`chargen explain FILE` lists them all)"
+    )
+    return InputError(Problem(label="explain", message=message, value=name))
+
+
+def _spelled(name: str) -> str:
+    """A name as people type it: any case, spaces or hyphens for underscores, `combat.` left off."""
+    text = "_".join(name.strip().casefold().replace("-", " ").split())
+    return text.removeprefix("combat.").replace("._", ".").replace("_.", ".")
+
+
+def _names_of(item: Working) -> set[str]:
+    """The names a working answers to: its key, each group above it, and its label."""
+    key = _spelled(item.key)
+    parts = key.split(".")
+    groups = {".".join(parts[:end]) for end in range(1, len(parts))}
+    label = _spelled(item.label)
+    short = key.removeprefix("characteristics.")
+    return {key, short, label, *(group for group in groups if group != "characteristics")}
