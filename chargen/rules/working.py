@@ -121,7 +121,7 @@ class Working:
     def formula_text(self) -> str:
         """The formula as the tables state it (its numbers written in), or its terms' names added up."""
         if self.formula is not None:
-            return written(self.formula.folded)
+            return _minus(written(self.formula.folded))
         return " + ".join(term.name.replace("_", " ") for term in self.terms)
 
     def overridden(self, value: int, reason: str) -> Working:
