@@ -104,8 +104,8 @@ def explain(tmp_path: Path, text: str, *values: str) -> str:
 def test_17_6_the_mousers_defense_is_the_books_arithmetic(tmp_path: Path) -> None:
     # 17.6: "The Mouser's Defense Rating is [18 + (2 x 2%)] = 22%".
     assert explain(tmp_path, MOUSER, "defense") == (
-        "Defense 22 = 18 + 2 × 2 (17.5)\n"
-        "  formula: modified agility + shield defense per rank × shield rank\n"
+        "Defense 22 = 18 + 2 \u00d7 2 (17.5)\n"
+        "  formula: modified agility + shield defense per rank \u00d7 shield rank\n"
         "  modified agility 18: Agility 18 (no armor)\n"
         "  shield defense per rank 2: Main-Gauche (17.5)\n"
         "  shield rank 2: Rank with the Main-Gauche\n"
@@ -120,8 +120,8 @@ def test_17_6_rolfs_strike_chance_is_the_books_arithmetic(tmp_path: Path) -> Non
     )
     rolf = rolf.replace("main-gauche, rank: 2", "broadsword, rank: 3")
     assert explain(tmp_path, rolf, "weapons.broadsword.strike_chance") == (
-        "Broadsword Strike Chance 82 = 55 + 15 + 4 × 3 (17.1)\n"
-        "  formula: base − 5 × md short + modified md + 4 × rank\n"
+        "Broadsword Strike Chance 82 = 55 + 15 + 4 \u00d7 3 (17.1)\n"
+        "  formula: base \u2212 5 \u00d7 md short + modified md + 4 \u00d7 rank\n"
         "  base 55: the Broadsword's Base Chance (20.2)\n"
         "  modified md 15: Manual Dexterity 15 (no shield)\n"
         "  md short 0: points of modified MD below md_minimum (0 when not short)\n"
@@ -162,9 +162,9 @@ def test_rolf_full_defense(tmp_path: Path) -> None:
     text = (EXAMPLES / "rolf.yaml").read_text(encoding="utf-8")
     full = api.build(text, "rolf.yaml")
     assert explain(tmp_path, dump_document(full, "yaml"), "defense") == (
-        "Defense 24 = 12 + 4 × 3 (17.5)\n"
-        "  formula: modified agility + shield defense per rank × shield rank\n"
-        "  modified agility 12: Agility 13 (Leather's −1, 18.1)\n"
+        "Defense 24 = 12 + 4 \u00d7 3 (17.5)\n"
+        "  formula: modified agility + shield defense per rank \u00d7 shield rank\n"
+        "  modified agility 12: Agility 13 (Leather's \u22121, 18.1)\n"
         "  shield defense per rank 4: Large Round Shield (17.5)\n"
         "  shield rank 3: Rank with the Large Round Shield\n"
         "  held: with the Large Round Shield prepared (17.5)\n"
@@ -182,7 +182,7 @@ def test_json_gives_each_working_for_scripts(tmp_path: Path) -> None:
     with contextlib.chdir(tmp_path):
         result = CliRunner().invoke(cli, ["explain", "mouser.yaml", "defense", "--format", "json"])
     (defense,) = json.loads(result.output)
-    assert (defense["value"], defense["arithmetic"], defense["rule"]) == (22, "18 + 2 × 2 = 22", "17.5")
+    assert (defense["value"], defense["arithmetic"], defense["rule"]) == (22, "18 + 2 \u00d7 2 = 22", "17.5")
     assert [item["name"] for item in defense["inputs"]] == [
         "modified_agility",
         "shield_defense_per_rank",
