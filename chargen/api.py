@@ -13,6 +13,7 @@ from chargen.api_door import check_roll, check_seed, check_tables, check_text, c
 from chargen.character_file import DERIVED_KEYS, CharacterInput
 from chargen.character_reading import character_input, locate_problems, parse_located, unvalidated_input
 from chargen.errors import InputError, KeyPath, Problem, shown
+from chargen.generation.overrides import with_overrides
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, Characteristics, to_document_value
 from chargen.resolve import resolve_names
@@ -163,7 +164,8 @@ def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables 
     # purse and the Experience (none when it says its equipment was given). A whole file is rebuilt as it is.
     partial = not spec.model_fields_set & set(DERIVED_KEYS)
     options = Options(equip="buy" if partial and not spec.equipment_given else "none")
-    return generate(resolve_names(spec, tables), tables, seed=chosen_seed, options=options)
+    character = generate(resolve_names(spec, tables), tables, seed=chosen_seed, options=options)
+    return with_overrides(character, spec.overrides, tables)  # the GM's rulings, each with its reason
 
 
 def record_tables(character: Character, tables: Tables | None = None) -> Tables:

@@ -20,11 +20,18 @@ from chargen.vocabulary import EIGHT
 def workings(character: Character, tables: Tables) -> list[Working]:
     """Every derived value's working, in the record's order."""
     kit = _held(character, tables)
-    return [
+    found = [
         *_characteristics(character, tables),
         *_combat(character, tables, kit),
         *weapon_workings(character, tables, kit),
     ]
+    ruled = character.overrides or {}
+    if ruled:  # the GM's value shown, the rules' own kept beside it
+        found = [
+            item.overridden(ruled[item.key].value, ruled[item.key].reason) if item.key in ruled else item
+            for item in found
+        ]
+    return found
 
 
 def _held(character: Character, tables: Tables) -> Held:

@@ -125,8 +125,8 @@ class Working:
         return " + ".join(term.name.replace("_", " ") for term in self.terms)
 
     def overridden(self, value: int, reason: str) -> Working:
-        """This working with the GM's value in place of the computed one."""
-        return replace(self, value=value, shown=str(value), override=Override(self.value, reason))
+        """This working with the GM's value in place of the one its formula gives (kept beside it)."""
+        return replace(self, value=value, override=Override(self.recomputed(), reason))
 
 
 def _number(value: int) -> str:
