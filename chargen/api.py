@@ -136,9 +136,14 @@ def build(
     _check_source(text, source, seed, tables)
     spec, located = _parsed(text, source, tables)
     try:
-        return build_spec(spec, seed=seed, tables=tables)
+        built = build_spec(spec, seed=seed, tables=tables)
     except InputError as error:
         raise every_problem(located, tables, locate_problems(error, located)) from None
+    # Notes are the player's as well as chargen's; a value the file leaves out is not typed in.
+    typed = [p for p in _stale(spec, built) if p.path[0] != "notes" and p.value is not None]
+    if typed:  # a value typed in that the rules give otherwise: a GM's value is written as an override
+        raise InputError([problem.at(located.where(problem.path)) for problem in typed])
+    return built
 
 
 def _parsed(text: str, source: str, tables: Tables | None) -> tuple[CharacterInput, Located]:
@@ -183,18 +188,37 @@ def record_tables(character: Character, tables: Tables | None = None) -> Tables:
 def validate(text: str, source: str = "<input>", *, tables: Tables | None = None) -> list[str]:
     """Problems with a character file: anything `build` refuses (raised as ChargenError), plus derived values
     in the file that disagree with the rules (returned, one line each)."""
+    return checked(text, source, tables=tables)[0]
+
+
+def checked(
+    text: str, source: str = "<input>", *, tables: Tables | None = None
+) -> tuple[list[str], list[str]]:
+    """`validate`'s problems, and its notes: one line for each value the GM ruled (overrides), which are
+    not problems."""
     _check_source(text, source, None, tables)
     spec, located = _parsed(text, source, tables)
     try:
         rebuilt = build_spec(spec, tables=tables)
     except InputError as error:
         raise every_problem(located, tables, locate_problems(error, located)) from None
+    problems = [problem.at(located.where(problem.path)).text for problem in _stale(spec, rebuilt)]
+    notes = []
+    for name, ruled in zip(spec.overrides or {}, (rebuilt.overrides or {}).values(), strict=True):
+        computed = "none" if ruled.computed is None else ruled.computed
+        note = f"note: the GM's {ruled.value} in place of the rules' {computed}: {ruled.reason}"
+        notes.append(Problem(("overrides", name), note).at(located.where(("overrides", name))).text)
+    return problems, notes
+
+
+def _stale(spec: CharacterInput, rebuilt: Character) -> list[Problem]:
+    """The derived values the file gives that the rules give otherwise."""
     written = spec.model_dump(include=set(DERIVED_KEYS), exclude_none=True)
     problems: list[Problem] = []
     for key in DERIVED_KEYS:
         if key in written:
             problems.extend(_differences((key,), written[key], getattr(rebuilt, key)))
-    return [problem.at(located.where(problem.path)).text for problem in problems]
+    return problems
 
 
 def _check_source(text: object, source: object, seed: object, tables: object) -> None:
@@ -229,7 +253,10 @@ def _differences(path: KeyPath, written: object, derived: object) -> list[Proble
             for item in _differences((*path, i), *pair)
         ]
     if written != derived:
-        message = f"file says {shown(written)} but the rules give {shown(_plain(derived))}; build rewrites it"
+        message = (
+            f"file says {shown(written)} but the rules give {shown(_plain(derived))}; leave it out and build "
+            "works it out, or keep a GM's value under overrides: with a reason"
+        )
         return [Problem(path, message, value=written)]
     return []
 
