@@ -299,5 +299,19 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
             rule=rules_file.breakage.rule,
             formula=rules_file.breakage.check_formula,
             terms=(dexterity,),
+            held=(held_text := _breakage_held(character, tables))[0],
+            other=held_text[1],
         ),
     ]
+
+
+def _breakage_held(character: Character, tables: Tables) -> tuple[str, str]:
+    """17.3 reads modified MD: with a shield that lowers it, the check with the shield slung (20) too."""
+    shield = tables.shields.get(character.shield.name) if character.shield else None
+    if shield is None or not shield.manual_dexterity_loss:
+        return "", ""
+    slung = tables.combat.breakage.check_formula(character.characteristics.MD)
+    return (
+        f"with the {shield.name} prepared (17.5)",
+        f"{slung} with it slung, as for a two-handed weapon (20)",
+    )
