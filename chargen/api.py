@@ -139,11 +139,19 @@ def build(
         built = build_spec(spec, seed=seed, tables=tables)
     except InputError as error:
         raise every_problem(located, tables, locate_problems(error, located)) from None
-    # Notes are the player's as well as chargen's; a value the file leaves out is not typed in.
-    typed = [p for p in _stale(spec, built) if p.path[0] != "notes" and p.value is not None]
-    if typed:  # a value typed in that the rules give otherwise: a GM's value is written as an override
-        raise InputError([problem.at(located.where(problem.path)) for problem in typed])
+    if "combat" not in spec.model_fields_set:  # a file as a player writes it, not one chargen wrote whole
+        _refuse_typed(spec, built, located)
     return built
+
+
+def _refuse_typed(spec: CharacterInput, built: Character, located: Located) -> None:
+    """A value typed in that the rules give otherwise is refused (a GM's value is an override); notes are
+    the player's as well as chargen's, and a value the file leaves out is not typed in. A file chargen
+    wrote whole has its stale values rewritten instead (validate names them), so a removed override
+    gives the rules' value back."""
+    typed = [p for p in _stale(spec, built) if p.path[0] != "notes" and p.value is not None]
+    if typed:
+        raise InputError([problem.at(located.where(problem.path)) for problem in typed])
 
 
 def _parsed(text: str, source: str, tables: Tables | None) -> tuple[CharacterInput, Located]:
