@@ -125,21 +125,30 @@ def _signed(value: int) -> str:
 
 
 def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
-    combat, stats, rules_file = character.combat, character.characteristics, tables.combat
-    agility, dexterity = kit.agility, kit.dexterity
+    combat, agility = character.combat, kit.agility
     found = [
         Working(
             key="modified_agility",
             label="modified Agility",
             value=combat.modified_agility,
             rule="18.1",
-            terms=_agilityformula_terms(character, tables, kit),
+            terms=_agility_terms(character, tables, kit),
         ),
         _dexterity(character, tables, kit),
         *_defense(character, tables, kit),
         _tmr(character, tables, agility.value or 0, "combat.tmr", "TMR armored"),
     ]
+    found += _sprint_and_initiative(character, tables, kit)
+    found += _stun(character, tables, kit.dexterity)
+    return found
+
+
+def _sprint_and_initiative(character: Character, tables: Tables, kit: Held) -> list[Working]:
+    """A house rule's sprinting TMR (from the armored TMR, the GM's where ruled) and 12.3's Initiative."""
+    combat, rules_file, agility = character.combat, tables.combat, kit.agility
+    found = []
     if rules_file.movement.sprint_formula is not None and combat.sprint_tmr is not None:
+        ruled = " (the GM's)" if "combat.tmr" in (character.overrides or {}) else ""
         found.append(
             Working(
                 key="sprint_tmr",
@@ -147,9 +156,11 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
                 value=combat.sprint_tmr,
                 rule=rules_file.movement.rule,
                 formula=rules_file.movement.sprint_formula,
-                terms=(Term("tmr", combat.tmr, "TMR armored"),),
+                terms=(Term("tmr", combat.tmr, f"TMR armored{ruled}"),),
             )
         )
+    sources = {"modified_agility": agility.source, "perception": "Perception", "rank": "no weapon"}
+    inputs = (agility.value, character.characteristics.PC, 0, 0)
     found.append(
         Working(
             key="initiative",
@@ -157,18 +168,13 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
             value=combat.initiative,
             rule=rules_file.initiative.rule,
             formula=rules_file.initiative.compiled,
-            terms=formula_terms(
-                "initiative",
-                (agility.value, stats.PC, 0, 0),
-                {"modified_agility": agility.source, "perception": "Perception", "rank": "no weapon"},
-            ),
+            terms=formula_terms("initiative", inputs, sources),
         )
     )
-    found += _stun(character, tables, dexterity)
     return found
 
 
-def _agilityformula_terms(character: Character, tables: Tables, kit: Held) -> tuple[Term, ...]:
+def _agility_terms(character: Character, tables: Tables, kit: Held) -> tuple[Term, ...]:
     stats = character.characteristics
     armor = tables.armor.get(character.armor) if character.armor else None
     armor_loss = stats.AG - rules.modified_agility(stats.AG, armor)
@@ -208,24 +214,8 @@ def _dexterity(character: Character, tables: Tables, kit: Held) -> Working:
 def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
     """17.5 (and a house rule's postures): Defense with what is held ready."""
     rules_file = tables.combat
-    shield, shield_id, shield_rank = kit.ready
-    weapon, weapon_rank = held.held_weapon(kit.equipment, tables)
-    inputs = rules.defense_inputs(
-        kit.agility.value or 0,
-        shield,
-        shield_rank,
-        weapon,
-        weapon_rank,
-        fallback=rules_file.defense.defensive_modifier_fallback,
-    )
     held_text, other = _defense_held(character, tables, kit)
-    name = shield.name if shield else "no shield"
-    sources = {
-        "modified_agility": kit.agility.source,
-        "shield_defense_per_rank": f"{name} (17.5)",
-        "shield_rank": f"Rank with the {name}" if shield else "no shield",
-    }
-    terms = formula_terms("defense", inputs, sources)
+    terms = _defense_terms(tables, kit)
     combat = character.combat
     found = [
         Working(
@@ -251,8 +241,28 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
                 held=held_text,
             )
         )
-    del shield_id
     return found
+
+
+def _defense_terms(tables: Tables, kit: Held) -> tuple[Term, ...]:
+    """The defense formulas' inputs from what is held ready (rules.defense_inputs, as derived.py)."""
+    shield, _, shield_rank = kit.ready
+    weapon, weapon_rank = held.held_weapon(kit.equipment, tables)
+    inputs = rules.defense_inputs(
+        kit.agility.value or 0,
+        shield,
+        shield_rank,
+        weapon,
+        weapon_rank,
+        fallback=tables.combat.defense.defensive_modifier_fallback,
+    )
+    name = shield.name if shield else "no shield"
+    sources = {
+        "modified_agility": kit.agility.source,
+        "shield_defense_per_rank": f"{name} (17.5)",
+        "shield_rank": f"Rank with the {name}" if shield else "no shield",
+    }
+    return formula_terms("defense", inputs, sources)
 
 
 def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str, str]:

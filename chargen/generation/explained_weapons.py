@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from chargen.generation import held
 from chargen.generation.equipment import Equipment
-from chargen.model import Character, WeaponLine
+from chargen.model import Character, UnarmedLine, WeaponLine
 from chargen.rules import combat as rules
 from chargen.rules.working import Term, Working
 from chargen.tables import Tables
@@ -72,20 +72,26 @@ def _weapon(character: Character, tables: Tables, kit: Held, line: WeaponLine, k
             terms=formula_terms("strike", inputs, sources),
             held=_weapon_held(character, tables, weapon),
         ),
-        Working(
-            key=f"{key}.initiative",
-            label=f"{weapon.name} Initiative",
-            value=line.initiative,
-            rule=rules_file.initiative.rule,
-            formula=rules_file.initiative.compiled,
-            terms=formula_terms(
-                "initiative",
-                (kit.agility.value, stats.PC, line.rank or 0, 0),
-                {"modified_agility": kit.agility.source, "perception": "Perception", "rank": rank},
-            ),
-        ),
+        _initiative(f"{key}.initiative", f"{weapon.name} Initiative", line, character, tables, kit),
     ]
     return [*found, *_damage(tables, weapon, line, key, stats.PS)]
+
+
+def _initiative(
+    key: str, label: str, line: WeaponLine | UnarmedLine, character: Character, tables: Tables, kit: Held
+) -> Working:
+    """12.3: Initiative with a prepared weapon: modified Agility, Perception and the weapon's Rank."""
+    rank = f"Rank {line.rank}" if line.rank is not None else "unranked"
+    sources = {"modified_agility": kit.agility.source, "perception": "Perception", "rank": rank}
+    inputs = (kit.agility.value, character.characteristics.PC, line.rank or 0, 0)
+    return Working(
+        key=key,
+        label=label,
+        value=line.initiative,
+        rule=tables.combat.initiative.rule,
+        formula=tables.combat.initiative.compiled,
+        terms=formula_terms("initiative", inputs, sources),
+    )
 
 
 def _weapon_dexterity_source(character: Character, tables: Tables, weapon: Weapon, kit: Held) -> str:
@@ -137,23 +143,10 @@ def _damage(tables: Tables, weapon: Weapon, line: WeaponLine, key: str, ps: int)
 def _unarmed(character: Character, tables: Tables, kit: Held) -> list[Working]:
     """21: the unarmed Base Chance through 17.1's formulas, its damage and Initiative."""
     line, stats, rules_file = character.combat.unarmed, character.characteristics, tables.combat
-    agility = kit.agility.value or 0
-    base = rules.unarmed_base_chance(agility, stats.PS, rules_file)
+    base_working = _unarmed_base(character, tables, kit)
     rank = f"Rank {line.rank}" if line.rank is not None else "unranked"
     dexterity = kit.dexterity.value or 0
-    chance_terms = (
-        Term("modified_agility", agility, kit.agility.source),
-        Term("ps", stats.PS, "Physical Strength"),
-    )
-    inputs = rules.strike_inputs(base, 0, 0, dexterity, line.rank, stats.MD, stats.PS)
-    base_working = Working(
-        key="unarmed.base_chance",
-        label="Unarmed Base Chance",
-        value=base,
-        rule=rules_file.unarmed.rule,
-        formula=rules_file.unarmed.chance_formula,
-        terms=chance_terms,
-    )
+    inputs = rules.strike_inputs(base_working.value or 0, 0, 0, dexterity, line.rank, stats.MD, stats.PS)
     return [
         base_working,
         Working(
@@ -181,16 +174,21 @@ def _unarmed(character: Character, tables: Tables, kit: Held) -> list[Working]:
             formula=rules_file.unarmed.damage_formula,
             terms=(Term("ps", stats.PS, "Physical Strength"),),
         ),
-        Working(
-            key="unarmed.initiative",
-            label="Unarmed Initiative",
-            value=line.initiative,
-            rule=rules_file.initiative.rule,
-            formula=rules_file.initiative.compiled,
-            terms=formula_terms(
-                "initiative",
-                (agility, stats.PC, line.rank or 0, 0),
-                {"modified_agility": kit.agility.source, "perception": "Perception", "rank": rank},
-            ),
-        ),
+        _initiative("unarmed.initiative", "Unarmed Initiative", line, character, tables, kit),
     ]
+
+
+def _unarmed_base(character: Character, tables: Tables, kit: Held) -> Working:
+    """21: the unarmed Base Chance (not on the record: the unarmed Strike Chance's base)."""
+    agility, strength = kit.agility.value or 0, character.characteristics.PS
+    return Working(
+        key="unarmed.base_chance",
+        label="Unarmed Base Chance",
+        value=rules.unarmed_base_chance(agility, strength, tables.combat),
+        rule=tables.combat.unarmed.rule,
+        formula=tables.combat.unarmed.chance_formula,
+        terms=(
+            Term("modified_agility", agility, kit.agility.source),
+            Term("ps", strength, "Physical Strength"),
+        ),
+    )
