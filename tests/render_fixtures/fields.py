@@ -191,7 +191,7 @@ def html_fields(page: str) -> dict[str, str]:
     headers = [th.text() for th in table.find_all("th")]
     for row in table.find_all("tbody")[0].find_all("tr"):
         cells = row.find_all("td")
-        name = cells[0].text()
+        name = cells[0].text(skip="note")  # a note under the name says how the shield is held for it
         for header, cell in zip(headers[1:], cells[1:], strict=True):
             found[f"weapons{SEP}{name}{SEP}{header}"] = cell.text(skip="note")
             for note in cell.find_all("span", "note"):
