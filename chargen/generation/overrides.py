@@ -47,6 +47,9 @@ def _key(name: str, found: list[Working], problems: list[Problem]) -> str | None
     """The working key `name` names, or None with a problem said."""
     if name.strip().casefold().replace("-", "_").replace(" ", "_") == EXPERIENCE_BANK:
         return EXPERIENCE_BANK
+    exact = [item for item in found if item.key.casefold() == name.strip().casefold()]
+    if exact:  # `combat.tmr` is the armored TMR, though `tmr` would name both
+        return _ruleable(name, exact[0], problems)
     try:
         matched = selected(found, [name])
     except InputError:
@@ -58,7 +61,11 @@ def _key(name: str, found: list[Working], problems: list[Problem]) -> str | None
         keys = ", ".join(item.key for item in matched[:4])
         problems.append(_problem(name, f"names {len(matched)} values ({keys}, ...): name one"))
         return None
-    working = matched[0]
+    return _ruleable(name, matched[0], problems)
+
+
+def _ruleable(name: str, working: Working, problems: list[Problem]) -> str | None:
+    """The working's key, or None with a problem said when a GM may not rule it directly."""
     if working.key.startswith(UNDERLYING) or working.shown:
         problems.append(
             _problem(

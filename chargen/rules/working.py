@@ -75,10 +75,9 @@ class Working:
         """`Defense 22 = 18 + 2 x 2`; a damage `Dagger damage D10, modifier 0`; an override says so."""
         if self.override is not None:
             computed = "—" if self.override.computed is None else _number(self.override.computed)
-            return (
-                f"{self.label} {self.value} (the GM's: {self.override.reason}); "
-                f"the rules give {computed} = {self.sum_text()}"
-            )
+            worked = self.sum_text()
+            rules = computed if worked == computed else f"{computed} = {worked}"
+            return f"{self.label} {self.value} (the GM's: {self.override.reason}); the rules give {rules}"
         if self.shown:
             return f"{self.label} {self.shown}, modifier {self.arithmetic()}"
         given = "—" if self.value is None else _number(self.value)
