@@ -53,7 +53,9 @@ def check(character: Character, tables: Tables) -> int:
     for working in found:
         again = working.recomputed()
         value = printed(character, working.key)
-        if working.shown:  # a damage: the modifier the formula gives, as the record writes it
+        if working.override is not None:  # the GM's value printed, the rules' own kept beside it
+            assert (again, working.value) == (working.override.computed, value), (character.name, working.key)
+        elif working.shown:  # a damage: the modifier the formula gives, as the record writes it
             assert damage_text(again) == value == working.shown, (character.name, working.key)
         elif value is not None or working.key != "unarmed.base_chance":
             assert again == value, (character.name, working.key, working.lines())
@@ -188,3 +190,21 @@ def test_json_gives_each_working_for_scripts(tmp_path: Path) -> None:
         "shield_defense_per_rank",
         "shield_rank",
     ]
+
+
+def test_a_ruled_value_keeps_the_rules_working_and_what_depends_on_it_follows() -> None:
+    # house-combat's sprinting TMR (floor(TMR x 1.5)) is worked from the GM's armored TMR.
+    tables = load_tables(None, ["house-combat"])
+    ruled = """
+overrides:
+  combat.tmr: {value: 9, reason: fleet of foot}
+  weapons.broadsword.initiative: {value: 30, reason: a drawn blade}
+"""
+    text = (EXAMPLES / "rolf.yaml").read_text(encoding="utf-8") + ruled
+    character = api.build(text, "rolf.yaml", tables=tables)
+    assert (character.combat.tmr, character.combat.sprint_tmr) == (9, 13)
+    assert character.combat.weapons[0].initiative == 30
+    assert check(character, tables) > 25
+    found = {item.key: item for item in workings(character, tables)}
+    assert found["combat.tmr"].lines()[0] == "TMR armored 9 (the GM's: fleet of foot); the rules give 4 (5.6)"
+    assert found["sprint_tmr"].arithmetic() == "floor(9 \u00d7 1.5) = 13"
