@@ -177,3 +177,18 @@ def test_explain_in_pdf_adds_the_workings_page(tables: Tables) -> None:
     assert "How each value was worked out".upper() in added.upper()
     assert "Defense 24 = 12 + 4 \u00d7 3 (17.5)" in added
     assert all("worked out" not in page.extract_text() for page in plain.pages)
+
+
+def test_the_page_shows_the_gms_values_on_the_record_it_opens() -> None:
+    from chargen.web.app import create_app, shared
+
+    app = create_app()
+    try:
+        client = app.test_client()
+        upload = (io.BytesIO((ROLF_SKILLED + RULINGS).encode()), "rolf.yaml")
+        opened = client.post("/open", data={"file": upload}, content_type="multipart/form-data")
+        assert opened.status_code == 303
+        page = client.get("/open/record.html").get_data(as_text=True)
+        assert stats(page)["Defense"] == ("27", "the GM's; the rules give 24")
+    finally:
+        shared(app).close()
