@@ -44,13 +44,13 @@ def stats(page: str) -> dict[str, tuple[str, str]]:
 
 
 def weapon_rows(page: str) -> dict[str, tuple[str, str]]:
-    """Each weapon line: name -> (Strike Chance, what the name cell says of how it is held)."""
+    """Each weapon line: name -> (Strike Chance, what its cell says of how the shield is held)."""
     table = parse_html(page).find_all("section", "weapons")[0]
     rows = {}
     for row in table.find_all("tbody")[0].find_all("tr"):
         cells = row.find_all("td")
-        held = cells[0].find_all("span", "note")
-        rows[cells[0].text(skip="note")] = (cells[2].text(skip="note"), held[0].text() if held else "")
+        held = cells[2].find_all("span", "note")
+        rows[cells[0].text()] = (cells[2].text(skip="note"), held[0].text() if held else "")
     return rows
 
 
@@ -60,12 +60,11 @@ def test_the_pike_and_shield_record_states_each_configuration(tables: Tables) ->
     defense, defense_note = combat["Defense"]
     dexterity, dexterity_note = combat["Manual Dexterity"]
     agility = int(combat["Agility"][0])
-    assert "with the Pike in both hands, the Large Round Shield slung (20)" in defense_note
-    assert "with the Large Round Shield and a one-handed weapon it is 15 (17.5)" in defense_note
-    assert "with the Large Round Shield prepared (17.5); 17 with it slung" in dexterity_note
+    assert defense_note == "Pike in both hands, shield slung (20); 15 with it (17.5)"
+    assert dexterity_note == "modified; shield prepared (17.5); 17 slung (20)"
     assert weapon_rows(page) == {
-        "Pike": ("70", "in both hands, the Large Round Shield slung (20)"),
-        "Short Sword": ("63", "with the Large Round Shield prepared (17.5)"),
+        "Pike": ("70", "slung: MD 17"),
+        "Short Sword": ("63", ""),  # with the modified MD the Combat box gives, the shield prepared
         "Unarmed": ("27", ""),
     }
     # Nothing contradicts: each figure is the rules' on the configuration it states.
@@ -78,7 +77,7 @@ def test_the_pike_and_shield_record_states_each_configuration(tables: Tables) ->
     assert rules.strike_chance(short_sword, int(dexterity), 1, tables.combat, 17, 20) == 63  # prepared
     breakage = next(item for item in parse_html(page).find_all("div", "item") if "Breakage" in item.text())
     assert breakage.find_all("dd")[0].text(skip="note") == "42"  # 3 x modified MD 14: prepared
-    assert "prepared (17.5); 51 with it slung" in breakage.text()
+    assert "shield prepared (17.5); 51 slung (20)" in breakage.text()
 
 
 def test_a_record_holding_one_configuration_says_nothing_more(tables: Tables) -> None:

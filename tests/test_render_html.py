@@ -29,7 +29,7 @@ def identity(page: str) -> dict[str, str]:
 
 def weapon_names(page: str) -> list[str]:
     table = parse_html(page).find_all("section", "weapons")[0]
-    return [row.find_all("td")[0].text(skip="note") for row in table.find_all("tbody")[0].find_all("tr")]
+    return [row.find_all("td")[0].text() for row in table.find_all("tbody")[0].find_all("tr")]
 
 
 def test_page_shows_the_character(page: str) -> None:

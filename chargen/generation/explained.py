@@ -208,13 +208,14 @@ def _dexterity(character: Character, tables: Tables, kit: Held) -> Working:
         ),
         held=held_text,
         other=other,
+        alternative=stats.MD if other else None,
     )
 
 
 def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
     """17.5 (and a house rule's postures): Defense with what is held ready."""
     rules_file = tables.combat
-    held_text, other = _defense_held(character, tables, kit)
+    held_text, other, alternative = _defense_held(character, tables, kit)
     terms = _defense_terms(tables, kit)
     combat = character.combat
     found = [
@@ -227,6 +228,7 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
             terms=terms,
             held=held_text,
             other=other,
+            alternative=alternative,
         )
     ]
     for posture, formula in rules_file.defense.posture_formulas.items():
@@ -265,26 +267,31 @@ def _defense_terms(tables: Tables, kit: Held) -> tuple[Term, ...]:
     return formula_terms("defense", inputs, sources)
 
 
-def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str, str]:
-    """Which shield Defense counts, in words, and Defense with the other configuration (note of held)."""
+def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str, str, int | None]:
+    """Which shield Defense counts, in words, and Defense with the other configuration (in words and its
+    value) where the first weapon leaves the shield slung (20)."""
     shield, _, _ = kit.ready
-    if held.two_handed_first(kit.equipment, tables) and character.shield is not None:
+    if held.two_handed_first(kit.equipment, tables) and kit.equipment.shield is not None:
+        shield_item = kit.equipment.shield
         first = tables.weapons[character.weapons[0].name].name
-        carried_shield = tables.shields.get(character.shield.name)
-        slung = carried_shield.name if carried_shield else character.shield.name
-        notes = held.defense_notes(kit.equipment, kit.agility.value or 0, character.combat.defense, tables)
-        other = notes[0].split("; ", 1)[1].rstrip(".") if notes else ""
-        return f"with the {first} in both hands, the {slung} slung (20)", other
+        carried_shield = tables.shields.get(shield_item.name)
+        if carried_shield is None:
+            return "", "", None
+        agility = kit.agility.value or 0
+        with_shield = held.defense_with_shield(kit.equipment, shield_item, agility, tables)
+        other = f"with the {carried_shield.name} and a one-handed weapon it is {'—' if with_shield is None else with_shield} (17.5)"
+        return f"with the {first} in both hands, the {carried_shield.name} slung (20)", other, with_shield
     if shield is not None and character.shield is None:
-        return f"the {shield.name} as weapon and shield at once (17.5's note)", ""
+        return f"the {shield.name} as weapon and shield at once (17.5's note)", "", None
     if shield is not None:
-        return f"with the {shield.name} prepared (17.5)", ""
-    return "", ""
+        return f"with the {shield.name} prepared (17.5)", "", None
+    return "", "", None
 
 
 def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working]:
     combat, stats, rules_file = character.combat, character.characteristics, tables.combat
     stun = rules_file.stun
+    breakage = _breakage_held(character, tables)
     return [
         Working(
             key="stun_threshold",
@@ -309,19 +316,18 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
             rule=rules_file.breakage.rule,
             formula=rules_file.breakage.check_formula,
             terms=(dexterity,),
-            held=(held_text := _breakage_held(character, tables))[0],
-            other=held_text[1],
+            held=breakage[0],
+            other=breakage[1],
+            alternative=breakage[2],
         ),
     ]
 
 
-def _breakage_held(character: Character, tables: Tables) -> tuple[str, str]:
+def _breakage_held(character: Character, tables: Tables) -> tuple[str, str, int | None]:
     """17.3 reads modified MD: with a shield that lowers it, the check with the shield slung (20) too."""
     shield = tables.shields.get(character.shield.name) if character.shield else None
     if shield is None or not shield.manual_dexterity_loss:
-        return "", ""
+        return "", "", None
     slung = tables.combat.breakage.check_formula(character.characteristics.MD)
-    return (
-        f"with the {shield.name} prepared (17.5)",
-        f"{slung} with it slung, as for a two-handed weapon (20)",
-    )
+    other = f"{slung} with it slung, as for a two-handed weapon (20)"
+    return f"with the {shield.name} prepared (17.5)", other, slung

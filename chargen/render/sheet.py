@@ -57,7 +57,7 @@ class WeaponRow:
     use: str
     endurance: str
     grievous: str
-    held: str = ""  # how the shield is held for this weapon, where the record mixes the two (17.5, 20)
+    held: str = ""  # a two-handed weapon's MD, the shield slung (20), where the record mixes the two
     ruled: str = ""  # the GM's Strike Chance or Initiative: what the rules give
     working: str = ""  # with --explain: the id prefix of this weapon's workings on the record
 

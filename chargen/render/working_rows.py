@@ -41,9 +41,9 @@ def annotated(sheet: Sheet, character: Character, tables: Tables, *, explain: bo
     weapon_keys = _weapon_keys(found)
     return replace(
         sheet,
-        combat=_items(sheet.combat, character, found, mixed, explain),
-        movement=_items(sheet.movement, character, found, mixed, explain),
-        stun=_items(sheet.stun, character, found, mixed, explain),
+        combat=_items(sheet.combat, character, tables, found, mixed, explain),
+        movement=_items(sheet.movement, character, tables, found, mixed, explain),
+        stun=_items(sheet.stun, character, tables, found, mixed, explain),
         weapons=[
             _weapon(row, key, character, found, mixed, explain)
             for row, key in zip(sheet.weapons, weapon_keys, strict=True)
@@ -76,7 +76,12 @@ def _ruled(character: Character, key: str) -> str:
 
 
 def _items(
-    items: list[Item], character: Character, found: dict[str, Working], mixed: bool, explain: bool
+    items: list[Item],
+    character: Character,
+    tables: Tables,
+    found: dict[str, Working],
+    mixed: bool,
+    explain: bool,
 ) -> list[Item]:
     changed = []
     for item in items:
@@ -86,7 +91,7 @@ def _items(
             continue
         notes = [item.note] if item.note else []
         if mixed and found[key].held:
-            notes.append(_configuration(found[key]))
+            notes.append(_configuration(key, found[key], character, tables))
         if _ruled(character, key):
             notes.append(_ruled(character, key))
         changed.append(replace(item, note="; ".join(notes), working=anchor(key) if explain else ""))
@@ -102,9 +107,19 @@ def _posture_key(label: str) -> str | None:
     )
 
 
-def _configuration(working: Working) -> str:
-    """What the figure assumes, and the other configuration's value where the working gives one."""
-    return f"{working.held}; {working.other}" if working.other else working.held
+def _configuration(key: str, working: Working, character: Character, tables: Tables) -> str:
+    """What the figure assumes, short (the working says it in full), and its value the other way (20)."""
+    other = "" if working.alternative is None else f"; {num(working.alternative)} slung (20)"
+    if key.startswith("defense") and working.alternative is not None:
+        first = tables.weapons[character.weapons[0].name].name
+        return f"{first} in both hands, shield slung (20); {num(working.alternative)} with it (17.5)"
+    if key.startswith("defense") and held_two_handed_first(character, tables):
+        return "shield slung (20)"
+    return f"shield prepared (17.5){other}"
+
+
+def held_two_handed_first(character: Character, tables: Tables) -> bool:
+    return bool(character.weapons) and tables.weapons[character.weapons[0].name].hands == "2"
 
 
 def _weapon_keys(found: dict[str, Working]) -> list[str]:
@@ -119,13 +134,19 @@ def _weapon_keys(found: dict[str, Working]) -> list[str]:
 def _weapon(
     row: WeaponRow, key: str, character: Character, found: dict[str, Working], mixed: bool, explain: bool
 ) -> WeaponRow:
+    """A weapon line with, where the record mixes them, the two-handed weapon's own MD (shield slung),
+    the GM's values marked, and with `explain` the link to its working."""
     chance = found.get(f"{key}.strike_chance")
     ruled = [
         text for field in ("strike_chance", "initiative") if (text := _ruled(character, f"{key}.{field}"))
     ]
+    slung = mixed and chance is not None and chance.held.startswith("in both hands")
+    dexterity = (
+        next((term.value for term in chance.terms if term.name == "modified_md"), None) if chance else None
+    )
     return replace(
         row,
-        held=chance.held if mixed and chance is not None else "",
+        held=f"slung: MD {num(dexterity)}" if slung and dexterity is not None else "",
         ruled="; ".join(ruled),
         working=anchor(key) if explain else "",
     )

@@ -50,6 +50,7 @@ class Working:
     minimum: int | None = None  # the least the value may be (5.6's TMR)
     held: str = ""  # the configuration the value assumes: what is held, prepared or slung
     other: str = ""  # the value in the other configuration, where it differs
+    alternative: int | None = None  # that value, for the record's short note
     shown: str = ""  # the value as the record prints it, when not the number itself (a damage: D10+4)
     override: Override | None = None
 

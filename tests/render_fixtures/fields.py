@@ -191,10 +191,10 @@ def html_fields(page: str) -> dict[str, str]:
     headers = [th.text() for th in table.find_all("th")]
     for row in table.find_all("tbody")[0].find_all("tr"):
         cells = row.find_all("td")
-        name = cells[0].text(skip="note")  # a note under the name says how the shield is held for it
+        name = cells[0].text()
         for header, cell in zip(headers[1:], cells[1:], strict=True):
             found[f"weapons{SEP}{name}{SEP}{header}"] = cell.text(skip="note")
-            for note in cell.find_all("span", "note"):
+            for note in cell.find_all("span", "note") if header == "Damage" else []:
                 found[f"weapons{SEP}{name}{SEP}two-handed"] = note.text().removesuffix(" two-handed")
     for item in _section(root, "carried").find_all("li"):
         names = item.find_all("span", "item-name")
