@@ -20,9 +20,11 @@ from chargen.api_door import (
 from chargen.character_file import DERIVED_KEYS, CharacterInput
 from chargen.character_reading import character_input, read_located, unvalidated_input
 from chargen.errors import InputError, KeyPath, Problem, shown
+from chargen.generation.overrides import with_overrides
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, Characteristics, to_document_value
 from chargen.resolve import resolve_names
+from chargen.rules.working import Working
 from chargen.tables import Tables, load_tables
 from chargen.tables.loader import with_recorded_rules
 from chargen.tables.memo import per_tables
@@ -150,7 +152,21 @@ def build(
     """Build a character from a character file's text (YAML or JSON): given rolls and choices are used and
     checked, the rest rolled with `seed` (else the file's seed, else a fresh one)."""
     _check_source(text, source, seed, tables)
-    return _built(load_located(text, source, gather=True), seed, tables)[1]
+    located = load_located(text, source, gather=True)
+    spec, built = _built(located, seed, tables)
+    if "combat" not in spec.model_fields_set:  # a file as a player writes it, not one chargen wrote whole
+        _refuse_typed(spec, built, located)
+    return built
+
+
+def _refuse_typed(spec: CharacterInput, built: Character, located: Located) -> None:
+    """A value typed in that the rules give otherwise is refused (a GM's value is an override); notes are
+    the player's as well as chargen's, and a value the file leaves out is not typed in. A file chargen
+    wrote whole has its stale values rewritten instead (validate names them), so a removed override
+    gives the rules' value back."""
+    typed = [p for p in _stale(spec, built) if p.path[0] != "notes" and p.value is not None]
+    if typed:
+        raise InputError([problem.at(located.where(problem.path)) for problem in typed])
 
 
 def _built(located: Located, seed: int | None, tables: Tables | None) -> tuple[CharacterInput, Character]:
@@ -191,7 +207,11 @@ def _generated(
     partial = not spec.model_fields_set & set(DERIVED_KEYS)
     options = Options(equip="buy" if partial and not spec.equipment_given else "none")
     named = resolve_names(spec, tables, problems)
-    return generate(named, tables, seed=chosen_seed, options=options, problems=problems)
+    character = generate(named, tables, seed=chosen_seed, options=options, problems=problems)
+    ruled = problems.step(("overrides",), with_overrides, character, spec.overrides, tables)
+    if ruled is None:  # the GM's rulings, each with its reason
+        raise problems.error()
+    return ruled
 
 
 def record_tables(character: Character, tables: Tables | None = None) -> Tables:
@@ -209,15 +229,34 @@ def record_tables(character: Character, tables: Tables | None = None) -> Tables:
 def validate(text: str, source: str = "<input>", *, tables: Tables | None = None) -> list[str]:
     """Problems with a character file: anything `build` refuses (raised as ChargenError), plus derived values
     in the file that disagree with the rules (returned, one line each)."""
+    return checked(text, source, tables=tables)[0]
+
+
+def checked(
+    text: str, source: str = "<input>", *, tables: Tables | None = None
+) -> tuple[list[str], list[str]]:
+    """`validate`'s problems, and its notes: one line for each value the GM ruled (overrides), which are
+    not problems."""
     _check_source(text, source, None, tables)
     located = load_located(text, source, gather=True)
     spec, rebuilt = _built(located, None, tables)
+    problems = [problem.at(located.where(problem.path)).text for problem in _stale(spec, rebuilt)]
+    notes = []
+    for name, ruled in zip(spec.overrides or {}, (rebuilt.overrides or {}).values(), strict=True):
+        computed = "none" if ruled.computed is None else ruled.computed
+        note = f"note: the GM's {ruled.value} in place of the rules' {computed}: {ruled.reason}"
+        notes.append(Problem(("overrides", name), note).at(located.where(("overrides", name))).text)
+    return problems, notes
+
+
+def _stale(spec: CharacterInput, rebuilt: Character) -> list[Problem]:
+    """The derived values the file gives that the rules give otherwise."""
     written = spec.model_dump(include=set(DERIVED_KEYS), exclude_none=True)
     problems: list[Problem] = []
     for key in DERIVED_KEYS:
         if key in written:
             problems.extend(_differences((key,), written[key], getattr(rebuilt, key)))
-    return [problem.at(located.where(problem.path)).text for problem in problems]
+    return problems
 
 
 def _check_source(text: object, source: object, seed: object, tables: object) -> None:
@@ -252,7 +291,10 @@ def _differences(path: KeyPath, written: object, derived: object) -> list[Proble
             for item in _differences((*path, i), *pair)
         ]
     if written != derived:
-        message = f"file says {shown(written)} but the rules give {shown(_plain(derived))}; build rewrites it"
+        message = (
+            f"file says {shown(written)} but the rules give {shown(_plain(derived))}; leave it out and build "
+            "works it out, or keep a GM's value under overrides: with a reason"
+        )
         return [Problem(path, message, value=written)]
     return []
 
@@ -267,3 +309,18 @@ def read_source(source: str) -> tuple[str, str]:
     if source == "-":
         return read_stdin(), "<stdin>"
     return read_file(Path(source)), source
+
+
+def explain(
+    text: str, source: str = "<input>", names: Sequence[str] = (), *, tables: Tables | None = None
+) -> list[Working]:
+    """How each derived value of the character in `text` was worked out (each named one, as `defense` or
+    `weapons.broadsword.strike_chance`, else every one): the formula, its inputs and where they came from."""
+    from chargen.generation.explained import workings
+    from chargen.rules.working import selected
+
+    _check_source(text, source, None, tables)
+    if isinstance(names, str) or not all(isinstance(name, str) for name in names):
+        raise InputError(f"names: must be a list of value names, not {shown(names)}")
+    character = build(text, source, tables=tables)
+    return selected(workings(character, record_tables(character, tables)), names)

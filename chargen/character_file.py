@@ -146,6 +146,15 @@ class Item(_Strict):
     _increase_in_any_case = field_validator("increase", mode="before")(_lower)
 
 
+class Override(_Strict):
+    """A GM's ruling on one value the rules compute: the value to use and why. `computed` is what the rules
+    give, written by chargen beside it (worked out again on every build)."""
+
+    value: Annotated[StrictInt, Field(ge=-MAX_NUMBER, le=MAX_NUMBER)]
+    reason: Name
+    computed: Annotated[StrictInt, Field(ge=-MAX_NUMBER, le=MAX_NUMBER)] | None = None
+
+
 class Ability(_Strict):
     """A skill (48-62) or language (49) with its Rank."""
 
@@ -267,6 +276,11 @@ class CharacterInput(_Strict):
     silver_pennies: int | None = None
     combat: dict[str, JsonValue] | None = None
     experience_bank: int | None = None
+    overrides: dict[Id, Override] | None = Field(
+        None,
+        description="the GM's values in place of the rules' own, by name as `chargen explain` takes it "
+        "(defense, weapons.broadsword.strike_chance, experience_bank): {value, reason}",
+    )
     notes: list[Name] | None = Field(
         None, max_length=MAX_ENTRIES, description="the player's notes (chargen adds its own)"
     )

@@ -27,6 +27,9 @@ Number = int | float
 MAX_RESULT = 10**15
 #: A formula longer than this is refused when the tables load (the book's longest is under 100).
 MAX_FORMULA = 1_000
+#: A formula nested deeper than this is refused when the tables load: checking, folding and compiling walk
+#: the tree recursively, and 500 nested terms would exhaust Python's stack (the book's deepest is 6).
+MAX_DEPTH = 100
 
 FUNCTIONS: dict[str, Callable[..., Number]] = {"min": min, "max": max, "floor": math.floor, "ceil": math.ceil}
 _OPERATORS = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.USub, ast.UAdd, ast.Not)
@@ -168,6 +171,10 @@ def _compiled(text: str, inputs: tuple[str, ...], constant_items: tuple[tuple[st
         raise FormulaError(f"syntax error in formula {shown_value(text)}: {error.msg}") from None
     except (RecursionError, MemoryError, ValueError):  # nested past the parser's depth, a NUL byte
         raise FormulaError(f"formula {shown_value(text)} cannot be read") from None
+    if _depth(tree) > MAX_DEPTH:
+        raise FormulaError(
+            f"formula {shown_value(text)} is nested more than {MAX_DEPTH} terms deep: split it into simpler terms"
+        )
     _check_nodes(tree, inputs, constants)
     body = _Fold(constants).visit(tree).body
     if any(_fractional(node) for node in ast.walk(body)):  # only `/` or a fraction makes one: whole it
@@ -188,6 +195,16 @@ def _compiled(text: str, inputs: tuple[str, ...], constant_items: tuple[tuple[st
     return Formula(text.strip(), inputs, function, _unwrapped(body), used, constant_items)
 
 
+def _depth(tree: ast.AST) -> int:
+    """How deep the tree nests, measured without recursion (a deep tree is what is being guarded against)."""
+    deepest, todo = 0, [(tree, 1)]
+    while todo:
+        node, depth = todo.pop()
+        deepest = max(deepest, depth)
+        todo.extend((child, depth + 1) for child in ast.iter_child_nodes(node))
+    return deepest
+
+
 def _fractional(node: ast.AST) -> bool:
     return isinstance(node, ast.Div) or (isinstance(node, ast.Constant) and isinstance(node.value, float))
 
@@ -206,6 +223,11 @@ def constants_of(section: Mapping[str, Any]) -> dict[str, Number]:
 
 def shown(formula: Formula) -> str:
     """A formula as the record prints it: its numbers written in, times and minus signs, no underscores."""
-    text = formula.folded.replace("True", "1").replace("False", "0")
+    return written(formula.folded)
+
+
+def written(text: str) -> str:
+    """Python expression text as the record prints it: times and minus signs, no underscores."""
+    text = text.replace("True", "1").replace("False", "0")
     text = text.replace(" // ", " div ").replace(" / ", " \u00f7 ")
     return text.replace("*", "\u00d7").replace(" - ", " \u2212 ").replace("_", " ")

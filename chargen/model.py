@@ -197,6 +197,15 @@ class Gear:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Overridden:
+    """A value the GM ruled in place of the rules' own: the GM's value, why, and what the rules give."""
+
+    value: int
+    reason: str
+    computed: int | None = None
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Character:
     """A whole character: the choices and rolls that rebuild it, then everything derived from them.
     The fields stand in the character file's key order."""
@@ -250,6 +259,9 @@ class Character:
     combat: Combat
     # 8.6: the Experience left after buying the skills, languages and magic listed (None: nothing bought).
     experience_bank: int | None = field(default=None, metadata=OMITTED)
+    # The GM's values in place of the rules' own, by the value's name as `chargen explain` takes it
+    # (`defense`, `weapons.broadsword.strike_chance`, `experience_bank`): written in the values above too.
+    overrides: dict[str, Overridden] | None = field(default=None, metadata=OMITTED)
     notes: list[str] = field(metadata=OMITTED)
 
 

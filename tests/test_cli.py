@@ -91,7 +91,10 @@ def test_validate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     stale.write_text(golden.read_text(encoding="utf-8").replace("tmr: 6\n", "tmr: 9\n", 1), encoding="utf-8")
     code, out, err = run(["validate", str(stale)], capsys)
     assert (code, out) == (2, "")
-    assert err == f"chargen: error: {stale}:50:6: tmr: file says 9 but the rules give 6; build rewrites it\n"
+    assert (
+        err
+        == f"chargen: error: {stale}:50:6: tmr: file says 9 but the rules give 6; leave it out and build works it out, or keep a GM's value under overrides: with a reason\n"
+    )
 
 
 BAD_INPUTS = {

@@ -16,6 +16,8 @@ import pytest
 from chargen import api
 from chargen.errors import InputError
 
+EXAMPLES = Path(__file__).parent / "examples"
+
 NINE = """\
 name: Nine
 strenght: 15
@@ -166,24 +168,33 @@ def test_brannoc_put_right_builds_so_nothing_was_held_back() -> None:
 
 
 def test_a_typed_experience_bank_is_kept_or_refused_never_replaced(tmp_path: Path) -> None:
-    """8.6: the Bank a file gives stays when the rules leave it; one they do not is refused, naming the
-    overrides a GM writes, and nothing is written."""
-    made = _chargen(tmp_path, "roll", "--seed", "3", "-o", "hero.yaml")
-    assert made.returncode == 0
-    text = (tmp_path / "hero.yaml").read_text(encoding="utf-8")
-    bank = api.build(text, "hero.yaml").experience_bank
-    assert bank is not None and f"\nexperience_bank: {bank}\n" in text
-    (tmp_path / "typed.yaml").write_text(text.replace(f"experience_bank: {bank}", "experience_bank: 999"))
+    """8.6: the Bank a player's file gives stays when the rules leave it; one they do not is refused,
+    naming the overrides a GM writes, and nothing is written. In a file chargen wrote whole, validate
+    names the stale value (build rewrites it, so a removed override gives the rules' value back)."""
+    rolf = (EXAMPLES / "rolf.yaml").read_text(encoding="utf-8") + "skills: [{name: ranger, rank: 0}]\n"
+    bank = api.build(rolf, "rolf.yaml").experience_bank
+    (tmp_path / "kept.yaml").write_text(rolf + f"experience_bank: {bank}\n", encoding="utf-8")
+    assert _chargen(tmp_path, "build", "kept.yaml", "-o", "kept-out.yaml").returncode == 0
+    (tmp_path / "typed.yaml").write_text(rolf + "experience_bank: 999\n", encoding="utf-8")
     result = _chargen(tmp_path, "build", "typed.yaml", "-o", "out.yaml")
-    line = text[: text.index("experience_bank:")].count("\n") + 1
+    line = rolf.count("\n") + 1
     assert (result.returncode, result.stderr) == (
         2,
-        f"chargen: error: typed.yaml:{line}:18: experience_bank: file says 999 but what was bought leaves "
-        f"{bank}; leave experience_bank out (build writes it), or a GM who means it writes it under "
-        "overrides:; rule 8.6\n",
+        f"chargen: error: typed.yaml:{line}:18: experience_bank: file says 999 but the rules give {bank}; "
+        "leave it out and build works it out, or keep a GM's value under overrides: with a reason\n",
     )
     assert not (tmp_path / "out.yaml").exists()
-    assert _chargen(tmp_path, "build", "hero.yaml", "-o", "out.yaml").returncode == 0
+    made = _chargen(tmp_path, "roll", "--seed", "3", "-o", "hero.yaml")
+    text = (tmp_path / "hero.yaml").read_text(encoding="utf-8")
+    whole_bank = api.build(text, "hero.yaml").experience_bank
+    (tmp_path / "stale.yaml").write_text(
+        text.replace(f"experience_bank: {whole_bank}\n", "experience_bank: 999\n")
+    )
+    checked = _chargen(tmp_path, "validate", "stale.yaml")
+    assert (made.returncode, checked.returncode) == (0, 2), checked
+    assert (
+        f"experience_bank: file says 999 but the rules give {whole_bank}" in checked.stdout + checked.stderr
+    )
 
 
 def test_a_file_that_builds_is_not_read_twice() -> None:

@@ -33,6 +33,10 @@ RULESETS = {
     "max-of-one": (initiative("max(modified_agility) if modified_agility>1 else 1"), "max() takes two"),
     "too-large": (initiative("modified_agility * 1e60"), "not a whole number within"),
     "many-terms": (initiative(" + ".join(["perception"] * 20000)), "longer than 1,000 characters"),
+    # 500 minus signs (516 characters) and a sum of 490 terms (996): under the length limit, too deep for
+    # Python's stack when walked recursively.
+    "deep-minus": (initiative("-" * 500 + "modified_agility"), "nested more than 100 terms deep"),
+    "long-sum": (initiative("modified_agility" + "+1" * 490), "nested more than 100 terms deep"),
     "remove-a-table": ("remove: [weapons]\n", "a whole table file cannot be removed"),
     "huge-die": (point_dice("D1000000000000"), "at most 100 dice of at most 10,000 sides"),
     "many-dice": (point_dice("100000000D2"), "at most 100 dice"),

@@ -50,8 +50,9 @@ def built(tables: Tables) -> tuple[Character, Sheet]:
 
 
 def stun_box(sheet: Sheet, label: str) -> tuple[str, str]:
+    """The value and its caption (what follows it says how a shield is held, where the record mixes them)."""
     item = next(item for item in sheet.stun if item.label == label)
-    return item.value, item.note
+    return item.value, item.note.split("; ")[0]
 
 
 def test_breakage_multiplier_changes_value_and_caption(tables: Tables, tmp_path: Path) -> None:

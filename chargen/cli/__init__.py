@@ -18,6 +18,7 @@ import click
 from chargen import __version__, stopping
 from chargen.checked_io import checked_stdout
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
+from chargen.cli.explain import explain_command
 from chargen.cli.export import export_command
 from chargen.cli.info import schema_command, tables_command
 from chargen.cli.new import new_command
@@ -70,6 +71,7 @@ for command in (
     validate_command,
     render_command,
     export_command,
+    explain_command,
     tables_command,
     schema_command,
     rules_group,

@@ -117,7 +117,7 @@ def validate_command(context: click.Context, files: tuple[str, ...]) -> None:
     for file in files:
         try:
             text, source = api.read_source(file)
-            problems = api.validate(text, source, tables=tables)
+            problems, notes = api.checked(text, source, tables=tables)
             if problems:
                 raise InputError(problems)
         except ChargenError as error:
@@ -126,6 +126,8 @@ def validate_command(context: click.Context, files: tuple[str, ...]) -> None:
                 click.echo(f"chargen: error: {one_line(line)}", err=True)
             continue
         click.echo(f"{source}: valid")
+        for note in notes:  # the GM's rulings: said, never a problem
+            click.echo(one_line(note))
     if failed:
         context.exit(2)
 

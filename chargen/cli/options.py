@@ -44,6 +44,7 @@ class Outputs:
     template: str | None = None
     statblock: str | None = None
     fillable: bool = False
+    explain: bool = False  # the record with every value's working (chargen.render.working_rows)
     force: bool = False  # an existing file may be replaced (the one policy of chargen.output)
 
 
@@ -90,6 +91,12 @@ _OUTPUT_OPTIONS = (
         "equipment, skills, spells, notes) form fields to fill in on a screen.",
     ),
     click.option(
+        "--explain",
+        is_flag=True,
+        help="Add to the Character Record how each value was worked out: in HTML each value opens its "
+        "working; in PDF a last page.",
+    ),
+    click.option(
         "--template",
         type=click.Path(dir_okay=False, exists=True),
         help="Your own Jinja2 template for the Character Record.",
@@ -112,7 +119,8 @@ def output_options(function: F) -> F:
 
     @functools.wraps(function)
     def command(*args: Any, **kwargs: Any) -> Any:
-        names = ("fmt", "output", "html", "pdf", "paper", "template", "statblock", "fillable", "force")
+        names = [*("fmt", "output", "html", "pdf", "paper", "template", "statblock", "fillable")]
+        names += ["explain", "force"]
         kwargs["outputs"] = Outputs(**{name: kwargs.pop(name) for name in names})
         return function(*args, **kwargs)
 
@@ -151,11 +159,18 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
 
         template = Path(outputs.template) if outputs.template else None
         if outputs.html:
-            page = render_html(document, tables, paper=outputs.paper, template=template)
+            page = render_html(
+                document, tables, paper=outputs.paper, template=template, explain=outputs.explain
+            )
             files.append((outputs.html, page.encode("utf-8")))
         if outputs.pdf:
             pdf = render_pdf(
-                document, tables, paper=outputs.paper, template=template, fillable=outputs.fillable
+                document,
+                tables,
+                paper=outputs.paper,
+                template=template,
+                fillable=outputs.fillable,
+                explain=outputs.explain,
             )
             files.append((outputs.pdf, pdf))
     if outputs.statblock:

@@ -42,4 +42,8 @@ def record_text_html(character: Character, tables: Tables) -> str:
         parts.append(f"<h2>In play</h2><ul>{items}</ul>")
     if sheet.notes:
         parts.append("<h2>Notes</h2>" + "".join(f"<p>{escape(note)}</p>" for note in sheet.notes))
+    for key, ruled in (character.overrides or {}).items():  # the GM's values, each said to be the GM's
+        parts.append(
+            f"<p>{escape(key)} {ruled.value}: the GM's ({escape(ruled.reason)}); the rules give {ruled.computed}</p>"
+        )
     return "".join(parts)

@@ -100,19 +100,6 @@ def with_abilities(made: Character, spec: CharacterInput, chosen: FileAbilities 
     )
 
 
-def typed_bank(spec: CharacterInput, bank: int | None) -> list[Problem]:
-    """8.6: a file that types its Experience Point Bank keeps it only as the rules leave it; one they do
-    not is refused, never silently replaced (a GM who means it says so under `overrides:`)."""
-    if spec.experience_bank is None or spec.experience_bank == bank:
-        return []
-    left = "no Bank (nothing bought)" if bank is None else f"{bank}"
-    message = (
-        f"file says {spec.experience_bank} but what was bought leaves {left}; leave experience_bank out (build writes "
-        "it), or a GM who means it writes it under overrides:"
-    )
-    return [Problem(("experience_bank",), message, "8.6", spec.experience_bank)]
-
-
 def _notes(made: Character, spec: CharacterInput) -> list[str]:
     """The derived notes, then the file's own that are not among them."""
     return [*made.notes, *(note for note in spec.notes or [] if note not in made.notes)]

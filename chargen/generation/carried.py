@@ -12,21 +12,44 @@ from chargen.tables import Tables
 def pounds_carried(decided: Decisions, tables: Tables) -> float:
     """The weapons, armor (18.1's weight for the race's size and gender), shield and equipment the file lists."""
     equipment = decided.kit.equipment
-    pounds = sum(tables.weapons[item.name].weight or 0 for item in equipment.weapons)
-    if equipment.armor is not None:
-        size = tables.races[decided.born.race.race].size
-        armor = tables.armor[equipment.armor]
-        pounds += armor_weight(armor, size, decided.born.gender, tables.armor_file)
-    if equipment.shield is not None and equipment.shield.name in tables.shields:
-        pounds += tables.shields[equipment.shield.name].weight
-    pounds += sum((gear.weight or 0) * gear.count for gear in decided.spec.equipment)
-    return pounds
+    return pounds_of(
+        [item.name for item in equipment.weapons],
+        equipment.armor,
+        equipment.shield.name if equipment.shield is not None else None,
+        [(gear.weight or 0) * gear.count for gear in decided.spec.equipment],
+        (decided.born.race.race, decided.born.gender),
+        tables,
+    )
+
+
+def pounds_of(
+    weapons: list[str],
+    armor: str | None,
+    shield: str | None,
+    gear: list[float],
+    race_and_gender: tuple[str, str],
+    tables: Tables,
+) -> float:
+    """The pounds carried: weapons, armor for the race's size and gender (18.1), shield and other gear."""
+    pounds = sum(tables.weapons[name].weight or 0 for name in weapons)
+    if armor is not None:
+        size = tables.races[race_and_gender[0]].size
+        pounds += armor_weight(tables.armor[armor], size, race_and_gender[1], tables.armor_file)
+    if shield is not None and shield in tables.shields:
+        pounds += tables.shields[shield].weight
+    return pounds + sum(gear)
 
 
 def agility_lost(decided: Decisions, tables: Tables) -> int:
     """The filled table's Agility loss for the pounds carried (rounded down to whole pounds); 0 while empty."""
     rows = tables.characteristics.weight_carried.rows
+    return agility_lost_at(pounds_carried(decided, tables), tables) if rows else 0
+
+
+def agility_lost_at(pounds: float, tables: Tables) -> int:
+    """82.9's Agility loss for `pounds` carried, read from the filled table (0 while it is empty)."""
+    rows = tables.characteristics.weight_carried.rows
     if not rows:
         return 0
-    band = read_band(rows, int(pounds_carried(decided, tables)))
+    band = read_band(rows, int(pounds))
     return band.value if band is not None else max(rows, key=lambda row: row.high).value

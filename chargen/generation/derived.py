@@ -110,8 +110,7 @@ def _weapon_line(
     name: str, rank: int | None, stats: Characteristics, dexterity: int, agility: int, tables: Tables
 ) -> WeaponLine:
     weapon = tables.weapons[name]
-    # 20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without its MD loss.
-    weapon_dexterity = stats.MD if weapon.hands == "2" else dexterity
+    weapon_dexterity = rules.dexterity_for(weapon, stats.MD, dexterity)
     terms = _weapon_terms(name, rank, weapon_dexterity, stats, tables)
     chance, damage, modifier, two_handed, endurance, grievous = terms
     # 18.5's increase is added by with_damage_increase when the file chose it.

@@ -61,17 +61,22 @@ def defense_notes(equipment: Equipment, agility: int, defense: int | None, table
         return []
     shield = tables.shields[shield_item.name]
     first = tables.weapons[equipment.weapons[0].name]
-    inputs = rules.defense_inputs(
-        agility,
-        shield,
-        shield_item.rank,
-        *held_weapon(equipment, tables, one_handed=True),
-        fallback=tables.combat.defense.defensive_modifier_fallback,
-    )
-    with_shield = rules.defense_from(inputs, tables.combat)
+    with_shield = defense_with_shield(equipment, shield_item, agility, tables)
     shown = "—" if defense is None else str(defense)
     other = "—" if with_shield is None else str(with_shield)
     return [
         f"Defense {shown} is with the {first.name} in both hands, the {shield.name} slung (20); "
         f"with the {shield.name} and a one-handed weapon it is {other} (17.5)."
     ]
+
+
+def defense_with_shield(equipment: Equipment, shield_item: Item, agility: int, tables: Tables) -> int | None:
+    """17.5: Defense with the carried shield prepared and the first one-handed weapon in hand."""
+    inputs = rules.defense_inputs(
+        agility,
+        tables.shields[shield_item.name],
+        shield_item.rank,
+        *held_weapon(equipment, tables, one_handed=True),
+        fallback=tables.combat.defense.defensive_modifier_fallback,
+    )
+    return rules.defense_from(inputs, tables.combat)

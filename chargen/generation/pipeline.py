@@ -20,7 +20,6 @@ from chargen.generation.abilities import (
     bought_abilities,
     file_abilities,
     given_abilities,
-    typed_bank,
     with_abilities,
 )
 from chargen.generation.decisions import (
@@ -115,7 +114,6 @@ def generate(
     if made is None:
         raise problems.error()
     whole = with_abilities(made, spec, chosen)  # 8.6 and rule 3's record
-    problems.add(typed_bank(spec, whole.experience_bank))
     problems.raise_any()
     return whole
 

@@ -30,14 +30,19 @@ LAST_BOXES = ("languages", "notes")
 
 
 def _page(
-    character: Renderable, tables: Tables, paper: str, template: Path | None, *, standalone: bool
+    character: Renderable,
+    tables: Tables,
+    paper: str,
+    template: Path | None,
+    *,
+    standalone: bool,
+    explain: bool = False,
 ) -> str:
     import chargen
     from chargen.render.build import build_sheet
 
-    return _sheet_page(
-        build_sheet(character, tables, chargen.__version__), paper, template, standalone=standalone
-    )
+    sheet = build_sheet(character, tables, chargen.__version__, explain=explain)
+    return _sheet_page(sheet, paper, template, standalone=standalone)
 
 
 def _sheet_page(
@@ -54,13 +59,19 @@ def _sheet_page(
 
 
 def render_html(
-    character: Renderable, tables: Tables, *, paper: str = "letter", template: Path | None = None
+    character: Renderable,
+    tables: Tables,
+    *,
+    paper: str = "letter",
+    template: Path | None = None,
+    explain: bool = False,
 ) -> str:
     """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests
-    (a GM's template that refers to anything outside the page is refused)."""
+    (a GM's template that refers to anything outside the page is refused). `explain`: each value links
+    to its working, in a closed <details> at the end."""
     from chargen.render.fetcher import check_standalone, with_policy
 
-    page = _page(character, tables, paper, template, standalone=True)
+    page = _page(character, tables, paper, template, standalone=True, explain=explain)
     if template is not None:  # ours carries the policy already; a GM's gets it first thing
         check_standalone(page, str(template))
         page = with_policy(page)
@@ -75,14 +86,16 @@ def render_pdf(
     template: Path | None = None,
     fillable: bool = False,
     field_prefix: str = "",
+    explain: bool = False,
 ) -> bytes:
     """The record as PDF bytes, the same for the same character file. `fillable`: the values that
-    change in play are PDF form fields (chargen.render.form), each name after `field_prefix`."""
+    change in play are PDF form fields (chargen.render.form), each name after `field_prefix`.
+    `explain`: a last page, "How each value was worked out"."""
     import chargen
     from chargen.render import form, pdf
     from chargen.render.build import build_sheet
 
-    sheet = build_sheet(character, tables, chargen.__version__)
+    sheet = build_sheet(character, tables, chargen.__version__, explain=explain)
 
     def page_of(sheet: Sheet) -> str:
         fields = form.form_fields(sheet, field_prefix) if fillable else None

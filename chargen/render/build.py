@@ -47,9 +47,17 @@ def as_character(character: Renderable) -> Character:
         raise RenderError(str(error)) from None
 
 
-def build_sheet(given: Renderable, tables: Tables, version: str) -> Sheet:
-    """The view model of one Character Record; an id the tables do not know is a RenderError naming it."""
+def build_sheet(given: Renderable, tables: Tables, version: str, *, explain: bool = False) -> Sheet:
+    """The view model of one Character Record; an id the tables do not know is a RenderError naming it.
+    `explain`: with every value's working, each value linked to its own (chargen.render.working_rows)."""
+    from chargen.render.working_rows import annotated
+
     character = as_character(given)
+    return annotated(_sheet(character, tables, version), character, tables, explain=explain)
+
+
+def _sheet(character: Character, tables: Tables, version: str) -> Sheet:
+    """The record's boxes, as the rules and the tables give them."""
     race_name = lookup.race_name(tables, character.race, character.race_type)
     gender = lookup.gender_name(tables, character.gender)
     combat = character.combat

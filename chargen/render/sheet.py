@@ -30,6 +30,7 @@ class Item:
     label: str
     value: str
     note: str = ""
+    working: str = ""  # with --explain: the id of this value's working on the record
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,19 @@ class WeaponRow:
     use: str
     endurance: str
     grievous: str
+    held: str = ""  # a two-handed weapon's MD, the shield slung (20), where the record mixes the two
+    ruled: str = ""  # the GM's Strike Chance or Initiative: what the rules give
+    working: str = ""  # with --explain: the id prefix of this weapon's workings on the record
+
+
+@dataclass(frozen=True)
+class WorkingRow:
+    """One value's working, as `chargen explain` prints it: its headline and the lines below it."""
+
+    anchor: str
+    headline: str
+    rule: str
+    lines: list[str]
 
 
 @dataclass(frozen=True)
@@ -117,3 +131,5 @@ class Sheet:
     # The Equipment box kept whole on one page (moved on when it does not fit) unless it is long: split,
     # a box that just misses the page leaves a stub of blank lines and its frame on the next page.
     carried_whole: bool = False
+    # With --explain: how each value was worked out ("How each value was worked out", a page of its own).
+    workings: list[WorkingRow] = field(default_factory=list)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from chargen.formulas import Formula
 from chargen.tables.schema import Armor, ArmorFile, CombatFile, Shield, SpecialDamageRow, Weapon
 
 
@@ -15,6 +16,12 @@ def modified_agility(agility: int, armor: Armor | None) -> int:
 def modified_manual_dexterity(manual_dexterity: int, shield: Shield | None) -> int:
     """17.5: a prepared shield lowers Manual Dexterity for all purposes."""
     return manual_dexterity - (shield.manual_dexterity_loss if shield else 0)
+
+
+def dexterity_for(weapon: Weapon, md: int, modified_md: int) -> int:
+    """20: a prepared shield rules out a two-handed weapon, so a (2) weapon is used without the shield's MD
+    loss (17.5); any other weapon with the modified Manual Dexterity."""
+    return md if weapon.hands == "2" else modified_md
 
 
 def defense_inputs(
@@ -77,13 +84,23 @@ def strike_chance(
     """17.1 and 20.2 (book): ranked = base + modified MD + 4 x Rank; unranked = base; less 5 per point of MD
     short of the weapon's (combat.yaml's strike_chance formulas). `md` is the unmodified Manual Dexterity
     (a house formula may name it)."""
+    inputs = strike_inputs(weapon.base_chance, weapon.md, weapon.ps, modified_md, rank, md, ps)
+    return strike_formula(rank, rules).function(*inputs)
+
+
+def strike_formula(rank: int | None, rules: CombatFile) -> Formula:
+    """17.1: the ranked formula for a weapon with a Rank, else the unranked one."""
     terms = rules.strike_chance
-    formula = terms.unranked_formula if rank is None else terms.ranked_formula
-    shortfall = weapon.md - modified_md if weapon.md > modified_md else 0
+    return terms.unranked_formula if rank is None else terms.ranked_formula
+
+
+def strike_inputs(
+    base: int, md_minimum: int, ps_minimum: int, modified_md: int, rank: int | None, md: int | None, ps: int
+) -> tuple[int, ...]:
+    """The strike_chance formulas' inputs (combat_schema.INPUTS["strike"]), in calling order."""
+    shortfall = md_minimum - modified_md if md_minimum > modified_md else 0
     md_value = modified_md if md is None else md
-    return formula.function(
-        weapon.base_chance, md_value, modified_md, weapon.md, shortfall, rank or 0, ps, weapon.ps
-    )
+    return (base, md_value, modified_md, md_minimum, shortfall, rank or 0, ps, ps_minimum)
 
 
 def weapon_damage_modifier(
@@ -91,6 +108,12 @@ def weapon_damage_modifier(
 ) -> int | None:
     """20.2 (book): the chart's modifier, -1 per point of PS below the minimum, +1 for a (1-2) weapon in two
     hands (combat.yaml's damage.formula)."""
+    inputs = damage_inputs(weapon, physical_strength, two_handed)
+    return None if inputs is None else rules.damage.compiled.function(*inputs)
+
+
+def damage_inputs(weapon: Weapon, physical_strength: int, two_handed: bool = False) -> tuple[int, ...] | None:
+    """The damage formula's inputs (combat_schema.INPUTS["damage"]); None for a variable damage."""
     if weapon.damage_modifier is None:
         return None
     minimum = weapon.ps
@@ -98,16 +121,16 @@ def weapon_damage_modifier(
     over = physical_strength - minimum if physical_strength > minimum else 0
     both = two_handed and weapon.hands == "1-2"
     kind = weapon.damage_class
-    return rules.damage.compiled.function(
+    return (
         weapon.damage_modifier,
         physical_strength,
         minimum,
         shortfall,
         over,
-        both,
-        kind == "A",
-        kind == "B",
-        kind == "C",
+        int(both),
+        int(kind == "A"),
+        int(kind == "B"),
+        int(kind == "C"),
     )
 
 
@@ -126,6 +149,11 @@ def initiative_value(
     return rules.initiative.compiled.function(modified_agility_value, perception_value, rank or 0, 0)
 
 
+def unarmed_base_chance(modified_agility_value: int, physical_strength: int, rules: CombatFile) -> int:
+    """21 (book): modified Agility x 2, +1 per point of Physical Strength above 15."""
+    return rules.unarmed.chance_formula.function(modified_agility_value, physical_strength)
+
+
 def unarmed_strike_chance(
     modified_agility_value: int,
     physical_strength: int,
@@ -136,11 +164,9 @@ def unarmed_strike_chance(
 ) -> int:
     """21 with 17.1: the unarmed Base Chance goes through the strike_chance formulas like any weapon's (with
     no weapon minimums), so a Rank adds modified MD + 4 x Rank."""
-    terms = rules.strike_chance
-    formula = terms.unranked_formula if rank is None else terms.ranked_formula
-    base = rules.unarmed.chance_formula.function(modified_agility_value, physical_strength)
-    md_value = modified_md if md is None else md
-    return formula.function(base, md_value, modified_md, 0, 0, rank or 0, physical_strength, 0)
+    base = unarmed_base_chance(modified_agility_value, physical_strength, rules)
+    inputs = strike_inputs(base, 0, 0, modified_md, rank, md, physical_strength)
+    return strike_formula(rank, rules).function(*inputs)
 
 
 def unarmed_damage_modifier(physical_strength: int, rules: CombatFile) -> int:

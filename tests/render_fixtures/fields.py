@@ -194,7 +194,7 @@ def html_fields(page: str) -> dict[str, str]:
         name = cells[0].text()
         for header, cell in zip(headers[1:], cells[1:], strict=True):
             found[f"weapons{SEP}{name}{SEP}{header}"] = cell.text(skip="note")
-            for note in cell.find_all("span", "note"):
+            for note in cell.find_all("span", "note") if header == "Damage" else []:
                 found[f"weapons{SEP}{name}{SEP}two-handed"] = note.text().removesuffix(" two-handed")
     for item in _section(root, "carried").find_all("li"):
         names = item.find_all("span", "item-name")

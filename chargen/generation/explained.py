@@ -1,0 +1,333 @@
+"""The working behind each derived value of a Character (5.3-5.6, 12.3, 17-21), made from the same table
+formulas and the same input functions (chargen.rules.combat) that computed the values, and from what the
+character holds (chargen.generation.held)."""
+
+from __future__ import annotations
+
+from chargen.character_file import Item
+from chargen.generation import carried, held
+from chargen.generation.equipment import Equipment
+from chargen.generation.explained_weapons import Held, formula_terms, weapon_workings
+from chargen.model import Character
+from chargen.rules import combat as rules
+from chargen.rules.characteristics import fatigue_from_endurance, read_band
+from chargen.rules.working import MINUS, Term, Working
+from chargen.tables import Tables
+from chargen.tables.schema import Shield
+from chargen.vocabulary import EIGHT
+
+
+def workings(character: Character, tables: Tables) -> list[Working]:
+    """Every derived value's working, in the record's order."""
+    kit = _held(character, tables)
+    found = [
+        *_characteristics(character, tables),
+        *_combat(character, tables, kit),
+        *weapon_workings(character, tables, kit),
+    ]
+    ruled = character.overrides or {}
+    if ruled:  # the GM's value shown, the rules' own kept beside it
+        found = [
+            item.overridden(ruled[item.key].value, ruled[item.key].reason) if item.key in ruled else item
+            for item in found
+        ]
+    return found
+
+
+def _held(character: Character, tables: Tables) -> Held:
+    weapons = [Item(name=item.name, rank=item.rank) for item in character.weapons]
+    shield = Item(name=character.shield.name, rank=character.shield.rank) if character.shield else None
+    equipment = Equipment(weapons, character.armor, shield)
+    stats = character.characteristics
+    armor = tables.armor.get(character.armor) if character.armor else None
+    armor_loss = rules.modified_agility(stats.AG, armor) - stats.AG
+    pounds = carried.pounds_of(
+        [item.name for item in character.weapons],
+        character.armor,
+        shield.name if shield else None,
+        [(gear.weight or 0) * gear.count for gear in character.equipment],
+        (character.race, character.gender),
+        tables,
+    )
+    weight_loss = carried.agility_lost_at(pounds, tables)
+    agility = stats.AG + armor_loss - weight_loss
+    worn = f"{armor.name}'s {MINUS}{armor.agility_loss}, 18.1" if armor else "no armor"
+    weight = f"; {MINUS}{weight_loss} for {pounds:g} lb carried, 82.9" if weight_loss else ""
+    shield_entry = tables.shields.get(shield.name) if shield else None
+    dexterity = rules.modified_manual_dexterity(stats.MD, shield_entry)
+    loss = (
+        f"{shield_entry.name}'s {MINUS}{shield_entry.manual_dexterity_loss}, 17.5"
+        if shield_entry
+        else "no shield"
+    )
+    return Held(
+        equipment,
+        held.ready_shield(equipment, tables),
+        Term("modified_agility", agility, f"Agility {stats.AG} ({worn}{weight})"),
+        Term("modified_md", dexterity, f"Manual Dexterity {stats.MD} ({loss})"),
+    )
+
+
+def _characteristics(character: Character, tables: Tables) -> list[Working]:
+    """5.2-5.4, 6.1: each characteristic is the allocation plus race and gender; Fatigue reads 5.3's chart,
+    Perception starts at 5.4's base; TMR (5.6) reads the chart at Agility."""
+    table = tables.characteristics
+    found = []
+    for code in EIGHT:
+        modifier = character.modifiers[code]
+        if code == "FT":
+            reading = fatigue_from_endurance(character.characteristics.EN, table.fatigue)
+            first = Term("chart", reading.value, f"5.3's chart at Endurance {character.characteristics.EN}")
+            rule = table.fatigue.rule
+        elif code == "PC":
+            first, rule = Term("base", table.perception.base, "5.4's starting Perception"), "5.4"
+        else:
+            first, rule = Term("allocated", character.allocation[code], "5.2's allocation"), "5.2, 6.1"
+        terms = (first, Term("race", modifier.race, "6.4-6.9"), Term("gender", modifier.gender, "6.1"))
+        value = character.characteristics.get(code)
+        found.append(Working(key=f"characteristics.{code}", label=code, value=value, rule=rule, terms=terms))
+    return [*found, _tmr(character, tables, character.characteristics.AG, "tmr", "TMR unarmored")]
+
+
+def _tmr(character: Character, tables: Tables, agility: int, key: str, label: str) -> Working:
+    """5.6: TMR read from the chart at (modified) Agility, plus the race's modifier; a giant's starts from
+    its type's average, moved as the chart moves from the human average (14.1's Cloud Giant: 13 + 1)."""
+    table = tables.characteristics.tmr
+    row = read_band(table.rows, agility)
+    if row is None:
+        lowest = min(table.rows, key=lambda band: band.low)
+        row = lowest if agility < lowest.low else max(table.rows, key=lambda band: band.high)
+    chart = f"5.6's chart at Agility {agility}"
+    types = tables.races[character.race].types
+    kind = types.get(character.race_type or "")
+    average = kind.average_tmr if kind is not None else None
+    race = Term("race", character.modifiers["TMR"].race, "6.4-6.9")
+    terms: tuple[Term, ...] = (Term("chart", row.value, chart), race)
+    rule = table.rule
+    if kind is not None and average is not None:
+        shift = row.value - table.average
+        terms = (
+            Term("average", average, f"the {kind.name} giant's average TMR (14.1)"),
+            Term(
+                "agility",
+                shift,
+                f"{chart} reads {row.value}: {_signed(shift)} on the human average {table.average}",
+            ),
+            race,
+        )
+        rule = f"{table.rule}, 14.1"
+    value = character.tmr if key == "tmr" else character.combat.tmr
+    return Working(key=key, label=label, value=value, rule=rule, terms=terms, minimum=table.minimum)
+
+
+def _signed(value: int) -> str:
+    return f"+ {value}" if value >= 0 else f"{MINUS} {-value}"
+
+
+def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
+    combat, agility = character.combat, kit.agility
+    found = [
+        Working(
+            key="modified_agility",
+            label="modified Agility",
+            value=combat.modified_agility,
+            rule="18.1",
+            terms=_agility_terms(character, tables, kit),
+        ),
+        _dexterity(character, tables, kit),
+        *_defense(character, tables, kit),
+        _tmr(character, tables, agility.value or 0, "combat.tmr", "TMR armored"),
+    ]
+    found += _sprint_and_initiative(character, tables, kit)
+    found += _stun(character, tables, kit.dexterity)
+    return found
+
+
+def _sprint_and_initiative(character: Character, tables: Tables, kit: Held) -> list[Working]:
+    """A house rule's sprinting TMR (from the armored TMR, the GM's where ruled) and 12.3's Initiative."""
+    combat, rules_file, agility = character.combat, tables.combat, kit.agility
+    found = []
+    if rules_file.movement.sprint_formula is not None and combat.sprint_tmr is not None:
+        ruled = " (the GM's)" if "combat.tmr" in (character.overrides or {}) else ""
+        found.append(
+            Working(
+                key="sprint_tmr",
+                label="TMR sprinting",
+                value=combat.sprint_tmr,
+                rule=rules_file.movement.rule,
+                formula=rules_file.movement.sprint_formula,
+                terms=(Term("tmr", combat.tmr, f"TMR armored{ruled}"),),
+            )
+        )
+    sources = {"modified_agility": agility.source, "perception": "Perception", "rank": "no weapon"}
+    inputs = (agility.value, character.characteristics.PC, 0, 0)
+    found.append(
+        Working(
+            key="initiative",
+            label="Initiative",
+            value=combat.initiative,
+            rule=rules_file.initiative.rule,
+            formula=rules_file.initiative.compiled,
+            terms=formula_terms("initiative", inputs, sources),
+        )
+    )
+    return found
+
+
+def _agility_terms(character: Character, tables: Tables, kit: Held) -> tuple[Term, ...]:
+    stats = character.characteristics
+    armor = tables.armor.get(character.armor) if character.armor else None
+    armor_loss = stats.AG - rules.modified_agility(stats.AG, armor)
+    weight_loss = stats.AG - armor_loss - (kit.agility.value or 0)
+    return (
+        Term("agility", stats.AG, "Agility"),
+        Term("armor", -armor_loss, f"{armor.name} worn" if armor else "no armor"),
+        Term("weight", -weight_loss, "weight carried (82.9)"),
+    )
+
+
+def _dexterity(character: Character, tables: Tables, kit: Held) -> Working:
+    """17.5: a prepared shield lowers Manual Dexterity; a two-handed weapon is used with it slung (20)."""
+    stats = character.characteristics
+    shield: Shield | None = None
+    if character.shield is not None:
+        shield = tables.shields.get(character.shield.name)
+    loss = shield.manual_dexterity_loss if shield else 0
+    held_text, other = "", ""
+    if shield is not None and loss:
+        held_text = f"with the {shield.name} prepared (17.5)"
+        other = f"{stats.MD} with it slung, as for a two-handed weapon (20)"
+    return Working(
+        key="modified_manual_dexterity",
+        label="modified Manual Dexterity",
+        value=character.combat.modified_manual_dexterity,
+        rule="17.5",
+        terms=(
+            Term("manual_dexterity", stats.MD, "Manual Dexterity"),
+            Term("shield", -loss, f"the {shield.name}'s loss" if shield else "no shield"),
+        ),
+        held=held_text,
+        other=other,
+        alternative=stats.MD if other else None,
+    )
+
+
+def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
+    """17.5 (and a house rule's postures): Defense with what is held ready."""
+    rules_file = tables.combat
+    held_text, other, alternative = _defense_held(character, tables, kit)
+    terms = _defense_terms(tables, kit)
+    combat = character.combat
+    found = [
+        Working(
+            key="defense",
+            label="Defense",
+            value=combat.defense,
+            rule=rules_file.defense.rule,
+            formula=rules_file.defense.compiled,
+            terms=terms,
+            held=held_text,
+            other=other,
+            alternative=alternative,
+        )
+    ]
+    for posture, formula in rules_file.defense.posture_formulas.items():
+        found.append(
+            Working(
+                key=f"defense_postures.{posture}",
+                label=f"Defense, {posture.replace('_', ' ')}",
+                value=(combat.defense_postures or {}).get(posture),
+                rule=rules_file.defense.rule,
+                formula=formula,
+                terms=terms,
+                held=held_text,
+            )
+        )
+    return found
+
+
+def _defense_terms(tables: Tables, kit: Held) -> tuple[Term, ...]:
+    """The defense formulas' inputs from what is held ready (rules.defense_inputs, as derived.py)."""
+    shield, _, shield_rank = kit.ready
+    weapon, weapon_rank = held.held_weapon(kit.equipment, tables)
+    inputs = rules.defense_inputs(
+        kit.agility.value or 0,
+        shield,
+        shield_rank,
+        weapon,
+        weapon_rank,
+        fallback=tables.combat.defense.defensive_modifier_fallback,
+    )
+    name = shield.name if shield else "no shield"
+    sources = {
+        "modified_agility": kit.agility.source,
+        "shield_defense_per_rank": f"{name} (17.5)",
+        "shield_rank": f"Rank with the {name}" if shield else "no shield",
+    }
+    return formula_terms("defense", inputs, sources)
+
+
+def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str, str, int | None]:
+    """Which shield Defense counts, in words, and Defense with the other configuration (in words and its
+    value) where the first weapon leaves the shield slung (20)."""
+    shield, _, _ = kit.ready
+    if held.two_handed_first(kit.equipment, tables) and kit.equipment.shield is not None:
+        shield_item = kit.equipment.shield
+        first = tables.weapons[character.weapons[0].name].name
+        carried_shield = tables.shields.get(shield_item.name)
+        if carried_shield is None:
+            return "", "", None
+        agility = kit.agility.value or 0
+        with_shield = held.defense_with_shield(kit.equipment, shield_item, agility, tables)
+        other = f"with the {carried_shield.name} and a one-handed weapon it is {'—' if with_shield is None else with_shield} (17.5)"
+        return f"with the {first} in both hands, the {carried_shield.name} slung (20)", other, with_shield
+    if shield is not None and character.shield is None:
+        return f"the {shield.name} as weapon and shield at once (17.5's note)", "", None
+    if shield is not None:
+        return f"with the {shield.name} prepared (17.5)", "", None
+    return "", "", None
+
+
+def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working]:
+    combat, stats, rules_file = character.combat, character.characteristics, tables.combat
+    stun = rules_file.stun
+    breakage = _breakage_held(character, tables)
+    return [
+        Working(
+            key="stun_threshold",
+            label="Stun threshold",
+            value=combat.stun_threshold,
+            rule=stun.rule,
+            formula=stun.threshold_formula,
+            terms=(Term("endurance", stats.EN, "Endurance"),),
+        ),
+        Working(
+            key="stun_recovery",
+            label="Stun recovery",
+            value=combat.stun_recovery,
+            rule=stun.rule,
+            formula=stun.recovery_formula,
+            terms=(Term("willpower", stats.WP, "Willpower"), Term("fatigue", stats.FT, "Fatigue")),
+        ),
+        Working(
+            key="breakage_check",
+            label="Breakage / drop",
+            value=combat.breakage_check,
+            rule=rules_file.breakage.rule,
+            formula=rules_file.breakage.check_formula,
+            terms=(dexterity,),
+            held=breakage[0],
+            other=breakage[1],
+            alternative=breakage[2],
+        ),
+    ]
+
+
+def _breakage_held(character: Character, tables: Tables) -> tuple[str, str, int | None]:
+    """17.3 reads modified MD: with a shield that lowers it, the check with the shield slung (20) too."""
+    shield = tables.shields.get(character.shield.name) if character.shield else None
+    if shield is None or not shield.manual_dexterity_loss:
+        return "", "", None
+    slung = tables.combat.breakage.check_formula(character.characteristics.MD)
+    other = f"{slung} with it slung, as for a two-handed weapon (20)"
+    return f"with the {shield.name} prepared (17.5)", other, slung

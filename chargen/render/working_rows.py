@@ -1,0 +1,166 @@
+"""What the record says of how its values were reached: the GM's rulings marked where they stand, the
+configuration each figure assumes where the record mixes them (a shield prepared for one weapon, slung for
+a two-handed one: 17.5, 20), and, with --explain, every value's working and a link to it from the value."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from chargen.generation.explained import workings
+from chargen.render.numbers import DASH, num
+from chargen.render.sheet import Item, Sheet, WeaponRow, WorkingRow
+
+if TYPE_CHECKING:
+    from chargen.model import Character
+    from chargen.rules.working import Working
+    from chargen.tables import Tables
+
+#: The key of each value of the Combat, movement and stun boxes, by its label on the record.
+KEYS = {
+    "Defense": "defense",
+    "Initiative": "initiative",
+    "Agility": "modified_agility",
+    "Manual Dexterity": "modified_manual_dexterity",
+    "TMR unarmored": "tmr",
+    "TMR armored": "combat.tmr",
+    "TMR sprinting": "sprint_tmr",
+    "Stun threshold": "stun_threshold",
+    "Stun recovery": "stun_recovery",
+    "Breakage / drop": "breakage_check",
+}
+
+
+def annotated(sheet: Sheet, character: Character, tables: Tables, *, explain: bool = False) -> Sheet:
+    """`sheet` with the GM's rulings marked, mixed configurations stated and, with `explain`, the workings;
+    unchanged for a character with no ruling and no mixed configuration, without `explain`."""
+    mixed = _mixed(character, tables)
+    if not (character.overrides or mixed or explain):
+        return sheet
+    found = {item.key: item for item in workings(character, tables)}
+    weapon_keys = _weapon_keys(found)
+    return replace(
+        sheet,
+        combat=_items(sheet.combat, character, tables, found, mixed, explain),
+        movement=_items(sheet.movement, character, tables, found, mixed, explain),
+        stun=_items(sheet.stun, character, tables, found, mixed, explain),
+        weapons=[
+            _weapon(row, key, character, found, mixed, explain)
+            for row, key in zip(sheet.weapons, weapon_keys, strict=True)
+        ],
+        unarmed=_weapon(sheet.unarmed, "unarmed", character, found, False, explain),
+        experience=_experience(sheet.experience, character),
+        workings=[_row(item) for item in found.values()] if explain else [],
+    )
+
+
+def anchor(key: str) -> str:
+    """The record's id for a value's working."""
+    return "working-" + key.replace(".", "-").replace("_", "-")
+
+
+def _mixed(character: Character, tables: Tables) -> bool:
+    """Whether the record holds figures for both ways of holding the shield: a shield with a two-handed
+    weapon (20: the shield slung for it) and Defense or a one-handed weapon read with it prepared."""
+    if character.shield is None or character.shield.name not in tables.shields:
+        return False
+    return any(tables.weapons[item.name].hands == "2" for item in character.weapons)
+
+
+def _ruled(character: Character, key: str) -> str:
+    """`the GM's; the rules give 24` for a value the GM ruled, else ""."""
+    ruling = (character.overrides or {}).get(key)
+    if ruling is None:
+        return ""
+    return f"the GM's; the rules give {DASH if ruling.computed is None else num(ruling.computed)}"
+
+
+def _items(
+    items: list[Item],
+    character: Character,
+    tables: Tables,
+    found: dict[str, Working],
+    mixed: bool,
+    explain: bool,
+) -> list[Item]:
+    changed = []
+    for item in items:
+        key = KEYS.get(item.label) or _posture_key(item.label)
+        if key is None or key not in found:
+            changed.append(item)
+            continue
+        notes = [item.note] if item.note else []
+        if mixed and found[key].held:
+            notes.append(_configuration(key, found[key], character, tables))
+        if _ruled(character, key):
+            notes.append(_ruled(character, key))
+        changed.append(replace(item, note="; ".join(notes), working=anchor(key) if explain else ""))
+    return changed
+
+
+def _posture_key(label: str) -> str | None:
+    prefix = "Defense, "
+    return (
+        "defense_postures." + label.removeprefix(prefix).replace(" ", "_")
+        if label.startswith(prefix)
+        else None
+    )
+
+
+def _configuration(key: str, working: Working, character: Character, tables: Tables) -> str:
+    """What the figure assumes, short (the working says it in full), and its value the other way (20)."""
+    other = "" if working.alternative is None else f"; {num(working.alternative)} slung (20)"
+    if key.startswith("defense") and working.alternative is not None:
+        first = tables.weapons[character.weapons[0].name].name
+        return f"{first} in both hands, shield slung (20); {num(working.alternative)} with it (17.5)"
+    if key.startswith("defense") and held_two_handed_first(character, tables):
+        return "shield slung (20)"
+    return f"shield prepared (17.5){other}"
+
+
+def held_two_handed_first(character: Character, tables: Tables) -> bool:
+    return bool(character.weapons) and tables.weapons[character.weapons[0].name].hands == "2"
+
+
+def _weapon_keys(found: dict[str, Working]) -> list[str]:
+    """Each weapon line's key prefix (`weapons.broadsword`), in the record's order."""
+    keys: list[str] = []
+    for key in found:
+        if key.startswith("weapons.") and key.endswith(".strike_chance"):
+            keys.append(key.removesuffix(".strike_chance"))
+    return keys
+
+
+def _weapon(
+    row: WeaponRow, key: str, character: Character, found: dict[str, Working], mixed: bool, explain: bool
+) -> WeaponRow:
+    """A weapon line with, where the record mixes them, the two-handed weapon's own MD (shield slung),
+    the GM's values marked, and with `explain` the link to its working."""
+    chance = found.get(f"{key}.strike_chance")
+    ruled = [
+        text for field in ("strike_chance", "initiative") if (text := _ruled(character, f"{key}.{field}"))
+    ]
+    slung = mixed and chance is not None and chance.held.startswith("in both hands")
+    dexterity = (
+        next((term.value for term in chance.terms if term.name == "modified_md"), None) if chance else None
+    )
+    return replace(
+        row,
+        held=f"slung: MD {num(dexterity)}" if slung and dexterity is not None else "",
+        ruled="; ".join(ruled),
+        working=anchor(key) if explain else "",
+    )
+
+
+def _experience(items: list[Item], character: Character) -> list[Item]:
+    ruling = (character.overrides or {}).get("experience_bank")
+    if ruling is None:
+        return items
+    computed = DASH if ruling.computed is None else num(ruling.computed)
+    note = f"the GM's: {ruling.reason}; the rules give {computed} (8.6)"
+    return [replace(item, note=note) if item.label == "Experience Point Bank" else item for item in items]
+
+
+def _row(item: Working) -> WorkingRow:
+    lines = item.lines()
+    return WorkingRow(anchor=anchor(item.key), headline=item.headline(), rule=item.rule, lines=lines[1:])
