@@ -141,8 +141,9 @@ def _weapon_terms(
     return chance, rules.damage_text(modifier, weapon.damage_note), modifier, two_handed, endurance, grievous
 
 
+@per_tables(KEPT_LINES)
 def _initiative(agility: int, perception_value: int, rank: int | None, tables: Tables) -> int:
-    """12.3's Initiative."""
+    """12.3's Initiative, worked out once per Tables for each modified Agility, Perception and Rank."""
     return rules.initiative_value(agility, perception_value, tables.combat, rank)
 
 
@@ -185,7 +186,9 @@ def armor_line(decided: Decisions, armor: Armor | None, tables: Tables) -> Armor
     return _armor_line(armor_id, tables.races[decided.born.race.race].size, decided.born.gender, tables)
 
 
+@per_tables(1024)
 def _armor_line(armor_id: str, size: int, gender: str, tables: Tables) -> ArmorLine:
+    """Worked out once per Tables for each armor, size and gender."""
     armor = tables.armor[armor_id]
     return ArmorLine(
         name=armor_id,
@@ -208,8 +211,15 @@ def shield_line(item: Item | None, shield: Shield | None) -> ShieldLine | None:
 
 
 def racial_talents(race: str, tables: Tables) -> list[str]:
-    """6.4-6.9: the magic entries the race grants (the elf's Witchsight, 6.5), in the table's order."""
-    return [name for name, entry in tables.abilities.magic.entries.items() if race in entry.granted_to]
+    """6.4-6.9: the magic entries the race grants (the elf's Witchsight, 6.5), in the table's order (a
+    fresh list each time: a Character's lists are its own)."""
+    return list(_granted(race, tables))
+
+
+@per_tables(1024)
+def _granted(race: str, tables: Tables) -> tuple[str, ...]:
+    """Read once per Tables and race: the whole magic table is scanned for it."""
+    return tuple(name for name, entry in tables.abilities.magic.entries.items() if race in entry.granted_to)
 
 
 def average_tmr(decided: Decisions, tables: Tables) -> int | None:

@@ -8,6 +8,7 @@ from collections.abc import Callable, Mapping, Sequence
 from chargen.character_file import Item
 from chargen.generation.equipment import Equipment, kept_item, rank_problem
 from chargen.tables import Tables
+from chargen.tables.memo import per_tables
 
 #: How an NPC's given kit varies within its archetype. Each weapon after the first is kept two
 #: times in three; each Rank moves one down or up one time in four each way (within what 20.2 allows); the
@@ -36,8 +37,9 @@ def varied_equipment(
     return Equipment(varied, armor, base.shield)
 
 
+@per_tables(4096)
 def _carried_armor(archetype_id: str, agility: int, tables: Tables) -> tuple[str, ...]:
-    """The archetype's armor an Agility carries."""
+    """The archetype's armor an Agility carries, worked out once per Tables: a batch meets few of these."""
     divisor = tables.archetype_file.load_divisor
     armor = tables.archetypes[archetype_id].armor
     return tuple(name for name in armor if tables.armor[name].agility_loss * divisor <= agility)
