@@ -18,8 +18,9 @@ would leave half a result in the pipe the pool reads, and hang it), and the pool
 for. A worker that dies (killed, out of memory) is one ChargenError, `WorkerDied`.
 
 Workers that keep memory for good (WeasyPrint leaks a little in each layout, see docs/weasyprint-leak.md)
-are retired by replacing the whole pool, never by the standard `max_tasks_per_child`: on Python 3.11 to
-3.15.0b3 a pool using it stops replacing workers and hangs when tasks are queued (CPython gh-115634).
+are retired by replacing the whole pool, never by the executor's own tasks-per-worker limit: on Python
+3.11 to 3.15.0b3 a pool using it stops replacing workers and hangs when tasks are queued (CPython
+gh-115634).
 
 Workers start by fork where the platform has it safely (Linux): they begin with this process's tables
 and caches. Elsewhere (macOS, whose system libraries are not fork-safe, and Windows) they are spawned. A
