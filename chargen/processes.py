@@ -136,7 +136,7 @@ def _start_worker(
     initializer: Callable[..., None] | None,
     initargs: tuple[Any, ...],
 ) -> None:
-    global _stopped
+    global _stopped, _in_task
     _stopped = stopped
     stopping.in_worker(owner)
     if STOP_TASK is not None:
@@ -146,7 +146,11 @@ def _start_worker(
     # __del__): it makes them in the pool's scratch folder instead, which the owner removes.
     tempfile.tempdir = scratch
     if initializer is not None:
-        initializer(*initargs)
+        _in_task = True  # an initializer may take long too (a warm-up), and touches no pipe either
+        try:
+            initializer(*initargs)
+        finally:
+            _in_task = False
 
 
 def _run(function: Callable[..., Made], *args: Any) -> Made | None:

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import errno
 import logging
+import multiprocessing.util
+import shutil
+import tempfile
 import threading
 import webbrowser
 from collections.abc import Callable
@@ -59,6 +62,13 @@ def serve(
     rules.tables()  # the server's own rules checked before it listens
     for kind in ("serve", "workers"):  # left by a server or batch killed outright
         processes.remove_left_folders(kind)
+    # Everything the server and its processes make in the temporary folder (batch files, the workers'
+    # scratch folders, multiprocessing's own) goes into one folder of its own, removed as the process
+    # ends (after multiprocessing removes its own folder in it), or at the next start if it is killed.
+    tempfile.tempdir = processes.scratch_folder("serve")
+    multiprocessing.util.Finalize(
+        None, shutil.rmtree, args=(tempfile.tempdir,), kwargs={"ignore_errors": True}, exitpriority=-200
+    )
     # Requests waiting for a free thread is the bound at work (THREADS), not news for the terminal.
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     app = create_app(rules)
