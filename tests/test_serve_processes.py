@@ -155,8 +155,10 @@ def test_pdfs_keep_coming_after_a_burst(temporary: Path) -> None:
     51st (the old pool's max_tasks_per_child with a backlog). Every PDF comes back within 30 s."""
     with served() as server:
         cookie = open_file(server.url, ROLF.read_text(encoding="utf-8"))
-        burst = in_threads(8, lambda _: pdf(server.url, cookie, timeout=30), timeout=60)
-        assert all(isinstance(made, tuple) and made[0] == 200 for made in burst), burst
+        # The eighth waits for seven others on two workers: 60 s, for a machine loaded by other work.
+        burst = in_threads(8, lambda _: pdf(server.url, cookie, timeout=60), timeout=90)
+        statuses = [made[0] if isinstance(made, tuple) else repr(made) for made in burst]
+        assert statuses == [200] * 8
         for number in range(70):
             started = time.monotonic()
             status, body = pdf(server.url, cookie, timeout=30)
