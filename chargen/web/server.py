@@ -21,6 +21,8 @@ from chargen.web.jobs import RulesChoice
 if TYPE_CHECKING:
     from flask import Flask
 
+    from chargen.web.app import Server
+
 LOCAL = ("127.0.0.1", "localhost", "::1")
 #: Request threads. A PDF's request waits on a worker for all of its time, and at most
 #: chargen.web.pool.WAITING of them do: the other threads answer the page itself meanwhile.
@@ -60,15 +62,7 @@ def serve(
     from chargen.web.app import create_app, shared
 
     rules.tables()  # the server's own rules checked before it listens
-    for kind in ("serve", "workers"):  # left by a server or batch killed outright
-        processes.remove_left_folders(kind)
-    # Everything the server and its processes make in the temporary folder (batch files, the workers'
-    # scratch folders, multiprocessing's own) goes into one folder of its own, removed as the process
-    # ends (after multiprocessing removes its own folder in it), or at the next start if it is killed.
-    tempfile.tempdir = processes.scratch_folder("serve")
-    multiprocessing.util.Finalize(
-        None, shutil.rmtree, args=(tempfile.tempdir,), kwargs={"ignore_errors": True}, exitpriority=-200
-    )
+    _own_temporary_folder()
     # Requests waiting for a free thread is the bound at work (THREADS), not news for the terminal.
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     app = create_app(rules)
@@ -82,6 +76,24 @@ def serve(
     echo(f"chargen serve: {url} ({reach(host, actual)}; Ctrl-C stops it)")
     if browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
+    _run_until_stopped(server, state)
+    echo("chargen serve: stopped")
+
+
+def _own_temporary_folder() -> None:
+    """Everything the server and its processes make in the temporary folder (batch files, the workers'
+    scratch folders, multiprocessing's own) goes into one folder of its own, removed as the process
+    ends (after multiprocessing removes its own folder in it), or at the next start if it is killed."""
+    for kind in ("serve", "workers"):  # left by a server or batch killed outright
+        processes.remove_left_folders(kind)
+    tempfile.tempdir = processes.scratch_folder("serve")
+    multiprocessing.util.Finalize(
+        None, shutil.rmtree, args=(tempfile.tempdir,), kwargs={"ignore_errors": True}, exitpriority=-200
+    )
+
+
+def _run_until_stopped(server: Any, state: Server) -> None:
+    """Serve until Ctrl-C, SIGTERM or SIGHUP, then end every worker and batch at once."""
     # Ctrl-C too becomes Stopped, which waitress does not catch (it waits 5 s for its request threads on
     # a KeyboardInterrupt, while they wait for the workers this function is about to end).
     previous = stopping.install(interrupt=True)
@@ -95,7 +107,6 @@ def serve(
         # descriptor"); its sockets close with the process, which ends now.
         state.close()
         stopping.restore(previous)
-    echo("chargen serve: stopped")
 
 
 def _listening(app: Flask, host: str, port: int) -> Any:  # waitress has no type hints
