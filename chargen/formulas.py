@@ -54,7 +54,7 @@ class Formula:
     constant_items: tuple[tuple[str, Number], ...] = ()  # the table's numbers it was compiled with
 
     def __reduce__(self) -> tuple[Callable[..., Formula], tuple[object, ...]]:
-        # Sent to a spawned worker with the tables (chargen.batch.pool): compiled again there, since a
+        # Sent to a spawned worker with the tables (chargen.processes): compiled again there, since a
         # compiled function does not pickle.
         return _compiled, (self.text, self.inputs, self.constant_items)
 

@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 
-from chargen.batch import BatchOptions, pool, run_batch, workers
+from chargen import processes as pool
+from chargen.batch import BatchOptions, run_batch, workers
 from chargen.batch.npc import NpcOutput, Plan, make_output
 from chargen.errors import ChargenError
 from chargen.tables import Tables

@@ -56,9 +56,9 @@ def test_records_from_replaced_workers_make_the_same_file(
 ) -> None:
     """Workers are replaced every RECORDS_PER_WORKER records (WeasyPrint keeps a little of every layout,
     docs/weasyprint-leak.md): a fresh pool takes over, and the file is the same."""
-    from chargen.batch import pool
+    from chargen import processes as pool
 
-    opened = pool.process_pool
+    opened = pool.pool
     pools: list[int] = []
 
     @contextlib.contextmanager
@@ -67,7 +67,7 @@ def test_records_from_replaced_workers_make_the_same_file(
         with opened(*args, **kwargs) as made:
             yield made
 
-    monkeypatch.setattr(pool, "process_pool", noted_pool)
+    monkeypatch.setattr(pool, "pool", noted_pool)
     made = {}
     for per_worker in (10, 2):
         monkeypatch.setattr(workers, "RECORDS_PER_WORKER", per_worker)

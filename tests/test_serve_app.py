@@ -1,5 +1,5 @@
 """`chargen serve`'s application in-process (Flask's test client): a GM batch's progress, the bounded
-store of browsers, the bounded pool, and what the server says of who can reach it."""
+store of browsers, and what the server says of who can reach it."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ import pytest
 
 from chargen.web.app import create_app, shared
 from chargen.web.jobs import RulesChoice
-from chargen.web.pool import Busy, Pool
 from chargen.web.server import allowed_hosts, reach
 from chargen.web.state import MAX_BROWSERS, Store
 
@@ -62,37 +61,11 @@ def test_the_store_of_browsers_is_bounded() -> None:
     assert store.get(transient, keep=False)[0] != transient  # reading pages keeps nothing
 
 
-def test_the_pool_says_busy_rather_than_queue_without_end(monkeypatch: Any) -> None:
-    from chargen.web import pool as module
-
-    monkeypatch.setattr(module, "WAITING", 1)
-    pool = Pool(workers=1)
-    try:
-        first = pool.submit(time.sleep, 2)
-        with pytest.raises(Busy):
-            pool.submit(time.sleep, 0)
-        first.result(timeout=60)
-        assert pool.run(abs, -3) == 3
-    finally:
-        pool.close()
-
-
 def test_who_can_reach_the_page() -> None:
     assert reach("127.0.0.1", 8000) == "only this computer can open it"
     assert "anyone who can reach every address of this machine on port 8000" in reach("0.0.0.0", 8000)
     assert allowed_hosts("127.0.0.1", 8000).names == frozenset({"127.0.0.1", "localhost", "[::1]"})
     assert not allowed_hosts("0.0.0.0", 8000).allows("evil.example:8000")  # tests/test_serve_bounds.py
-
-
-def test_workers_are_replaced_after_their_share_of_tasks() -> None:
-    import os
-
-    pool = Pool(workers=1, tasks_per_worker=2)
-    try:
-        pids = [pool.run(os.getpid) for _ in range(5)]
-    finally:
-        pool.close()
-    assert pids[0] == pids[1] and pids[2] == pids[3] and len(set(pids)) == 3
 
 
 def _step(client: Any) -> str:

@@ -1,4 +1,4 @@
-"""One signal policy (issue 14 item 3): SIGINT, SIGTERM and SIGHUP mid-batch leave no temporary file or
+"""One signal policy: SIGINT, SIGTERM and SIGHUP mid-batch leave no temporary file or
 folder and no process, and the command exits 128 + the signal's number with one line."""
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def test_a_signal_mid_batch_leaves_nothing_behind(tmp_path: Path, signum: signal
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads worker processes from /proc")
 @pytest.mark.parametrize(
     "work",
-    # Two workers each, from one pool (chargen.batch.pool), for records and for data NPCs.
+    # Two workers each, from one pool (chargen.processes), for records and for data NPCs.
     [["-j", "2", "-n", "2000", "--pdf", "x.pdf"], ["-j", "2", "-n", "1000000", "--jsonl", "x.jsonl"]],
     ids=["records", "data NPCs"],
 )

@@ -137,11 +137,11 @@ def write_roster_pdf(
     pages: Iterable[RosterPage], page_count: int, out: IO[bytes], *, paper: str, title: str, jobs: int
 ) -> None:
     """The roster's PDF written to `out`, from pages taken once in order. More than one group of pages
-    is rendered by workers (chargen.batch.pool), retired as the records' are: WeasyPrint keeps a little
+    is rendered by workers (chargen.processes), retired as the records' are: WeasyPrint keeps a little
     of every layout (docs/weasyprint-leak.md)."""
-    from chargen.batch import pool
+    from chargen import processes
     from chargen.batch.pdfstream import StreamingPdf
-    from chargen.batch.workers import RECORDS_PER_WORKER
+    from chargen.batch.workers import DIED, RECORDS_PER_WORKER
     from chargen.views.roster import pages_pdf
 
     groups = _groups(iter(pages))
@@ -150,7 +150,9 @@ def write_roster_pdf(
     if group_count <= 1:
         parts: Generator[bytes, None, None] = (pages_pdf(task) for task in tasks)
     else:
-        parts = pool.in_order(pages_pdf, tasks, min(jobs, group_count), tasks_per_worker=RECORDS_PER_WORKER)
+        parts = processes.in_order(
+            pages_pdf, tasks, min(jobs, group_count), tasks_per_worker=RECORDS_PER_WORKER, died=DIED
+        )
     writer = StreamingPdf(out)
     with contextlib.closing(parts):  # closed on any failure: the workers end at once
         for part in parts:

@@ -1,4 +1,4 @@
-"""Making a batch's NPCs, handed back in NPC order, on as many cores as asked (chargen.batch.pool).
+"""Making a batch's NPCs, handed back in NPC order, on as many cores as asked (chargen.processes).
 
 Data NPCs (JSONL, CSV, files, roster, stat blocks) are made a chunk at a time: by this process with one
 job, else by `jobs` workers while this process writes. Character Records are made one per task by
@@ -13,7 +13,7 @@ import contextlib
 import gc
 from collections.abc import Generator, Iterator
 
-from chargen.batch import pool
+from chargen import processes
 from chargen.batch.npc import NpcOutput, Plan, make_output
 from chargen.tables import Tables
 
@@ -22,6 +22,8 @@ from chargen.tables import Tables
 #: short one. A fresh worker (WeasyPrint's import, our fonts and stylesheets) costs a small part of what
 #: its records do (docs/performance.md).
 RECORDS_PER_WORKER = 40
+#: What a batch says when one of its workers dies.
+DIED = "batch: a worker process ended before it sent its NPCs (killed, or out of memory); nothing was written"
 
 # Set once per worker process by `_start_worker` (and in this process when it makes the NPCs itself).
 _plan: Plan | None = None
@@ -81,7 +83,7 @@ def chunk_size(count: int, jobs: int) -> int:
     """Data NPCs per task: a data NPC takes well under a millisecond, so tasks are big enough to keep the
     per-task cost (a message each way, the pickles) small, and small enough to keep every worker busy.
     Only scheduling depends on it, never the output."""
-    return max(1, min(256, count // (jobs * pool.WINDOW_PER_JOB) or 1))
+    return max(1, min(256, count // (jobs * processes.WINDOW_PER_JOB) or 1))
 
 
 def _chunks(count: int, chunk: int) -> Iterator[range]:
@@ -91,13 +93,14 @@ def _chunks(count: int, chunk: int) -> Iterator[range]:
 def outputs(plan: Plan, tables: Tables, jobs: int) -> Generator[NpcOutput, None, None]:
     """Every NPC of the plan, in order (see the module's text)."""
     if plan.want_record:
-        yield from pool.in_order(
+        yield from processes.in_order(
             make_record,
             range(1, plan.count + 1),
             min(jobs, plan.count),
             initializer=_start_worker,
             initargs=(plan, tables),
             tasks_per_worker=RECORDS_PER_WORKER,
+            died=DIED,
         )
         return
     chunk = chunk_size(plan.count, jobs)
@@ -107,8 +110,13 @@ def outputs(plan: Plan, tables: Tables, jobs: int) -> Generator[NpcOutput, None,
             for numbers in _chunks(plan.count, chunk):
                 yield from make_chunk(numbers)
             return
-        made = pool.in_order(
-            make_chunk, _chunks(plan.count, chunk), jobs, initializer=_start_worker, initargs=(plan, tables)
+        made = processes.in_order(
+            make_chunk,
+            _chunks(plan.count, chunk),
+            jobs,
+            initializer=_start_worker,
+            initargs=(plan, tables),
+            died=DIED,
         )
         with contextlib.closing(made):  # closed with this generator: the pool ends at once
             for npcs in made:

@@ -27,5 +27,5 @@ def serve_command(context: click.Context, host: str, port: int, no_browser: bool
     rules = RulesChoice(directory=obj.get("tables_dir"), named=tuple(obj.get("rules", ())))
     try:
         serve(rules, host, port, browser=not no_browser, echo=lambda line: click.echo(line, err=True))
-    except stopping.Stopped:  # SIGTERM or SIGHUP: stopped as cleanly as by Ctrl-C (serve cleaned up)
+    except stopping.Stopped:  # a second signal while serve was stopping: its processes end with it anyway
         click.echo("chargen serve: stopped", err=True)

@@ -4,8 +4,9 @@ Two layers. The sandbox (`BoundedEnvironment`) refuses, with a clear message, th
 huge values: `**` past MAX_INT_BITS, `*` and `+` past MAX_SIZE items or characters, `%` formatting with a
 huge width. Intercepting `**` also stops Jinja folding `9**(9**9)` while it compiles. The sandbox cannot see
 everything (`~` joins, filters such as `center`), so the render itself runs in a forked child process
-(`run_bounded`) under limits it cannot lift: its address space (RLIMIT_AS, MAX_MEMORY above what it
-started with) and CPU time (RLIMIT_CPU), and the parent kills it when MAX_SECONDS of wall time have passed.
+(`run_bounded`, forked by chargen.processes) under limits it cannot lift: its address space (RLIMIT_AS,
+MAX_MEMORY above what it started with) and CPU time (RLIMIT_CPU), and the parent kills it when
+MAX_SECONDS of wall time have passed.
 The template is compiled in the child too. Whatever happens there, the caller gets the page or one
 RenderError line. Our own templates are trusted and rendered in-process.
 """
@@ -130,12 +131,16 @@ def _path(path: Path) -> str:
 def run_bounded(work: Callable[[], str], where: object) -> str:
     """`work()`'s page, made in a forked child under the memory, CPU and wall-clock limits; a
     RenderError (one line, about `where`) if it fails or runs past them."""
+    from chargen import processes
+
     reader, writer = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: never returns
+    try:
+        pid = processes.fork_call(lambda: _child(work, reader, writer))
+    except BaseException:
         os.close(reader)
-        _child(work, writer)
-    os.close(writer)
+        raise
+    finally:
+        os.close(writer)
     done = False
     try:
         payload = _read_until(reader, time.monotonic() + MAX_SECONDS)
@@ -170,24 +175,19 @@ def _read_until(reader: int, deadline: float) -> bytes | None:
         parts.append(part)
 
 
-def _child(work: Callable[[], str], writer: int) -> None:
-    """Run `work` under the limits and send back b"0" + page or b"1" + message, then leave at once
-    (os._exit: nothing of the parent's, buffers or exit handlers, runs twice)."""
+def _child(work: Callable[[], str], reader: int, writer: int) -> None:
+    """In the child: run `work` under the limits and send back b"0" + page or b"1" + message."""
     from chargen.checked_io import write_fully
 
+    os.close(reader)
+    _limit_self()
     try:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C: the parent decides, the child just goes
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        _limit_self()
-        try:
-            payload = b"0" + work().encode("utf-8", "surrogatepass")
-        except RenderError as error:
-            payload = b"1" + str(error).encode("utf-8", "replace")
-        except MemoryError:
-            payload = b"1" + f"template stopped: it used more than {MAX_MEMORY >> 20} MB".encode()
-        write_fully(writer, payload)
-    finally:
-        os._exit(0)
+        payload = b"0" + work().encode("utf-8", "surrogatepass")
+    except RenderError as error:
+        payload = b"1" + str(error).encode("utf-8", "replace")
+    except MemoryError:
+        payload = b"1" + f"template stopped: it used more than {MAX_MEMORY >> 20} MB".encode()
+    write_fully(writer, payload)
 
 
 def _limit_self() -> None:

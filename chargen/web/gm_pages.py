@@ -6,12 +6,12 @@ from __future__ import annotations
 import secrets
 import shlex
 import shutil
-import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from flask import Flask, Response, jsonify, redirect, request
 
+from chargen import processes
 from chargen.errors import ChargenError, InputError, shown
 from chargen.web.app import browser, download, find_job, page, record_response, server
 from chargen.web.jobs import PREVIEW, batch_job, outcome, read_progress
@@ -92,7 +92,7 @@ def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
         raise InputError(f"count: {npcs} NPCs; the page makes at most {MAX_NPCS} at once")
     if "records.pdf" in files and npcs > MAX_RECORDS:
         raise InputError(f"{npcs} Character Records; one PDF from the page holds at most {MAX_RECORDS}")
-    folder = tempfile.mkdtemp(prefix="chargen-serve-")
+    folder = processes.scratch_folder("serve")  # a killed server's are removed at the next start
     job = Job(secrets.token_urlsafe(12), folder, files, npcs, _command(options, files, rules.names))
     try:
         server().batches.start(job.key, batch_job, rules, options, folder, files, npcs)

@@ -1,15 +1,20 @@
 """Serving the page: waitress (a production WSGI server, pure Python) on one address, the browser opened,
-and a clean stop on Ctrl-C or SIGTERM (worker processes stopped, batch files deleted)."""
+and a clean stop on Ctrl-C or SIGTERM within a few seconds whatever runs (worker processes ended, batch
+files deleted, one line)."""
 
 from __future__ import annotations
 
 import errno
 import logging
+import multiprocessing.util
+import shutil
+import tempfile
 import threading
 import webbrowser
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from chargen import processes, stopping
 from chargen.errors import ChargenError, shown
 from chargen.web.jobs import RulesChoice
 from chargen.web.limits import HostCheck, host_check
@@ -17,11 +22,17 @@ from chargen.web.limits import HostCheck, host_check
 if TYPE_CHECKING:
     from flask import Flask
 
+    from chargen.web.app import Server
+
 LOCAL = ("127.0.0.1", "localhost", "::1")
-#: Request threads: each waits on its own request (a PDF waits on a worker), so a few more than workers.
-THREADS = 8
-#: Open connections at once; more wait in the listen backlog until one closes.
-CONNECTIONS = 100
+#: Request threads. A PDF's request waits on a worker for all of its time, and at most
+#: chargen.web.pool.WAITING of them do: the other threads answer the page itself meanwhile.
+THREADS = 16
+#: Open connections at once; more wait in the listen backlog until one closes. Waitress reads a request
+#: whole before a thread takes it, so a slow or idle connection costs a socket, not a thread.
+CONNECTIONS = 1000
+#: Seconds a connection may stay silent before it is closed (waitress's default is 120).
+IDLE_SECONDS = 30
 
 
 def allowed_hosts(host: str, port: int) -> HostCheck:
@@ -49,6 +60,7 @@ def serve(
     from chargen.web.app import create_app, shared
 
     rules.tables()  # the server's own rules checked before it listens
+    _own_temporary_folder()
     # Requests waiting for a free thread is the bound at work (THREADS), not news for the terminal.
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     app = create_app(rules)
@@ -56,19 +68,43 @@ def serve(
     actual = int(server.effective_port)
     state = shared(app)
     state.allowed_hosts = allowed_hosts(host, actual)  # before the first request is read
+    state.pool.start()
     named = f"[{host}]" if ":" in host else host
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else named}:{actual}/"
     echo(f"chargen serve: {url} ({reach(host, actual)}; Ctrl-C stops it)")
     if browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
+    _run_until_stopped(server, state)
+    echo("chargen serve: stopped")
+
+
+def _own_temporary_folder() -> None:
+    """Everything the server and its processes make in the temporary folder (batch files, the workers'
+    scratch folders, multiprocessing's own) goes into one folder of its own, removed as the process
+    ends (after multiprocessing removes its own folder in it), or at the next start if it is killed."""
+    for kind in ("serve", "workers"):  # left by a server or batch killed outright
+        processes.remove_left_folders(kind)
+    tempfile.tempdir = processes.scratch_folder("serve")
+    multiprocessing.util.Finalize(
+        None, shutil.rmtree, args=(tempfile.tempdir,), kwargs={"ignore_errors": True}, exitpriority=-200
+    )
+
+
+def _run_until_stopped(server: Any, state: Server) -> None:
+    """Serve until Ctrl-C, SIGTERM or SIGHUP, then end every worker and batch at once."""
+    # Ctrl-C too becomes Stopped, which waitress does not catch (it waits 5 s for its request threads on
+    # a KeyboardInterrupt, while they wait for the workers this function is about to end).
+    previous = stopping.install(interrupt=True)
     try:
         server.run()
-    except KeyboardInterrupt:
+    except stopping.Stopped:
         pass
     finally:
-        server.close()
+        # The workers ended, so a request waiting on one is answered at once. Waitress's server is not
+        # closed: a request thread answering after it would write to its closed wake-up pipe ("Bad file
+        # descriptor"); its sockets close with the process, which ends now.
         state.close()
-    echo("chargen serve: stopped")
+        stopping.restore(previous)
 
 
 def _listening(app: Flask, host: str, port: int) -> Any:  # waitress has no type hints
@@ -84,6 +120,7 @@ def _listening(app: Flask, host: str, port: int) -> Any:  # waitress has no type
             port=port,
             threads=THREADS,
             connection_limit=CONNECTIONS,
+            channel_timeout=IDLE_SECONDS,
             # a body past Flask's MAX_BODY gets the page's own 413; past this, waitress closes the connection
             max_request_body_size=4 * MAX_BODY,
             ident="chargen",

@@ -2,6 +2,7 @@
 collect it); run it by hand:
 
     python tests/bench/bench_serve.py [--pdfs 500] [--runs 20]
+    python tests/bench/bench_serve.py --concurrent 200
 
 Reports (issue 32):
   preview   server time of one update of the walk (the POST of an answer, the step's page, and the
@@ -10,11 +11,17 @@ Reports (issue 32):
             the same page (tests/bench/bench_render.py's `floor`: WeasyPrint alone, stylesheets parsed once)
   memory    the resident memory of the server and its worker processes after 50 PDF downloads and after
             --pdfs of them (issue 32: within 10%)
+  first     the first PDF download from a server started at once and 10 s before, beside the median of
+            the next --runs
+  concurrent (with --concurrent N, instead of the above) 20 PDFs one after another, then N PDF requests
+            at once: how many were made, refused as busy or not answered within 120 s, the slowest
+            answer, and the memory (Pss of the server and its processes) after the 20 and after the N
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import http.client
 import importlib.util
 import statistics
@@ -118,13 +125,79 @@ def floor_times(runs: int) -> list[float]:
     return [wall for _, wall in bench_render._measure(character, tables, "letter", runs)["floor"]]
 
 
+def first_pdf(runs: int, settle: float) -> tuple[float, float]:
+    """(first, median of the next `runs`) PDF download times of a server started `settle` seconds before
+    the first (a player reaches a download later than that), in seconds."""
+    with served() as server:
+        started = time.perf_counter()
+        cookie = _post_file(server.url)
+        time.sleep(max(0.0, settle - (time.perf_counter() - started)))
+        times = []
+        for _ in range(runs + 1):
+            started = time.perf_counter()
+            _get(server.url, "/open/record-letter.pdf", cookie)
+            times.append(time.perf_counter() - started)
+    return times[0], statistics.median(times[1:])
+
+
+def concurrent(count: int) -> None:
+    """20 PDFs one after another, then `count` requests at once (see the module's text)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from tests.processes import tree_pss_mb
+
+    def ask(cookie: str, url: str) -> tuple[int | str, float]:
+        started = time.perf_counter()
+        address = urlsplit(url)
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=120)
+        try:
+            connection.request("GET", "/open/record-letter.pdf", headers={"Cookie": cookie})
+            response = connection.getresponse()
+            response.read()
+            return response.status, time.perf_counter() - started
+        except (OSError, http.client.HTTPException) as error:
+            return type(error).__name__, time.perf_counter() - started
+        finally:
+            connection.close()
+
+    with served() as server:
+        cookie = _post_file(server.url)
+        for _ in range(20):
+            _get(server.url, "/open/record-letter.pdf", cookie)
+        after_20 = tree_pss_mb(server.process.pid)
+        started = time.perf_counter()
+        with ThreadPoolExecutor(count) as threads:
+            answers = list(threads.map(lambda _: ask(cookie, server.url), range(count)))
+        took = time.perf_counter() - started
+        after = tree_pss_mb(server.process.pid)
+    statuses = collections.Counter(status for status, _ in answers)
+    print(
+        f"concurrent: {count} PDF requests at once, all answered in {took:.1f} s: "
+        + ", ".join(f"{number} {status}" for status, number in sorted(statuses.items(), key=str))
+        + f"; slowest answer {max(seconds for _, seconds in answers):.1f} s"
+    )
+    print(
+        f"memory: {after_20:.0f} MB (Pss) after 20 PDFs, {after:.0f} MB after the {count} ({after / after_20:.2f}x)"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--pdfs", type=int, default=500, help="PDF downloads in a row (default 500)")
     parser.add_argument("--runs", type=int, default=20, help="PDFs timed, and floor runs (default 20)")
+    parser.add_argument("--concurrent", type=int, default=0, help="PDF requests at once (see above)")
     args = parser.parse_args()
+    if args.concurrent:
+        concurrent(args.concurrent)
+        return
+    for settle in (0, 10):
+        first, later = first_pdf(args.runs, settle)
+        print(
+            f"first: the first PDF of a server started {settle} s before {first * 1000:.0f} ms, the next "
+            f"{later * 1000:.0f} ms (median of {args.runs}; {first / later:.2f}x)"
+        )
     steps = preview_times()
     values = [ms for _, ms in steps]
     print(

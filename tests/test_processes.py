@@ -1,0 +1,134 @@
+"""The server's PDF pool (chargen.web.pool over chargen.processes): bounded, replaced whole after its
+share of tasks, never hung by a backlog, a timed-out task ended with its worker, a dead worker one
+clear error; and the one process module: no other module of chargen starts processes."""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from chargen.errors import ChargenError
+from chargen.web.pool import Busy, Pool
+from tests.processes import alive
+
+CHARGEN = Path(__file__).parents[1] / "chargen"
+
+
+@pytest.fixture
+def pool() -> Iterator[Pool]:
+    made = Pool(workers=1, tasks_per_worker=1000, initializer=None)
+    try:
+        yield made
+    finally:
+        made.close()
+
+
+def in_threads(count: int, work: Callable[[int], Any]) -> list[Any]:
+    """`work(index)` in `count` threads at once; what each returned or raised."""
+    results: list[Any] = [None] * count
+
+    def run(index: int) -> None:
+        try:
+            results[index] = work(index)
+        except BaseException as error:  # the test reads it
+            results[index] = error
+
+    threads = [threading.Thread(target=run, args=(index,)) for index in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=120)
+    assert not any(thread.is_alive() for thread in threads), "a task never came back"
+    return results
+
+
+def test_the_pool_says_busy_rather_than_queue_without_end() -> None:
+    pool = Pool(workers=1, waiting=1, initializer=None)
+    try:
+        first = threading.Thread(target=pool.run, args=(time.sleep, 2))
+        first.start()
+        time.sleep(0.3)
+        started = time.monotonic()
+        with pytest.raises(Busy, match="busy"):
+            pool.run(time.sleep, 0)
+        assert time.monotonic() - started < 0.5  # refused at once, not after a wait
+        first.join(timeout=60)
+        assert pool.run(abs, -3) == 3
+    finally:
+        pool.close()
+
+
+def test_workers_are_replaced_after_their_share_of_tasks() -> None:
+    pool = Pool(workers=1, tasks_per_worker=2, initializer=None)
+    try:
+        pids = [pool.run(os.getpid) for _ in range(5)]
+    finally:
+        pool.close()
+    assert pids[0] == pids[1] and pids[2] == pids[3] and len(set(pids)) == 3
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and any(alive(pid) for pid in pids):
+        time.sleep(0.05)
+    assert [pid for pid in pids if alive(pid)] == []
+
+
+def test_a_backlog_never_hangs_the_pool() -> None:
+    """The page's old pool (2 workers, 25 tasks a child by max_tasks_per_child, 16 in flight) stopped
+    for good after a few dozen tasks with a backlog (CPython gh-115634): 200 tasks from 8 threads."""
+    pool = Pool(workers=2, tasks_per_worker=25, initializer=None)
+    try:
+        results = in_threads(8, lambda index: [pool.run(abs, -index, timeout=30) for _ in range(25)])
+    finally:
+        pool.close()
+    assert results == [[index] * 25 for index in range(8)]
+
+
+def test_a_timed_out_task_ends_its_worker(pool: Pool) -> None:
+    worker = pool.run(os.getpid)
+    started = time.monotonic()
+    with pytest.raises(ChargenError, match="took longer than 1 seconds and was given up"):
+        pool.run(time.sleep, 60, timeout=1)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and alive(worker):
+        time.sleep(0.05)
+    assert not alive(worker), "the worker went on with the task nobody waits for"
+    assert time.monotonic() - started < 6
+    assert pool.run(os.getpid) not in (worker, None)  # a fresh pool took over
+
+
+def test_a_task_beside_a_timed_out_one_is_made_again() -> None:
+    pool = Pool(workers=2, initializer=None)
+    try:
+
+        def work(index: int) -> Any:
+            if index == 0:
+                return pool.run(time.sleep, 60, timeout=1.5)
+            time.sleep(0.3)
+            return pool.run(time.sleep, 3)  # running when the other is given up, its worker ended too
+
+        stuck, other = in_threads(2, work)
+    finally:
+        pool.close()
+    assert isinstance(stuck, ChargenError)
+    assert other is None  # made again by the fresh pool: no error
+
+
+def test_a_worker_that_dies_is_one_clear_error(pool: Pool) -> None:
+    with pytest.raises(ChargenError, match=r"^a worker process stopped while making this \(killed, or out"):
+        pool.run(os._exit, 9)
+    assert pool.run(abs, -5) == 5  # and the next task is made by a fresh pool
+
+
+def test_one_module_starts_processes() -> None:
+    starting = re.compile(r"\bos\.fork\(|(?<!psutil\.)\bProcess\(|ProcessPoolExecutor\(|\bsubprocess\b")
+    texts = {
+        str(path.relative_to(CHARGEN)): path.read_text(encoding="utf-8") for path in CHARGEN.rglob("*.py")
+    }
+    assert {name for name, text in texts.items() if starting.search(text)} == {"processes.py"}
+    assert [name for name, text in texts.items() if "max_tasks_per_child" in text] == []
