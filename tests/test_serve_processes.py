@@ -24,15 +24,20 @@ from tests.processes import alive, end, tree
 from tests.serve_support import Served, served
 
 ROLF = Path(__file__).parent / "examples" / "rolf.yaml"
-#: Rolf with many notes: a Character Record that takes WeasyPrint several seconds (issue 37 item 5's
-#: file, smaller), so that a stop comes while the PDF is being made.
-HEAVY_NOTES = 600
+#: Rolf with as many long notes as a file may hold: a Character Record of many pages that takes
+#: WeasyPrint several seconds, so that a stop comes while the PDF is being made.
+HEAVY_NOTES = 200
+NOTE = " ".join(["a note the player wrote down at the table"] * 10)
 
 pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads processes from /proc")
 
 
 def heavy_rolf() -> str:
-    return ROLF.read_text(encoding="utf-8") + "notes:\n" + "".join(f"  - n{i}\n" for i in range(HEAVY_NOTES))
+    return (
+        ROLF.read_text(encoding="utf-8")
+        + "notes:\n"
+        + "".join(f"  - n{i} {NOTE}\n" for i in range(HEAVY_NOTES))
+    )
 
 
 def request(
