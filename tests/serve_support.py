@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -58,10 +59,21 @@ class Served:
 
 
 @contextmanager
-def served(*args: str, cwd: Path | None = None) -> Iterator[Served]:
-    """`chargen [args] serve --port 0 --no-browser`, until the block ends (then stopped by Ctrl-C)."""
+def served(*args: str, cwd: Path | None = None, data: Path | None = None) -> Iterator[Served]:
+    """`chargen [args] serve --port 0 --no-browser`, until the block ends (then stopped by Ctrl-C). Its
+    walks are kept under `data` (XDG_DATA_HOME), a folder of its own unless given (a restart reuses one)."""
+    with tempfile.TemporaryDirectory(prefix="chargen-data-") as own:
+        with _served(args, cwd, data or Path(own)) as server:
+            yield server
+
+
+@contextmanager
+def _served(args: tuple[str, ...], cwd: Path | None, data: Path) -> Iterator[Served]:
     command = [sys.executable, "-m", "chargen", *args, "serve", "--port", "0", "--no-browser"]
-    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=cwd, stdin=subprocess.DEVNULL)
+    environment = {**os.environ, "XDG_DATA_HOME": str(data)}
+    process = subprocess.Popen(
+        command, stderr=subprocess.PIPE, text=True, cwd=cwd, stdin=subprocess.DEVNULL, env=environment
+    )
     assert process.stderr is not None
     first = process.stderr.readline()
     found = _URL.match(first)

@@ -10,6 +10,7 @@ imported only when a PDF is asked for.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -32,14 +33,19 @@ LAST_BOXES = ("languages", "notes")
 
 
 def _page(
-    character: Renderable, tables: Tables, paper: str, template: Path | None, *, standalone: bool
+    character: Renderable,
+    tables: Tables,
+    paper: str,
+    template: Path | None,
+    *,
+    standalone: bool,
+    undecided: Collection[str] = (),
 ) -> str:
     import chargen
-    from chargen.render.build import build_sheet
+    from chargen.render.build import blanked, build_sheet
 
-    return _sheet_page(
-        build_sheet(character, tables, chargen.__version__), paper, template, standalone=standalone
-    )
+    sheet = blanked(build_sheet(character, tables, chargen.__version__), undecided)
+    return _sheet_page(sheet, paper, template, standalone=standalone)
 
 
 def _sheet_page(
@@ -56,13 +62,19 @@ def _sheet_page(
 
 
 def render_html(
-    character: Renderable, tables: Tables, *, paper: str = "letter", template: Path | None = None
+    character: Renderable,
+    tables: Tables,
+    *,
+    paper: str = "letter",
+    template: Path | None = None,
+    undecided: Collection[str] = (),
 ) -> str:
     """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests
-    (a GM's template that refers to anything outside the page is refused)."""
+    (a GM's template that refers to anything outside the page is refused). `undecided`: for a walk's
+    preview, the record's lines (`Name`, `Race`, `Gender`, ...) to show as a dash."""
     from chargen.render.fetcher import check_standalone, with_policy
 
-    page = _page(character, tables, paper, template, standalone=True)
+    page = _page(character, tables, paper, template, standalone=True, undecided=undecided)
     if template is not None:  # ours carries the policy already; a GM's gets it first thing
         check_standalone(page, str(template))
         page = with_policy(page)

@@ -15,6 +15,7 @@ from chargen.walkthrough.birth_steps import (
     name_question,
     race_type_question,
 )
+from chargen.walkthrough.concept import concept_question
 from chargen.walkthrough.dice_steps import dice_question, race_attempt, race_roll, sides_of
 from chargen.walkthrough.entries import lawful_values
 from chargen.walkthrough.increase_step import increase_question, optional_rules, withheld_rules
@@ -25,13 +26,14 @@ from chargen.walkthrough.skills_step import (
     magic_question,
     skills_question,
 )
-from chargen.walkthrough.walk import Question, Walk
+from chargen.walkthrough.walk import Choice, Die, Question, Walk
 
 
 def questions(walk_tables: Any) -> list[Question]:
     """Every step, in the book's order; each applies only where the character so far needs it."""
     codes = list(walk_tables.characteristics.primaries)
     return [
+        concept_question(),
         _points(),
         *(_allocate(code, codes) for code in codes),
         _optional(),
@@ -140,7 +142,19 @@ def _allocate(code: str, codes: list[str]) -> Question:
             f"Enter takes {_even(values, left, slots)}, near an even share"
         )
 
-    return Question(f"allocation.{code}", _allocation_explain, ask, take, accepts=accepts)
+    def numbers(walk: Walk) -> list[Die]:
+        values, _ = _allowed(walk, slots)
+        return [Die(code, values[0], values[-1])] if values else []
+
+    return Question(
+        f"allocation.{code}",
+        _allocation_explain,
+        ask,
+        take,
+        accepts=accepts,
+        numbers=numbers,
+        empty="Near an even share",
+    )
 
 
 def _completed(walk: Walk, codes: list[str]) -> dict[str, int]:
@@ -212,6 +226,15 @@ def _optional() -> Question:
         accepts=lambda walk: (
             f"codes separated by commas or spaces, from: {', '.join(_optional_codes(walk))}; Enter for none"
         ),
+        choices=lambda walk: [
+            *(
+                Choice(item.code, item.name, f"{item.dice}, rule {item.rule}")
+                for item in walk.tables.characteristics.optional
+            ),
+            *(Choice(code, f"Optional rule {code}", told) for code, told in optional_rules(walk.tables).items()),
+        ],
+        many=True,
+        empty="None",
     )
 
 
@@ -221,10 +244,6 @@ def _optional_codes(walk: Walk) -> list[str]:
 
 def _optional_item(walk: Walk, code: str) -> Any:
     return next(item for item in walk.tables.characteristics.optional if item.code == code)
-
-
-def _optional_explain(item: Any) -> str:
-    return f"{item.rule} {item.name}: roll {item.dice}."
 
 
 def _optional_dice(code: str) -> Question:

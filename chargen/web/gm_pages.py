@@ -10,10 +10,10 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flask import Flask, Response, jsonify, redirect, request
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
 from chargen.errors import ChargenError, InputError
-from chargen.web.app import browser, download, find_job, page, record_response, server
+from chargen.web.context import browser, download, find_job, page, record_response, server
 from chargen.web.jobs import PREVIEW, batch_job, outcome, read_progress
 from chargen.web.pool import Batches
 from chargen.web.state import Job
@@ -33,9 +33,11 @@ LABELS = {
     "roster.pdf": ("Roster (PDF)", "application/pdf", "--roster"),
     "records.pdf": ("Every Character Record in one PDF", "application/pdf", "--pdf"),
 }
+pages = Blueprint("gm", __name__)
 FIELDS = ("count", "seed", "archetype", "group", "race", "gender", "paper")
 
 
+@pages.get("/gm")
 def gm_page(status: int = 200, problem: str = "", form: dict[str, str] | None = None) -> Response:
     tables = browser().rules.tables()
     return page(
@@ -54,13 +56,14 @@ def gm_page(status: int = 200, problem: str = "", form: dict[str, str] | None = 
     )
 
 
+@pages.post("/gm")
 def start() -> Response:
     form = {name: request.form.get(name, "").strip()[:200] for name in FIELDS}
     try:
         job = _start(form, tuple(name for name in LABELS if name in request.form.getlist("files")))
     except ChargenError as error:
         return gm_page(422, " ".join(str(error).split()), form)
-    return redirect(f"/gm/jobs/{job.key}", 303)  # type: ignore[return-value]
+    return redirect(url_for("gm.job_page", key=job.key), 303)  # type: ignore[return-value]
 
 
 def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
@@ -112,6 +115,7 @@ def _command(options: BatchOptions, files: tuple[str, ...], rules: list[str]) ->
     return shlex.join(words)
 
 
+@pages.get("/gm/jobs/<key>/status")
 def job_status(key: str) -> Response:
     job = find_job(key)
     if job is None:
@@ -125,6 +129,7 @@ def job_status(key: str) -> Response:
     )
 
 
+@pages.get("/gm/jobs/<key>")
 def job_page(key: str) -> Response:
     job = find_job(key)
     if job is None:
@@ -135,6 +140,7 @@ def job_page(key: str) -> Response:
     return page("job.html", job=job, progress=status, labels=LABELS, preview=PREVIEW)
 
 
+@pages.get("/gm/jobs/<key>/files/<name>")
 def job_file(key: str, name: str) -> Response:
     job = find_job(key)
     if job is None or (name not in job.files and name != PREVIEW) or outcome(job.folder) != ("done", ""):
@@ -149,11 +155,3 @@ def drop(batches: Batches, job: Job) -> None:
     """A job its browser no longer keeps: its batch stopped, its files deleted."""
     batches.stop(job.key)
     shutil.rmtree(job.folder, ignore_errors=True)
-
-
-def register(app: Flask) -> None:
-    app.add_url_rule("/gm", "gm", lambda: gm_page())
-    app.add_url_rule("/gm", "gm_start", start, methods=["POST"])
-    app.add_url_rule("/gm/jobs/<key>", "gm_job", job_page)
-    app.add_url_rule("/gm/jobs/<key>/status", "gm_status", job_status)
-    app.add_url_rule("/gm/jobs/<key>/files/<name>", "gm_file", job_file)
