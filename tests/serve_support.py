@@ -62,9 +62,11 @@ class Served:
 def served(*args: str, cwd: Path | None = None, data: Path | None = None) -> Iterator[Served]:
     """`chargen [args] serve --port 0 --no-browser`, until the block ends (then stopped by Ctrl-C). Its
     walks are kept under `data` (XDG_DATA_HOME), a folder of its own unless given (a restart reuses one)."""
-    with tempfile.TemporaryDirectory(prefix="chargen-data-") as own:
-        with _served(args, cwd, data or Path(own)) as server:
-            yield server
+    with (
+        tempfile.TemporaryDirectory(prefix="chargen-data-") as own,
+        _served(args, cwd, data or Path(own)) as server,
+    ):
+        yield server
 
 
 @contextmanager

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -12,13 +13,14 @@ import pytest
 from chargen.web.app import create_app, shared
 from chargen.web.jobs import RulesChoice
 from chargen.web.pool import Busy, Pool
+from chargen.web.saved import Saved
 from chargen.web.server import allowed_hosts, reach
 from chargen.web.state import MAX_BROWSERS, Store
 
 
 @pytest.fixture
-def client() -> Iterator[Any]:
-    app = create_app()
+def client(tmp_path: Path) -> Iterator[Any]:
+    app = create_app(saved=Saved(tmp_path))
     yield app.test_client()
     shared(app).close()
 
@@ -51,8 +53,8 @@ def test_a_bad_option_is_refused_on_the_form_with_its_reason(client: Any) -> Non
     assert answer.status_code == 422
 
 
-def test_the_store_of_browsers_is_bounded() -> None:
-    store = Store(RulesChoice())
+def test_the_store_of_browsers_is_bounded(tmp_path: Path) -> None:
+    store = Store(RulesChoice(), saved=Saved(tmp_path))
     first, _ = store.get(None)
     for _ in range(MAX_BROWSERS):
         store.get(None)
@@ -60,6 +62,19 @@ def test_the_store_of_browsers_is_bounded() -> None:
     assert again != first  # the first was forgotten, the longest unused
     transient, _ = store.get(None, keep=False)
     assert store.get(transient, keep=False)[0] != transient  # reading pages keeps nothing
+
+
+def test_a_flood_of_new_browsers_loses_no_players_walk(tmp_path: Path) -> None:
+    """More new browsers than the server keeps in memory (any local process can send cookie-less POSTs)
+    push a player out of memory, not out of the walk: it is read back from disk, under the same id."""
+    store = Store(RulesChoice(), saved=Saved(tmp_path))
+    player, state = store.get(None)
+    state.answers.extend(["fighter", "9"])
+    store.save(state)
+    for _ in range(MAX_BROWSERS + 1):
+        store.get(None)
+    again, state = store.get(player)
+    assert again == player and state.answers == ["fighter", "9"]
 
 
 def test_the_pool_says_busy_rather_than_queue_without_end(monkeypatch: Any) -> None:
@@ -106,7 +121,7 @@ def _step(client: Any) -> str:
 
 def test_the_walks_own_words_typed_in_the_box_do_what_they_do_at_the_terminal(client: Any) -> None:
     first = _step(client)
-    assert client.post("/new", data={"step": first, "action": "take", "entry": "9"}).status_code == 303
+    assert client.post("/new", data={"step": first, "action": "take", "entry": "fighter"}).status_code == 303
     second = _step(client)
     assert second != first
     helped = client.post("/new", data={"step": second, "action": "take", "entry": "HELP"})

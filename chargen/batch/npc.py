@@ -13,7 +13,7 @@ from chargen.batch.mix import Mix, derived_seed
 from chargen.errors import ChargenError
 from chargen.jsontext import character_line
 from chargen.model import Character, UnarmedLine, WeaponLine
-from chargen.names import file_name
+from chargen.names import file_name as name_for_file
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 from chargen.vocabulary import EIGHT
@@ -156,10 +156,11 @@ def npc_name(parts: NameParts, gender: str, rng: random.Random) -> str:
 def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
     character = make_character(plan, number, tables)
     file_name = record = text = None
+    stem = f"{number:0{len(str(plan.count))}d}-{name_for_file(character.name, 'npc')}"
     if plan.want_file:
         from chargen.character_file import dump_document
 
-        file_name = f"{number:0{len(str(plan.count))}d}-{file_name(character.name, "npc")}.yaml"
+        file_name = f"{stem}.yaml"
         text = dump_document(character, "yaml")
     if plan.want_record:
         record = _record_pdf(plan, number, character, tables)
@@ -172,7 +173,7 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
     if plan.export is not None:
         from chargen.export import export_json
 
-        export_name = f"{number:0{len(str(plan.count))}d}-{file_name(character.name, "npc")}.json"
+        export_name = f"{stem}.json"
         export_text = export_json(character, tables, plan.export)
     return NpcOutput(
         number=number,

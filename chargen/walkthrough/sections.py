@@ -119,6 +119,4 @@ def undecided(walk: Walk) -> frozenset[str]:
     """The record's lines the walk has not decided yet."""
     keys = [question.key for question in walk.questions]
     at = walk.position if walk.current is not None else len(keys)
-    return frozenset(
-        label for label, key in _DECIDED_BY.items() if key in keys and at <= keys.index(key)
-    )
+    return frozenset(label for label, key in _DECIDED_BY.items() if key in keys and at <= keys.index(key))

@@ -186,12 +186,14 @@ def _armor_choices(walk: Walk) -> list[Choice]:
     found = []
     for key, armor in walk.tables.armor.items():
         cost = armor_cost(armor, size, human)
-        found.append(Choice(
+        found.append(
+            Choice(
                 key,
                 armor.name,
                 f"{cost} Silver Pennies for your size; Protection {armor.protection}, AG -{armor.agility_loss}",
                 _priced(cost, purse),
-            ))
+            )
+        )
     return found
 
 

@@ -231,7 +231,10 @@ def _optional() -> Question:
                 Choice(item.code, item.name, f"{item.dice}, rule {item.rule}")
                 for item in walk.tables.characteristics.optional
             ),
-            *(Choice(code, f"Optional rule {code}", told) for code, told in optional_rules(walk.tables).items()),
+            *(
+                Choice(code, f"Optional rule {code}", told)
+                for code, told in optional_rules(walk.tables).items()
+            ),
         ],
         many=True,
         empty="None",

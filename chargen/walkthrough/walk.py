@@ -62,9 +62,9 @@ class Question:
 #: Words every prompt of a walk understands, whatever the step, with what each does (for `help`).
 COMMANDS = {
     "back": "undo the last step",
-    "rest": "let chargen choose every step left, as `chargen roll --archetype` does for your concept",
     "help": "say what this step does and what it accepts",
     "quit": "leave the walk; nothing is written",
+    "rest": "let chargen choose every step left, as `chargen roll --archetype` does for your concept",
 }
 
 

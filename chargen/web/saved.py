@@ -78,7 +78,9 @@ class Saved:
             self.folder.mkdir(parents=True, exist_ok=True)
             if not path.exists() and not self._room():
                 return False
-            text = json.dumps({"version": _VERSION, "walk": _plain(walks.walk), "dropped": _plain(walks.dropped)})
+            text = json.dumps(
+                {"version": _VERSION, "walk": _plain(walks.walk), "dropped": _plain(walks.dropped)}
+            )
             aside = path.with_name(f".{path.name}.{os.getpid()}.part")
             aside.write_text(text, encoding="utf-8")
             os.replace(aside, path)
