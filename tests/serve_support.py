@@ -145,3 +145,23 @@ def wait_for(check: Any, seconds: float = 60) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
         time.sleep(0.1)
+
+
+def step(page: Any) -> str | None:
+    """The step the new-character page shows (None: the walk is done)."""
+    field = page.locator("form.answer input[name=step]")
+    return field.get_attribute("value") if field.count() else None
+
+
+def press_empty(page: Any) -> None:
+    """The step's own button for an empty entry ("Roll the dice for me", "None", "Let chargen choose", ...)."""
+    with page.expect_navigation():
+        page.locator("form.answer button[value=empty]").click()
+
+
+def type_entry(page: Any, text: str) -> None:
+    """Type an entry in the step's text box (opening "Type it instead" where the step has controls)."""
+    typed = page.locator("details.typed")
+    if typed.count() and not typed.get_attribute("open"):
+        typed.locator("summary").click()
+    page.fill("#entry", text)

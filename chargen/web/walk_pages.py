@@ -120,23 +120,31 @@ def take() -> Response:
         return walk_page(notice=TYPED[str(typed)])
     if action in ("take", "empty", "rest"):
         return _answer(state, action)
-    confirmed = request.form.get("confirmed") == "yes"
     with state.lock:
-        if action == "undo" and state.bring_back():
-            server().store.save(state)
-        elif action == "restart" and state.answers:
-            if not confirmed:
-                return walk_page(confirm="restart", status=409)
-            _replace(state, server().store.new_walk(state.rules))
-        elif action == "back" and state.answers:
-            _back_to(state, len(state.answers) - 1, undoable=False)
-        elif action.startswith("back-to-"):
-            keep = _step_number(action.removeprefix("back-to-"), len(state.answers))
-            if keep is not None and keep < len(state.answers) - 1 and not confirmed:
-                return walk_page(confirm=action, status=409)
-            if keep is not None:
-                _back_to(state, keep, undoable=True)
+        asked = _change(state, action, confirmed=request.form.get("confirmed") == "yes")
+    if asked:  # what drops steps asks first (the page itself takes the lock)
+        return walk_page(confirm=action, status=409)
     return redirect(url_for("walk.walk_page"), 303)  # type: ignore[return-value]
+
+
+def _change(state: Browser, action: str, *, confirmed: bool) -> bool:
+    """Undo, start again, back one step or back to a step (state.lock held); True: not done, since it
+    drops steps and was not confirmed yet."""
+    if action == "undo" and state.bring_back():
+        server().store.save(state)
+    elif action == "restart" and state.answers:
+        if not confirmed:
+            return True
+        _replace(state, server().store.new_walk(state.rules))
+    elif action == "back" and state.answers:
+        _back_to(state, len(state.answers) - 1, undoable=False)
+    elif action.startswith("back-to-"):
+        keep = _step_number(action.removeprefix("back-to-"), len(state.answers))
+        if keep is not None and keep < len(state.answers) - 1 and not confirmed:
+            return True
+        if keep is not None:
+            _back_to(state, keep, undoable=True)
+    return False
 
 
 def _step_number(text: str, steps: int) -> int | None:
