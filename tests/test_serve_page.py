@@ -14,7 +14,18 @@ from typing import Any
 
 import pytest
 
-from tests.serve_support import AXE, Requests, Served, chromium, missing, press, served
+from tests.serve_support import (
+    AXE,
+    Requests,
+    Served,
+    chromium,
+    missing,
+    press,
+    press_empty,
+    served,
+    step,
+    type_entry,
+)
 
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -50,12 +61,15 @@ def _visit_every_page(page: Any, server: Served, tmp_path: Path) -> Iterator[str
     yield "home"
     page.goto(server.url + "new")
     yield "walk, first step"
-    page.fill("#entry", "999")
-    press(page, "Use my entry")
+    type_entry(page, "999")
+    press(page, "Use this")
     yield "walk, a refusal"
-    while page.locator("form.answer").count():
-        press(page, "Roll for me")
+    while (key := step(page)) is not None:
+        press_empty(page)
+        yield f"walk, after {key}"  # every step a walk reaches, with the warning of the one before
     yield "walk, complete"
+    press(page, "Start again")
+    yield "walk, asked before starting again"
     page.goto(server.url + "open")
     page.fill("#text", "name: Bad\nrolls: {points: 99}\nrace: martian\n")
     press(page, "Open")

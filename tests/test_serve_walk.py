@@ -86,7 +86,11 @@ def test_a_whole_walk_with_the_players_own_dice(page: Any, server: Served, tmp_p
             press(page, page.locator("form.answer button[value=take]").inner_text())
         else:
             press_empty(page)
-        assert not page.locator(".refused").count(), (key, entered[key], page.locator(".refused").inner_text())
+        assert not page.locator(".refused").count(), (
+            key,
+            entered[key],
+            page.locator(".refused").inner_text(),
+        )
         assert step(page) != key
     assert page.locator("h2", has_text="is complete").inner_text() == "Aelinor <b>Thrain</b> is complete"
     document = _download(page, "character file (YAML)", tmp_path / "walked.yaml")
