@@ -37,7 +37,13 @@ def test_a_batch_shows_its_progress_then_its_files(client: Any) -> None:
         seen.append(status["done"])
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    assert status == {"state": "done", "done": status["total"], "total": status["total"], "message": ""}
+    assert status == {
+        "state": "done",
+        "done": status["total"],
+        "total": status["total"],
+        "what": "NPCs made",
+        "message": "",
+    }
     assert seen == sorted(seen)  # progress only goes forward
     assert status["total"] == 12  # one run: the roster for the page, the JSONL and the PDF together
     page = client.get(job).get_data(as_text=True)

@@ -14,7 +14,7 @@ from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
 from chargen.errors import ChargenError, InputError
 from chargen.web.context import browser, download, find_job, page, record_response, server
-from chargen.web.jobs import PREVIEW, batch_job, outcome, read_progress
+from chargen.web.jobs import LAYING_OUT, PREVIEW, batch_job, begun, outcome, read_progress, stopped
 from chargen.web.pool import Batches
 from chargen.web.state import Job
 
@@ -70,9 +70,10 @@ def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
     from chargen.api import new_seed
     from chargen.batch import BatchOptions, checked_plan
 
-    if not form["count"].isdigit() or not 1 <= int(form["count"]) <= MAX_NPCS:
+    form["count"] = form["count"] or ("1" if form["group"] else "")  # a group alone: one such group
+    if not _digits(form["count"]) or not 1 <= int(form["count"]) <= MAX_NPCS:
         raise InputError(f"count: a whole number from 1 to {MAX_NPCS}")
-    if form["seed"] and not form["seed"].isdigit():
+    if form["seed"] and not _digits(form["seed"]):
         raise InputError("seed: a whole number, or empty for a new one")
     if "statblocks.txt" in files and "statblocks.md" in files:
         files = tuple(name for name in files if name != "statblocks.txt")
@@ -94,12 +95,18 @@ def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
     folder = tempfile.mkdtemp(prefix="chargen-serve-")
     job = Job(secrets.token_urlsafe(12), folder, files, npcs, _command(options, files, rules.names))
     try:
+        begun(folder, files, npcs)
         server().batches.start(job.key, batch_job, rules, options, folder, files, npcs)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
         raise
     server().store.add_job(browser(), job)
     return job
+
+
+def _digits(text: str) -> bool:
+    """ASCII digits only ("²" is a digit to str.isdigit, not to int), and not so many that int() balks."""
+    return text.isascii() and text.isdigit() and len(text) <= 16
 
 
 def _command(options: BatchOptions, files: tuple[str, ...], rules: list[str]) -> str:
@@ -120,13 +127,30 @@ def job_status(key: str) -> Response:
     job = find_job(key)
     if job is None:
         return jsonify(state="gone", done=0, total=0)
-    done, total = read_progress(job.folder)
+    done, total, doing = read_progress(job.folder)
     ended = outcome(job.folder)
     if ended is None and not server().batches.running(job.key):
         ended = ("failed", "the batch stopped before it was done")
+    passes = total // job.npcs if job.npcs and total > job.npcs else 1
+    made = f"NPCs made ({passes} passes: the page's roster, then your files)" if passes > 1 else "NPCs made"
+    what = f"{made}; now laying out their PDF pages" if doing == LAYING_OUT else made
     return jsonify(
-        state=ended[0] if ended else "running", done=done, total=total, message=ended[1] if ended else ""
+        state=ended[0] if ended else "running",
+        done=done,
+        total=total,
+        what=what,
+        message=ended[1] if ended else "",
     )
+
+
+@pages.post("/gm/jobs/<key>/stop")
+def stop(key: str) -> Response:
+    """Stop a batch being made: its process ended, its outcome "stopped", its files gone with it."""
+    job = find_job(key)
+    if job is not None and outcome(job.folder) is None:
+        server().batches.stop(job.key)
+        stopped(job.folder)
+    return redirect(url_for("gm.job_page", key=key), 303)  # type: ignore[return-value]
 
 
 @pages.get("/gm/jobs/<key>")
