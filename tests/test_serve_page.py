@@ -142,6 +142,38 @@ def test_an_opened_file_shows_its_record_and_its_pdf_is_chargen_renders(
     assert (tmp_path / "page.pdf").read_bytes() == (tmp_path / "cli.pdf").read_bytes()
 
 
+def test_an_opened_file_is_fixed_in_place_and_offers_every_download(
+    page: Any, server: Served, tmp_path: Path
+) -> None:
+    broken = tmp_path / "rolf-broken.yaml"
+    rolf = (EXAMPLES / "rolf.yaml").read_text(encoding="utf-8")
+    broken.write_text(rolf.replace("race: human\n", "race: martian\n"), encoding="utf-8")
+    page.goto(server.url + "open")
+    page.set_input_files("#file", str(broken))
+    press(page, "Open")
+    assert "martian" in page.locator("ul.problems").inner_text()
+    text = page.locator("#text").input_value()
+    assert text == broken.read_text(encoding="utf-8")  # the uploaded text, in the editor beside its problems
+    page.fill("#text", text.replace("race: martian\n", "race: human\n"))
+    press(page, "Check it again")
+    assert page.locator("ul.problems").count() == 0
+    assert page.frame_locator("iframe").locator("h1.name").inner_text() == "Rolf the Barbarian"
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(page.locator("#text").input_value(), encoding="utf-8")
+    links = page.locator("ul.downloads a")
+    assert links.count() == 9  # file (YAML, JSON), record (HTML, four PDFs), Roll20, Foundry
+    for label, args in (
+        ("character file (YAML)", ["build", str(fixed)]),
+        ("Roll20 character (chargen export --to roll20)", ["export", str(fixed), "--to", "roll20"]),
+        ("Foundry VTT actor (chargen export --to foundry)", ["export", str(fixed), "--to", "foundry"]),
+    ):
+        with page.expect_download() as info:
+            page.get_by_role("link", name=label, exact=True).click()
+        assert info.value.suggested_filename.startswith("rolf-the-barbarian")
+        info.value.save_as(tmp_path / "got")
+        assert (tmp_path / "got").read_text(encoding="utf-8") == _chargen(*args), label
+
+
 def test_a_script_laden_name_is_text_on_the_page_and_in_the_record(page: Any, server: Served) -> None:
     hostile = '<img src=x onerror="document.title=1"><script>document.title=2</script>'
     page.goto(server.url + "open")

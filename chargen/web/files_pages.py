@@ -9,8 +9,9 @@ from dataclasses import dataclass, replace
 from flask import Blueprint, Response, redirect, request, url_for
 
 from chargen.errors import ChargenError, InputError
-from chargen.web.context import browser, download, page, record_response, server
-from chargen.web.jobs import RulesChoice, record_pdf
+from chargen.web.context import browser, page, record_response, server
+from chargen.web.downloads import DOWNLOADS, character_file
+from chargen.web.jobs import RulesChoice
 from chargen.yamlio import MAX_BYTES, decode, format_path
 
 #: A name the page shows for an upload: its file name, cut to letters, digits and a few marks.
@@ -36,8 +37,9 @@ def _upload(field: str, paste: str = "") -> tuple[str, str] | None:
         name = _UNSAFE.sub("-", sent.filename.rsplit("/", 1)[-1])[:60] or "upload"
         return name, decode(sent.stream.read(MAX_BYTES + 1), name)
     text = request.form.get(paste, "") if paste else ""
-    if text.strip():
-        return "pasted", decode(text.encode("utf-8"), "pasted")
+    if text.strip():  # pasted, or an opened file's text as fixed in the editor: it keeps its name
+        name = _UNSAFE.sub("-", request.form.get("name", ""))[:60] or "pasted"
+        return name, decode(text.encode("utf-8"), name)
     return None
 
 
@@ -62,7 +64,14 @@ def open_page(status: int = 200, problems: list[Shown] | None = None) -> Respons
             stale = api.validate(opened[1], opened[0], tables=browser().rules.tables())
         except ChargenError as error:
             found = _problems(error)
-    return page("open.html", status if not found else 422, opened=opened, problems=found, stale=stale)
+    return page(
+        "open.html",
+        status if not found else 422,
+        opened=opened,
+        problems=found,
+        stale=stale,
+        downloads=DOWNLOADS,
+    )
 
 
 @pages.post("/open")
@@ -97,13 +106,15 @@ def opened_record() -> Response:
     return record_response(render_html(character, browser().rules.tables()))
 
 
-@pages.get("/open/record-<paper>.pdf")
-def opened_pdf(paper: str) -> Response:
-    name, text, _ = _opened()
-    if paper not in ("letter", "a4"):
-        return open_page(404, [Shown("", "", "There is no such paper.", "")])
-    data = server().pool.run(record_pdf, browser().rules, text, paper)
-    return download(data, f"{name.rsplit('.', 1)[0]}-{paper}.pdf", "application/pdf")
+@pages.get("/open/character.<kind>")
+def opened_download(kind: str) -> Response:
+    from chargen.model import Character
+
+    if kind not in DOWNLOADS:
+        return open_page(404, [Shown("", "", "There is no such download.", "")])
+    _, _, character = _opened()
+    assert isinstance(character, Character)
+    return character_file(character, browser().rules.tables(), browser().rules, kind)
 
 
 @pages.get("/rules")

@@ -13,27 +13,16 @@ from dataclasses import dataclass
 from flask import Blueprint, Response, redirect, request, url_for
 
 from chargen.errors import ChargenError, InputError
-from chargen.names import file_name
 from chargen.walkthrough import Walk, new_walk
 from chargen.walkthrough.sections import undecided
 from chargen.walkthrough.walk import Question, command_of
-from chargen.web.context import browser, download, page, record_response, server
-from chargen.web.jobs import record_pdf
+from chargen.web.context import browser, page, record_response, server
+from chargen.web.downloads import DOWNLOADS, character_file
 from chargen.web.saved import MAX_ANSWERS, MAX_ENTRY, Kept
 from chargen.web.state import Browser
 from chargen.web.walk_view import Taken, sections, step_view, warnings
 
 pages = Blueprint("walk", __name__)
-DOWNLOADS = {
-    "yaml": ("character file (YAML)", "application/yaml"),
-    "json": ("character file (JSON)", "application/json"),
-    "html": ("Character Record (HTML)", "text/html"),
-    "letter.pdf": ("Character Record, PDF (Letter)", "application/pdf"),
-    "a4.pdf": ("Character Record, PDF (A4)", "application/pdf"),
-    # --fillable: what changes in play as form fields, to keep up on a tablet (docs/fillable.md)
-    "fillable-letter.pdf": ("fillable Character Record, PDF (Letter)", "application/pdf"),
-    "fillable-a4.pdf": ("fillable Character Record, PDF (A4)", "application/pdf"),
-}
 #: What the page answers to the walk's words other than `back` and `rest` typed in the entry box.
 TYPED = {
     "help": 'This step\'s rule is above and what it accepts is under "More about this step".',
@@ -247,26 +236,12 @@ def record() -> Response:
 
 @pages.get("/new/character.<kind>")
 def file_download(kind: str) -> Response:
-    from chargen.character_file import dump_document
-    from chargen.render import render_html
-
     if kind not in DOWNLOADS:
         return walk_page("There is no such download.", status=404)
     state = browser()
     with state.lock:
         walk = replayed(state).walk
         document = walk.document() if walk.current is None else None
-        html = render_html(document, walk.tables) if document is not None and kind == "html" else ""
     if document is None:
         return walk_page("Finish the steps first: the downloads are of the whole character.", status=409)
-    name = file_name(document.name)
-    if kind in ("yaml", "json"):
-        return download(dump_document(document, kind), f"{name}.{kind}", DOWNLOADS[kind][1])
-    if kind == "html":
-        return download(html, f"{name}.html", "text/html")
-    paper = kind.removesuffix(".pdf")
-    fillable = paper.startswith("fillable-")
-    data = server().pool.run(
-        record_pdf, state.rules, dump_document(document, "yaml"), paper.removeprefix("fillable-"), fillable
-    )
-    return download(data, f"{name}-{paper}.pdf", "application/pdf")
+    return character_file(document, walk.tables, state.rules, kind)
