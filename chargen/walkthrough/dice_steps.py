@@ -49,16 +49,12 @@ def dice_question(
             "(a D100 showing 00 is 100); Enter: chargen rolls them"
         )
 
-    return Question(
-        f"rolls.{key}",
-        explain,
-        ask,
-        take,
-        applies,
-        accepts,
-        numbers=lambda walk: [Die(f"D{side}", 1, side) for side in sides(walk)],
-        empty=ROLL_FOR_ME,
-    )
+    numbers = _dice_fields(sides)
+    return Question(f"rolls.{key}", explain, ask, take, applies, accepts, numbers=numbers, empty=ROLL_FOR_ME)
+
+
+def _dice_fields(sides: Callable[[Walk], list[int]]) -> Callable[[Walk], list[Die]]:
+    return lambda walk: [Die(f"D{side}", 1, side) for side in sides(walk)]
 
 
 def sides_of(spec: DiceSpec | str) -> list[int]:
@@ -135,20 +131,14 @@ def race_attempt(index: int) -> Question:
             return False
         return index == 0 or (len(rolls) == index and walk.preview().race == "human")
 
-    def accepts(walk: Walk) -> str:
-        races = [choice.label for choice in untried(walk)]
-        return f"a race not tried yet ({', '.join(races)}), in any case; Enter: no more tries"
+    empty = "Be human" if index == 0 else "Stop trying: human"
+    key = f"race_attempts[{index}]"
+    return Question(key, race_explain, ask, take, applies, _untried_told, choices=untried, empty=empty)
 
-    return Question(
-        f"race_attempts[{index}]",
-        race_explain,
-        ask,
-        take,
-        applies,
-        accepts,
-        choices=untried,
-        empty="Be human" if index == 0 else "Stop trying: human",
-    )
+
+def _untried_told(walk: Walk) -> str:
+    races = [choice.label for choice in untried(walk)]
+    return f"a race not tried yet ({', '.join(races)}), in any case; Enter: no more tries"
 
 
 def untried(walk: Walk) -> list[Choice]:

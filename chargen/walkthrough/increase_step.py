@@ -94,10 +94,14 @@ def increase_question() -> Question:
         lambda walk: "Weapons to increase by Rank instead, separated by commas, or Enter for PS on all",
         take,
         lambda walk: bool(_choices(walk)),
-        choices=lambda walk: [
-            Choice(key, walk.tables.weapons[key].name, told.partition(": ")[2])
-            for key, told in _choices(walk).items()
-        ],
+        choices=_offered,
         many=True,
         empty="PS on all",
     )
+
+
+def _offered(walk: Walk) -> list[Choice]:
+    return [
+        Choice(key, walk.tables.weapons[key].name, told.partition(": ")[2])
+        for key, told in _choices(walk).items()
+    ]

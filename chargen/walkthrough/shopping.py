@@ -72,14 +72,17 @@ def weapons_question() -> Question:
         explain,
         lambda walk: "Weapons to buy, separated by commas (e.g. Short Sword, Dagger), or Enter for none",
         take,
-        accepts=lambda walk: (
-            f"names from the Weapons Chart (20.2) {_SPELLING}, separated by commas; a weapon above your PS "
-            "or MD is sold, with a warning of what it costs you; Enter buys none"
-        ),
+        accepts=lambda walk: _WEAPONS_ACCEPTED,
         choices=_weapon_choices,
         many=True,
         empty="None",
     )
+
+
+_WEAPONS_ACCEPTED = (
+    f"names from the Weapons Chart (20.2) {_SPELLING}, separated by commas; a weapon above your PS or MD is "
+    "sold, with a warning of what it costs you; Enter buys none"
+)
 
 
 def _priced(cost: int | None, purse: int) -> str:

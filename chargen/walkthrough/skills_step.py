@@ -124,20 +124,21 @@ def languages_question() -> Question:
         which = "any language your GM allows" if languages.open else "the languages the tables list"
         return f"{which}, separated by commas, each once, within your Experience; Enter buys none"
 
-    def choices(walk: Walk) -> list[Choice]:
-        languages = walk.tables.abilities.languages
-        return [] if languages.open else _bought_at_rank_zero(walk, dict(languages.entries), "languages")
-
     return Question(
         "languages",
         explain,
         lambda walk: "Languages to buy at Rank 0, separated by commas (e.g. Elvish), or Enter for none",
         take,
         accepts=accepts,
-        choices=choices,
+        choices=_language_choices,
         many=True,
         empty="None",
     )
+
+
+def _language_choices(walk: Walk) -> list[Choice]:
+    languages = walk.tables.abilities.languages
+    return [] if languages.open else _bought_at_rank_zero(walk, dict(languages.entries), "languages")
 
 
 def _colleges(walk: Walk) -> dict[str, College]:

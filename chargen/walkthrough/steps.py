@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from chargen.errors import InputError
@@ -142,19 +143,21 @@ def _allocate(code: str, codes: list[str]) -> Question:
             f"Enter takes {_even(values, left, slots)}, near an even share"
         )
 
+    numbers = _allocation_field(code, slots)
+    key = f"allocation.{code}"
+    return Question(
+        key, _allocation_explain, ask, take, accepts=accepts, numbers=numbers, empty="Near an even share"
+    )
+
+
+def _allocation_field(code: str, slots: int) -> Callable[[Walk], list[Die]]:
+    """5.2: the one number of this step, from the lowest to the highest value the rule still allows."""
+
     def numbers(walk: Walk) -> list[Die]:
         values, _ = _allowed(walk, slots)
         return [Die(code, values[0], values[-1])] if values else []
 
-    return Question(
-        f"allocation.{code}",
-        _allocation_explain,
-        ask,
-        take,
-        accepts=accepts,
-        numbers=numbers,
-        empty="Near an even share",
-    )
+    return numbers
 
 
 def _completed(walk: Walk, codes: list[str]) -> dict[str, int]:
