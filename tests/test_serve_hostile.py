@@ -35,6 +35,7 @@ ROUTES = [
     "/gm",
     "/gm/jobs/nope",
     "/gm/jobs/nope/status",
+    "/gm/jobs/nope/stop",
     "/gm/jobs/nope/files/npcs.jsonl",
     "/gm/jobs/nope/files/..%2f..%2fetc%2fpasswd",
     "/static/app.css",
