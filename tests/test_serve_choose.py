@@ -109,7 +109,9 @@ def test_a_walk_survives_a_reload_and_a_server_restart(browser: Any, tmp_path: P
         page.reload()
         assert (step(page), page.locator("ul.taken li").all_inner_texts()) == (where, taken)
     with served(data=tmp_path) as second:  # the same data folder, a new server (and a new port)
-        page.goto(second.url + "new")
+        page.goto(second.url)
+        assert f"{len(taken)} steps taken" in page.locator(".notice").inner_text()  # offered to go on
+        page.get_by_role("link", name="Go on with your character").click()
         assert (step(page), page.locator("ul.taken li").all_inner_texts()) == (where, taken)
         press_empty(page)
         assert page.locator("ul.taken li").count() == len(taken) + 1

@@ -15,7 +15,7 @@ from werkzeug.exceptions import HTTPException
 
 from chargen.errors import ChargenError
 from chargen.web import files_pages, gm_pages, walk_pages
-from chargen.web.context import COOKIE, Server, page, server, shared
+from chargen.web.context import COOKIE, Server, browser, page, server, shared
 from chargen.web.jobs import RulesChoice
 from chargen.web.pool import Batches, Busy, Pool
 from chargen.web.saved import Saved
@@ -57,7 +57,7 @@ def create_app(
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(ChargenError, _chargen_error)
     app.register_error_handler(Exception, _unexpected)
-    app.add_url_rule("/", "home", lambda: page("home.html"))
+    app.add_url_rule("/", "home", lambda: page("home.html", steps=len(browser().answers)))
     for blueprint in (walk_pages.pages, files_pages.pages, gm_pages.pages):
         app.register_blueprint(blueprint)
     return app

@@ -39,7 +39,9 @@ def click_times(url: str, browser: object, walks: int) -> list[float]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--walks", type=int, default=3, help="whole walks timed (default 3)")
     args = parser.parse_args()
     with served() as server, chromium() as browser:
