@@ -141,3 +141,19 @@ def test_the_walks_own_words_typed_in_the_box_do_what_they_do_at_the_terminal(cl
     assert "Start again" in left and _step(client) == second
     assert client.post("/new", data={"step": second, "action": "take", "entry": " back "}).status_code == 303
     assert _step(client) == first  # `back` typed undoes the step, as the button does
+
+
+def test_new_rules_mid_walk_ask_first_and_undo_brings_the_walk_and_its_rules_back(client: Any) -> None:
+    assert (
+        client.post("/new", data={"step": "concept", "action": "take", "entry": "fighter"}).status_code == 303
+    )
+    asked = client.post("/rules", data={"shipped": "house-combat"})
+    assert asked.status_code == 409 and "tick the box" in asked.get_data(as_text=True)
+    assert _step(client) == "rolls.points"  # nothing changed
+    assert client.post("/rules", data={"shipped": "house-combat", "confirmed": "yes"}).status_code == 303
+    assert _step(client) == "concept" and "House rules: house-combat" in client.get("/new").get_data(
+        as_text=True
+    )
+    assert client.post("/new", data={"action": "undo"}).status_code == 303
+    page = client.get("/new").get_data(as_text=True)
+    assert _step(client) == "rolls.points" and "House rules: house-combat" not in page
