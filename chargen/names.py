@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -16,6 +17,22 @@ from chargen.errors import InputError, KeyPath, Problem, shown
 _WORD = re.compile(r"[^\W_]+")
 #: Small words a chart leaves out of a display name (`Hand & Half` for `hand-and-a-half`).
 _FILLER = frozenset({"a", "an", "of", "the"})
+
+
+#: Longest file name made from a character's name, in characters (any file system takes 255 bytes).
+FILE_NAME_LENGTH = 60
+
+
+def file_name(name: str, fallback: str = "character") -> str:
+    """The file name a character is written under, by the page, `chargen new` and `batch --out` alike:
+    `Þóra Eldrún` -> `þóra-eldrún`. Letters of any script and digits are kept, in lower case; anything else
+    (a slash, a dot, a space) separates words, so a name never leaves its folder or hides a file."""
+    kept = "".join(
+        char if unicodedata.category(char)[0] in "LNM" else " "
+        for char in unicodedata.normalize("NFC", name).lower()
+    )
+    words = "-".join(kept.split())[:FILE_NAME_LENGTH].strip("-")
+    return words or fallback
 
 
 def name_key(text: str) -> str:

@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -58,10 +59,23 @@ class Served:
 
 
 @contextmanager
-def served(*args: str, cwd: Path | None = None) -> Iterator[Served]:
-    """`chargen [args] serve --port 0 --no-browser`, until the block ends (then stopped by Ctrl-C)."""
+def served(*args: str, cwd: Path | None = None, data: Path | None = None) -> Iterator[Served]:
+    """`chargen [args] serve --port 0 --no-browser`, until the block ends (then stopped by Ctrl-C). Its
+    walks are kept under `data` (XDG_DATA_HOME), a folder of its own unless given (a restart reuses one)."""
+    with (
+        tempfile.TemporaryDirectory(prefix="chargen-data-") as own,
+        _served(args, cwd, data or Path(own)) as server,
+    ):
+        yield server
+
+
+@contextmanager
+def _served(args: tuple[str, ...], cwd: Path | None, data: Path) -> Iterator[Served]:
     command = [sys.executable, "-m", "chargen", *args, "serve", "--port", "0", "--no-browser"]
-    process = subprocess.Popen(command, stderr=subprocess.PIPE, text=True, cwd=cwd, stdin=subprocess.DEVNULL)
+    environment = {**os.environ, "XDG_DATA_HOME": str(data)}
+    process = subprocess.Popen(
+        command, stderr=subprocess.PIPE, text=True, cwd=cwd, stdin=subprocess.DEVNULL, env=environment
+    )
     assert process.stderr is not None
     first = process.stderr.readline()
     found = _URL.match(first)
@@ -131,3 +145,23 @@ def wait_for(check: Any, seconds: float = 60) -> None:
         if time.monotonic() > deadline:
             raise AssertionError("timed out")
         time.sleep(0.1)
+
+
+def step(page: Any) -> str | None:
+    """The step the new-character page shows (None: the walk is done)."""
+    field = page.locator("form.answer input[name=step]")
+    return field.get_attribute("value") if field.count() else None
+
+
+def press_empty(page: Any) -> None:
+    """The step's own button for an empty entry ("Roll the dice for me", "None", "Let chargen choose", ...)."""
+    with page.expect_navigation():
+        page.locator("form.answer button[value=empty]").click()
+
+
+def type_entry(page: Any, text: str) -> None:
+    """Type an entry in the step's text box (opening "Type it instead" where the step has controls)."""
+    typed = page.locator("details.typed")
+    if typed.count() and not typed.get_attribute("open"):
+        typed.locator("summary").click()
+    page.fill("#entry", text)

@@ -16,7 +16,7 @@ import pytest
 from chargen import api
 from chargen.batch import BatchOptions, run_batch
 from chargen.batch.mix import Mix, derived_seed, parse_mix
-from chargen.batch.npc import Plan, best_weapon, make_character, npc_name, slug
+from chargen.batch.npc import Plan, best_weapon, make_character, npc_name
 from chargen.character_file import dump_document
 from chargen.errors import InputError
 from chargen.model import WeaponLine, to_document
@@ -64,14 +64,6 @@ def test_names_use_bynames_now_and_then() -> None:
         "Urza the Red Eye",
         "Urza the Sly",
     }
-
-
-def test_slugs_are_safe_file_names() -> None:
-    assert slug("Sharga the Red Eye") == "sharga-the-red-eye"
-    assert slug("Aerin of the Greenwood") == "aerin-of-the-greenwood"
-    assert slug("Éowyn Ö'Brien") == "eowyn-o-brien"
-    assert slug("../../etc") == "etc"
-    assert slug("龍") == "npc"
 
 
 def test_a_sample_of_npcs_validates_and_rebuilds_exactly(tmp_path: Path, tables: Tables) -> None:

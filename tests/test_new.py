@@ -26,6 +26,7 @@ PROMPT = r": $"
 
 #: (wrong entry, the player's own entry) at every step, in the book's order.
 STEPS = [
+    ("wizard", "fighter"),  # the concept: not an archetype of the tables
     ("25", "9"),  # 5.1: 2D10 total
     ("24", "22"),  # 5.2 PS: above the maximum 23
     ("x", "15"),  # MD
@@ -83,7 +84,7 @@ def _walk_writing_rolf(tmp_path: Path, steps: list[tuple[str, str]]) -> tuple[st
         child.expect_exact("refused: ", timeout=10)
         child.expect(PROMPT)
         child.sendline(right)
-        if index == 1:  # undo PS 22, then give it again
+        if index == 2:  # undo PS 22, then give it again
             child.expect(PROMPT)
             child.sendline("back")
             child.expect_exact("back one step")
@@ -194,6 +195,7 @@ def test_18_5_in_a_walk_changes_only_what_it_names() -> None:
 def _to_the_weapons(optional: str) -> Walk:
     """A walk of PS 22 (human, 275 Silver Pennies) as far as 8.7's arms, with `optional` at 5.5."""
     walk = new_walk(load_tables(), seed=1)
+    walk.answer("")  # the concept: any
     allocation = ["9", "22", "15", "13", "20", "5", "13"]
     for entry in [*allocation, optional, "male", "2 9", "", "17", "62", "50", "4", "40", "70"]:
         walk.answer(entry)
@@ -203,6 +205,7 @@ def _to_the_weapons(optional: str) -> Walk:
 
 def test_a_wrong_optional_code_is_refused_and_asked_again() -> None:
     walk = new_walk(load_tables(), seed=1)
+    walk.answer("")  # the concept: any
     for entry in ["9", "22", "15", "13", "20", "5", "13"]:
         walk.answer(entry)
     with pytest.raises(ChargenError) as error:
@@ -219,6 +222,7 @@ def test_the_walk_tells_18_5_from_the_tables(tmp_path: Path) -> None:
     ruleset.write_text("change:\n  combat:\n    damage_increase:\n      strength_points_per_bonus: 4\n")
     for tables, points in [(load_tables(), 5), (load_tables(None, [str(ruleset)]), 4)]:
         walk = new_walk(tables, seed=1)
+        walk.answer("")  # the concept: any
         for entry in ["9", "22", "15", "13", "20", "5", "13"]:
             walk.answer(entry)
         question = walk.current
@@ -304,6 +308,7 @@ def test_without_a_terminal_it_refuses_in_one_line(tmp_path: Path) -> None:
 
 def test_a_walk_refuses_a_lawful_looking_allocation_with_the_reason() -> None:
     walk = new_walk(load_tables(), seed=1)
+    walk.answer("")  # the concept: any
     walk.answer("9")  # 88 points, maximum 23
     walk.answer("23")
     with pytest.raises(ChargenError) as error:
@@ -322,6 +327,7 @@ def test_a_walk_refuses_a_lawful_looking_allocation_with_the_reason() -> None:
 def _walk_to_the_end(seed: int, races: list[str]) -> dict[str, object]:
     """A walk with Enter at every step, trying `races` in order at 6.3."""
     walk = new_walk(load_tables(), seed=seed)
+    walk.answer("")  # the concept: any
     tries = iter(races)
     while (question := walk.current) is not None:
         walk.answer(next(tries, "") if question.key.startswith("race_attempts") else "")
@@ -339,12 +345,14 @@ def test_every_walk_left_to_chargen_builds_to_itself(seed: int) -> None:
 
 def test_a_giant_walk_asks_for_the_type_and_a_shape_changer_skips_the_aspect() -> None:
     walk = new_walk(load_tables(), seed=1)
+    walk.answer("")  # the concept: any
     for entry in ["9", "", "", "", "", "", "", "", "", "2 9", "Giant", "6"]:
         walk.answer(entry)
     assert walk.current is not None and walk.current.key == "rolls.race_type"
     walk.answer("3")
     assert walk.current is not None and walk.current.key == "rolls.aspect"
     walk = new_walk(load_tables(), seed=1)
+    walk.answer("")  # the concept: any
     for entry in ["9", "", "", "", "", "", "", "", "", "2 9", "shape changer", "4", "1"]:
         walk.answer(entry)
     assert walk.current is not None and walk.current.key == "rolls.social_status"
@@ -354,6 +362,7 @@ def test_a_ruleset_that_counts_ps_in_its_damage_does_not_offer_18_5() -> None:
     """house-combat's damage formula is its own reading of 18.5 (seed 004), which the build refuses on top of
     it: the walk does not list it, says why, and refuses it if typed, asking again."""
     walk = new_walk(load_tables(None, ["house-combat"]), seed=1)
+    walk.answer("")  # the concept: any
     for entry in ["9", "22", "15", "13", "20", "5", "13"]:
         walk.answer(entry)
     question = walk.current

@@ -20,12 +20,13 @@ from chargen.walkthrough import Walk, new_walk
 from chargen.walkthrough.outputs import path_problem
 from tests.test_new import PROMPT, STEPS
 
-#: Right entries of the whole walk, up to (not including) the name.
-RIGHT = [right for _, right in STEPS[:-1]]
+#: Right entries of the whole walk after the concept, up to (not including) the name.
+RIGHT = [right for _, right in STEPS[1:-1]]
 
 
-def _spawn(folder: Path, *args: str, columns: int = 250) -> pexpect.spawn:
-    return pexpect.spawn(
+def _spawn(folder: Path, *args: str, columns: int = 250, concept: bool = True) -> pexpect.spawn:
+    """`chargen new --seed 1`, past its first step (the concept: Enter, any) when `concept`."""
+    child = pexpect.spawn(
         sys.executable,
         ["-m", "chargen", "new", "--seed", "1", *args],
         cwd=str(folder),
@@ -33,6 +34,10 @@ def _spawn(folder: Path, *args: str, columns: int = 250) -> pexpect.spawn:
         timeout=30,
         dimensions=(50, columns),
     )
+    if concept:
+        child.expect(PROMPT)
+        child.sendline("")
+    return child
 
 
 def _to_the_name(child: pexpect.spawn) -> None:
@@ -115,7 +120,7 @@ def test_an_existing_file_is_replaced_only_after_a_yes(tmp_path: Path) -> None:
 def test_options_that_cannot_be_honoured_are_refused_before_the_dice(
     tmp_path: Path, options: list[str], message: str
 ) -> None:
-    child = _spawn(tmp_path, *options)
+    child = _spawn(tmp_path, *options, concept=False)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 2
@@ -186,6 +191,7 @@ def test_help_at_a_prompt_says_what_the_step_does_and_accepts(tmp_path: Path) ->
 
 def _walk_to(key: str, entries: list[str] = RIGHT, seed: int = 1) -> Walk:
     walk = new_walk(load_tables(), seed=seed)
+    walk.answer("")  # the concept: any
     answers = iter(entries)
     while walk.current is not None and walk.current.key != key:
         walk.answer(next(answers, ""))
@@ -194,6 +200,7 @@ def _walk_to(key: str, entries: list[str] = RIGHT, seed: int = 1) -> Walk:
 
 def test_every_step_has_help_naming_what_it_accepts() -> None:
     walk = new_walk(load_tables(), seed=1)
+    walk.answer("")  # the concept: any
     answers = iter(RIGHT)
     helped = []
     while (question := walk.current) is not None:
@@ -201,7 +208,7 @@ def test_every_step_has_help_naming_what_it_accepts() -> None:
         assert text.startswith(question.explain(walk))
         accepts = text.split("\n")[1]
         assert accepts.startswith("Accepts: ") and len(accepts) > 30, (question.key, accepts)
-        assert text.endswith("quit: leave the walk; nothing is written.")
+        assert "quit: leave the walk; nothing is written; rest: let chargen choose every step left" in text
         helped.append(question.key)
         walk.answer(next(answers, ""))
     assert {"college", "spells", "languages", "skills", "weapons", "name"} <= set(helped)

@@ -5,19 +5,21 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from chargen.web.app import create_app, shared
 from chargen.web.jobs import RulesChoice
+from chargen.web.saved import Saved
 from chargen.web.server import allowed_hosts, reach
 from chargen.web.state import MAX_BROWSERS, Store
 
 
 @pytest.fixture
-def client() -> Iterator[Any]:
-    app = create_app()
+def client(tmp_path: Path) -> Iterator[Any]:
+    app = create_app(saved=Saved(tmp_path))
     yield app.test_client()
     shared(app).close()
 
@@ -34,7 +36,13 @@ def test_a_batch_shows_its_progress_then_its_files(client: Any) -> None:
         seen.append(status["done"])
         assert time.monotonic() < deadline
         time.sleep(0.2)
-    assert status == {"state": "done", "done": status["total"], "total": status["total"], "message": ""}
+    assert status == {
+        "state": "done",
+        "done": status["total"],
+        "total": status["total"],
+        "what": "NPCs made",
+        "message": "",
+    }
     assert seen == sorted(seen)  # progress only goes forward
     assert status["total"] == 12  # one run: the roster for the page, the JSONL and the PDF together
     page = client.get(job).get_data(as_text=True)
@@ -50,8 +58,8 @@ def test_a_bad_option_is_refused_on_the_form_with_its_reason(client: Any) -> Non
     assert answer.status_code == 422
 
 
-def test_the_store_of_browsers_is_bounded() -> None:
-    store = Store(RulesChoice())
+def test_the_store_of_browsers_is_bounded(tmp_path: Path) -> None:
+    store = Store(RulesChoice(), saved=Saved(tmp_path))
     first, _ = store.get(None)
     for _ in range(MAX_BROWSERS):
         store.get(None)
@@ -59,6 +67,19 @@ def test_the_store_of_browsers_is_bounded() -> None:
     assert again != first  # the first was forgotten, the longest unused
     transient, _ = store.get(None, keep=False)
     assert store.get(transient, keep=False)[0] != transient  # reading pages keeps nothing
+
+
+def test_a_flood_of_new_browsers_loses_no_players_walk(tmp_path: Path) -> None:
+    """More new browsers than the server keeps in memory (any local process can send cookie-less POSTs)
+    push a player out of memory, not out of the walk: it is read back from disk, under the same id."""
+    store = Store(RulesChoice(), saved=Saved(tmp_path))
+    player, state = store.get(None)
+    state.answers.extend(["fighter", "9"])
+    store.save(state)
+    for _ in range(MAX_BROWSERS + 1):
+        store.get(None)
+    again, state = store.get(player)
+    assert again == player and state.answers == ["fighter", "9"]
 
 
 def test_who_can_reach_the_page() -> None:
@@ -79,7 +100,7 @@ def _step(client: Any) -> str:
 
 def test_the_walks_own_words_typed_in_the_box_do_what_they_do_at_the_terminal(client: Any) -> None:
     first = _step(client)
-    assert client.post("/new", data={"step": first, "action": "take", "entry": "9"}).status_code == 303
+    assert client.post("/new", data={"step": first, "action": "take", "entry": "fighter"}).status_code == 303
     second = _step(client)
     assert second != first
     helped = client.post("/new", data={"step": second, "action": "take", "entry": "HELP"})
@@ -93,3 +114,19 @@ def test_the_walks_own_words_typed_in_the_box_do_what_they_do_at_the_terminal(cl
     assert "Start again" in left and _step(client) == second
     assert client.post("/new", data={"step": second, "action": "take", "entry": " back "}).status_code == 303
     assert _step(client) == first  # `back` typed undoes the step, as the button does
+
+
+def test_new_rules_mid_walk_ask_first_and_undo_brings_the_walk_and_its_rules_back(client: Any) -> None:
+    assert (
+        client.post("/new", data={"step": "concept", "action": "take", "entry": "fighter"}).status_code == 303
+    )
+    asked = client.post("/rules", data={"shipped": "house-combat"})
+    assert asked.status_code == 409 and "tick the box" in asked.get_data(as_text=True)
+    assert _step(client) == "rolls.points"  # nothing changed
+    assert client.post("/rules", data={"shipped": "house-combat", "confirmed": "yes"}).status_code == 303
+    assert _step(client) == "concept" and "House rules: house-combat" in client.get("/new").get_data(
+        as_text=True
+    )
+    assert client.post("/new", data={"action": "undo"}).status_code == 303
+    page = client.get("/new").get_data(as_text=True)
+    assert _step(client) == "rolls.points" and "House rules: house-combat" not in page

@@ -28,12 +28,14 @@ ROUTES = [
     "/new/character.nope",
     "/open",
     "/open/record.html",
-    "/open/record-letter.pdf",
-    "/open/record-tabloid.pdf",
+    "/open/character.letter.pdf",
+    "/open/character.roll20.json",
+    "/open/character.tabloid.pdf",
     "/rules",
     "/gm",
     "/gm/jobs/nope",
     "/gm/jobs/nope/status",
+    "/gm/jobs/nope/stop",
     "/gm/jobs/nope/files/npcs.jsonl",
     "/gm/jobs/nope/files/..%2f..%2fetc%2fpasswd",
     "/static/app.css",
@@ -242,15 +244,15 @@ def test_the_policies_on_every_answer(server: Served) -> None:
 
 
 def test_no_state_is_shared_between_browsers(server: Served) -> None:
-    body, headers = _form(action="take", step="rolls.points", entry="9 9")
+    body, headers = _form(action="take", step="concept", entry="fighter")
     first = send(server, "POST", "/new", body, headers)
     cookie = first.headers["set-cookie"].split(";")[0]
     mine = send(server, "GET", "/new", headers={"Cookie": cookie})
-    assert b"rolls.points" in mine.body and b"allocation.PS" in mine.body
+    assert b'name="step" value="rolls.points"' in mine.body and b"Concept:</span> Fighter" in mine.body
     other = send(server, "GET", "/new")
-    assert b"Step 1 " in other.body
+    assert b'name="step" value="concept"' in other.body and b"Fighter</span>" not in other.body
     forged = send(server, "GET", "/new", headers={"Cookie": "chargen_browser=" + "A" * 32})
-    assert b"Step 1 " in forged.body
+    assert b'name="step" value="concept"' in forged.body
 
 
 def test_200_concurrent_requests_are_all_answered(server: Served) -> None:

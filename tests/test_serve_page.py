@@ -14,7 +14,18 @@ from typing import Any
 
 import pytest
 
-from tests.serve_support import AXE, Requests, Served, chromium, missing, press, served
+from tests.serve_support import (
+    AXE,
+    Requests,
+    Served,
+    chromium,
+    missing,
+    press,
+    press_empty,
+    served,
+    step,
+    type_entry,
+)
 
 EXAMPLES = Path(__file__).parent / "examples"
 
@@ -50,18 +61,21 @@ def _visit_every_page(page: Any, server: Served, tmp_path: Path) -> Iterator[str
     yield "home"
     page.goto(server.url + "new")
     yield "walk, first step"
-    page.fill("#entry", "999")
-    press(page, "Use my entry")
+    type_entry(page, "999")
+    press(page, "Use this")
     yield "walk, a refusal"
-    while page.locator("form.answer").count():
-        press(page, "Roll for me")
+    while (key := step(page)) is not None:
+        press_empty(page)
+        yield f"walk, after {key}"  # every step a walk reaches, with the warning of the one before
     yield "walk, complete"
+    press(page, "Start again")
+    yield "walk, asked before starting again"
     page.goto(server.url + "open")
     page.fill("#text", "name: Bad\nrolls: {points: 99}\nrace: martian\n")
     press(page, "Open")
     yield "open, problems"
     page.set_input_files("#file", str(EXAMPLES / "rolf.yaml"))
-    press(page, "Open")
+    press(page, "Check it again")  # a file uploaded is read before the text in the editor
     yield "open, a record"
     page.goto(server.url + "rules")
     yield "rules"
@@ -128,6 +142,38 @@ def test_an_opened_file_shows_its_record_and_its_pdf_is_chargen_renders(
     assert (tmp_path / "page.pdf").read_bytes() == (tmp_path / "cli.pdf").read_bytes()
 
 
+def test_an_opened_file_is_fixed_in_place_and_offers_every_download(
+    page: Any, server: Served, tmp_path: Path
+) -> None:
+    broken = tmp_path / "rolf-broken.yaml"
+    rolf = (EXAMPLES / "rolf.yaml").read_text(encoding="utf-8")
+    broken.write_text(rolf.replace("race: human\n", "race: martian\n"), encoding="utf-8")
+    page.goto(server.url + "open")
+    page.set_input_files("#file", str(broken))
+    press(page, "Open")
+    assert "martian" in page.locator("ul.problems").inner_text()
+    text = page.locator("#text").input_value()
+    assert text == broken.read_text(encoding="utf-8")  # the uploaded text, in the editor beside its problems
+    page.fill("#text", text.replace("race: martian\n", "race: human\n"))
+    press(page, "Check it again")
+    assert page.locator("ul.problems").count() == 0
+    assert page.frame_locator("iframe").locator("h1.name").inner_text() == "Rolf the Barbarian"
+    fixed = tmp_path / "fixed.yaml"
+    fixed.write_text(page.locator("#text").input_value(), encoding="utf-8")
+    links = page.locator("ul.downloads a")
+    assert links.count() == 9  # file (YAML, JSON), record (HTML, four PDFs), Roll20, Foundry
+    for label, args in (
+        ("character file (YAML)", ["build", str(fixed)]),
+        ("Roll20 character (chargen export --to roll20)", ["export", str(fixed), "--to", "roll20"]),
+        ("Foundry VTT actor (chargen export --to foundry)", ["export", str(fixed), "--to", "foundry"]),
+    ):
+        with page.expect_download() as info:
+            page.get_by_role("link", name=label, exact=True).click()
+        assert info.value.suggested_filename.startswith("rolf-the-barbarian")
+        info.value.save_as(tmp_path / "got")
+        assert (tmp_path / "got").read_text(encoding="utf-8") == _chargen(*args), label
+
+
 def test_a_script_laden_name_is_text_on_the_page_and_in_the_record(page: Any, server: Served) -> None:
     hostile = '<img src=x onerror="document.title=1"><script>document.title=2</script>'
     page.goto(server.url + "open")
@@ -149,8 +195,8 @@ def test_house_rules_are_checked_and_recorded(page: Any, server: Served, tmp_pat
     press(page, "Use these rules")
     assert "House rules: house-combat" in page.locator("header").inner_text()
     page.goto(server.url + "new")
-    while page.locator("form.answer").count():
-        press(page, "Roll for me")
+    while step(page) is not None:
+        press_empty(page)
     with page.expect_download() as info:
         page.get_by_role("link", name="character file (YAML)").click()
     info.value.save_as(tmp_path / "ruled.yaml")

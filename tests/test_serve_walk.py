@@ -16,7 +16,7 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from tests.serve_support import Requests, Served, chromium, press, served
+from tests.serve_support import Requests, Served, chromium, press, press_empty, served, step, type_entry
 
 _DICE = re.compile(r"(\d*)D(\d+)")
 
@@ -43,44 +43,49 @@ def page(browser: Any, server: Served) -> Iterator[Any]:
     context.close()
 
 
-def step(page: Any) -> str | None:
-    """The key of the step the page shows (None: the walk is done)."""
-    field = page.locator("form.answer input[name=step]")
-    return field.get_attribute("value") if field.count() else None
+#: The player's own choices where a step offers controls (values of its choices).
+CHOSEN = {
+    "concept": ["fighter"],
+    "optional": ["PB"],
+    "gender": ["female"],
+    "race_attempts[0]": ["elf"],
+    "weapons": ["dagger"],
+    "armor": ["leather"],
+}
 
 
-def own_entry(key: str, ask: str) -> str:
-    """What a player who rolled their own dice types at this step (a valid entry of the question)."""
-    chosen = {
-        "optional": "PB",
-        "gender": "female",
-        "race_attempts[0]": "Elf",
-        "weapons": "Dagger",
-        "armor": "Leather",
-        "shield": "",
-        "skills": "",
-        "name": "Aelinor <b>Thrain</b>",
-    }
-    if key in chosen:
-        return chosen[key]
-    if key.startswith("allocation."):
-        return re.search(r"Enter for (\d+)", ask).group(1)  # type: ignore[union-attr]
-    if key.startswith("rolls.race["):
-        return "1"  # at or under any race's chance: this race
-    dice = [int(side) for count, side in _DICE.findall(ask.split(",")[0]) for _ in range(int(count or 1))]
-    if dice:
-        return " ".join(str(max(1, side - 1)) for side in dice)
-    return ""  # a step this test does not know (a newer step of the walk): its Enter choice, typed
+def own_entry(page: Any, key: str) -> str:
+    """Enter at this step what a player who rolled their own dice would, with the step's controls (dice in
+    their fields, choices ticked) or, where there are none, typed; the entry as the file records it."""
+    numbers = page.locator("input[name=number]")
+    if key == "name":
+        type_entry(page, "Aelinor <b>Thrain</b>")
+        return "Aelinor <b>Thrain</b>"
+    if key in CHOSEN:
+        for value in CHOSEN[key]:
+            page.locator(f"input[name=choice][value='{value}']").check()
+        return ", ".join(CHOSEN[key])
+    if numbers.count() and not key.startswith("allocation."):  # 5.2: an even share, the step's own button
+        values = []
+        for index in range(numbers.count()):
+            field = numbers.nth(index)
+            low, high = int(field.get_attribute("min")), int(field.get_attribute("max"))
+            value = 1 if key.startswith("rolls.race[") else max(low, high - 1)
+            field.fill(str(value))
+            values.append(str(value))
+        return " ".join(values)
+    return ""
 
 
 def test_a_whole_walk_with_the_players_own_dice(page: Any, server: Served, tmp_path: Path) -> None:
     page.goto(server.url + "new")
     entered: dict[str, str] = {}
     while (key := step(page)) is not None:
-        ask = page.locator("label[for=entry]").inner_text()
-        entered[key] = own_entry(key, ask)
-        page.fill("#entry", entered[key])
-        press(page, "Use my entry")
+        entered[key] = own_entry(page, key)
+        if entered[key] or key == "name":
+            press(page, page.locator("form.answer button[value=take]").inner_text())
+        else:
+            press_empty(page)
         assert not page.locator(".refused").count(), (
             key,
             entered[key],
@@ -110,39 +115,43 @@ def test_a_whole_walk_with_the_players_own_dice(page: Any, server: Served, tmp_p
     assert html.read_bytes() == (tmp_path / "rendered.html").read_bytes()
 
 
-def test_roll_for_me_throughout(page: Any, server: Served, tmp_path: Path) -> None:
+def test_the_empty_entry_button_throughout(page: Any, server: Served, tmp_path: Path) -> None:
     page.goto(server.url + "new")
     steps = 0
     while step(page) is not None:
-        press(page, "Roll for me")
+        press_empty(page)
         steps += 1
         assert steps < 80
-    assert page.locator("ol.taken li").count() == steps
+    assert page.locator("ul.taken li").count() == steps
     document = _download(page, "character file (JSON)", tmp_path / "rolled.json")
     assert _chargen("build", str(document), "--format", "json") == document.read_text(encoding="utf-8")
 
 
-def test_back_across_steps(page: Any, server: Served) -> None:
+def test_back_across_steps_asks_first_and_undo_brings_them_back(page: Any, server: Served) -> None:
     page.goto(server.url + "new")
     keys = []
     for _ in range(5):
         keys.append(step(page))
-        press(page, "Roll for me")
-    assert page.locator("ol.taken li").count() == 5
+        press_empty(page)
+    assert page.locator("ul.taken li").count() == 5
     press(page, "Back one step")
-    assert step(page) == keys[4] and page.locator("ol.taken li").count() == 4
-    press(page, f"Back to here: step 2, {keys[1]}")
-    assert step(page) == keys[1] and page.locator("ol.taken li").count() == 1
-    page.fill("#entry", "999")
-    press(page, "Use my entry")
-    assert step(page) == keys[1]  # refused: still here
-    press(page, "Back one step")
-    assert step(page) == keys[0] and page.locator("ol.taken li").count() == 0
-    assert page.get_by_role("button", name="Back one step").is_disabled()
+    assert step(page) == keys[4] and page.locator("ul.taken li").count() == 4
+    back = page.get_by_role("button", name="Back to here").nth(1)
+    press(page, back.get_attribute("aria-label"))
+    assert page.get_by_role("alertdialog").count() == 1  # it drops later steps: asked first
+    assert page.locator("ul.taken li").count() == 4
+    press(page, "Yes, go back")
+    assert step(page) == keys[1] and page.locator("ul.taken li").count() == 1
+    press(page, "Undo: bring it back")
+    assert step(page) == keys[4] and page.locator("ul.taken li").count() == 4
+    type_entry(page, "999")
+    press(page, page.locator("form.answer button[value=take]").inner_text())
+    assert step(page) == keys[4]  # refused: still here
 
 
 #: The steps of the walk today whose every entry is checked (a name is anything the player likes, 8.8).
 CHECKED = (
+    "concept",
     "rolls.",
     "allocation.",
     "optional",
@@ -159,54 +168,24 @@ def test_a_wrong_entry_at_each_step_is_refused_with_its_reason(page: Any, server
     page.goto(server.url + "new")
     refused = 0
     while (key := step(page)) is not None:
-        taken = page.locator("ol.taken li").count()
-        page.fill("#entry", "999 fathoms")
-        press(page, "Use my entry")
+        taken = page.locator("ul.taken li").count()
+        type_entry(page, "999 fathoms")
+        press(page, page.locator("form.answer button[value=take]").inner_text())
         if step(page) != key:  # taken: a step that takes any text (the name; a step newer than this test)
             assert not key.startswith(CHECKED), key
             press(page, "Back one step")
         else:
-            alert = page.get_by_role("alert")
+            alert = page.locator("#refused")
+            assert alert.get_attribute("role") == "alert"
             assert alert.inner_text().startswith("Refused: "), key
             assert len(alert.inner_text()) > len("Refused: ") + 10
-            assert page.locator("ol.taken li").count() == taken
+            assert page.locator("ul.taken li").count() == taken
             assert page.locator("#entry").input_value() == "999 fathoms"  # kept, to correct
             assert page.locator("#entry").get_attribute("aria-invalid") == "true"
             refused += 1
         assert step(page) == key
-        press(page, "Roll for me")
+        press_empty(page)
     assert refused >= 15
-
-
-def test_keyboard_alone(page: Any, server: Served, tmp_path: Path) -> None:
-    page.goto(server.url + "new")
-    first = step(page)
-    assert page.evaluate("document.activeElement.id") == "entry"  # the entry has the focus
-    page.keyboard.type("7 8")
-    with page.expect_navigation():
-        page.keyboard.press("Enter")  # Enter in the field: "Use my entry"
-    assert page.locator("ol.taken li").first.inner_text().startswith("rolls.points 15:")
-    while (key := step(page)) is not None:
-        assert page.evaluate("document.activeElement.id") == "entry", key
-        page.keyboard.press("Tab")  # Use my entry
-        page.keyboard.press("Tab")  # Roll for me
-        assert page.evaluate("document.activeElement.textContent") == "Roll for me"
-        with page.expect_navigation():
-            page.keyboard.press("Enter")
-        assert step(page) != key
-    assert first == "rolls.points"
-    links = []
-    page.keyboard.press("Tab")
-    links.append(page.evaluate("document.activeElement.textContent"))
-    assert links == ["Skip to the page"]
-    for _ in range(30):  # on to the first download, by Tab alone
-        page.keyboard.press("Tab")
-        if page.evaluate("document.activeElement.textContent") == "character file (YAML)":
-            break
-    with page.expect_download() as info:
-        page.keyboard.press("Enter")
-    info.value.save_as(tmp_path / "keyboard.yaml")
-    assert yaml.safe_load((tmp_path / "keyboard.yaml").read_text(encoding="utf-8"))["rolls"]["points"] == 15
 
 
 def _download(page: Any, label: str, target: Path) -> Path:

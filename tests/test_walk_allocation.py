@@ -56,6 +56,7 @@ def test_the_preview_shows_the_values_placed_before_all_six_are() -> None:
     from chargen.walkthrough import new_walk
 
     walk = new_walk(load_tables(), seed=3)
+    walk.answer("")  # the concept: any
     walk.answer("9")  # 5.1: 88 points, maximum 23
     walk.answer("23")  # PS
     walk.answer("6")  # MD

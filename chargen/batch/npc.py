@@ -4,8 +4,6 @@ character file, Character Record, roster card). Pure functions of (plan, number,
 from __future__ import annotations
 
 import random
-import re
-import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -15,6 +13,7 @@ from chargen.batch.mix import Mix, derived_seed
 from chargen.errors import ChargenError
 from chargen.jsontext import character_line
 from chargen.model import Character, UnarmedLine, WeaponLine
+from chargen.names import file_name as name_for_file
 from chargen.tables import Tables
 from chargen.tables.schema import NameParts
 from chargen.vocabulary import EIGHT
@@ -158,10 +157,11 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
     character = make_character(plan, number, tables)
     wanted = plan.wanted
     file_name = record = text = None
+    stem = f"{number:0{len(str(plan.count))}d}-{name_for_file(character.name, 'npc')}"
     if "out" in wanted:
         from chargen.character_file import dump_document
 
-        file_name = f"{number:0{len(str(plan.count))}d}-{slug(character.name)}.yaml"
+        file_name = f"{stem}.yaml"
         text = dump_document(character, "yaml")
     if "records" in wanted:
         record = _record_pdf(plan, number, character, tables)
@@ -174,7 +174,7 @@ def make_output(plan: Plan, number: int, tables: Tables) -> NpcOutput:
     if plan.export is not None:
         from chargen.export import export_json
 
-        export_name = f"{number:0{len(str(plan.count))}d}-{slug(character.name)}.json"
+        export_name = f"{stem}.json"
         export_text = export_json(character, tables, plan.export)
     return NpcOutput(
         number=number,
@@ -255,10 +255,3 @@ def csv_row(number: int, character: Character) -> tuple[str, ...]:
         "seed": character.seed,
     }
     return tuple("" if values[column] is None else str(values[column]) for column in CSV_COLUMNS)
-
-
-def slug(name: str) -> str:
-    """`Sharga the Red Eye` -> `sharga-the-red-eye`: ASCII, lower case, safe in any file system."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
-    words = re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")
-    return words[:60].rstrip("-") or "npc"

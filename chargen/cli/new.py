@@ -135,9 +135,10 @@ def _walk_through(walk: Any) -> None:
 def _ask_outputs(walk: Any, document: Character, outputs: Outputs) -> Outputs:
     """The character file and the record's files: those not given as options, asked, each asked again until
     it can be written; an existing file replaced only after a yes."""
+    from chargen.names import file_name
     from chargen.walkthrough.outputs import Target, would_replace
 
-    offered = f"{_slug(document.name)}.{outputs.fmt}"
+    offered = f"{file_name(document.name)}.{outputs.fmt}"
     force = outputs.force
     output = _kept(walk, outputs.output, Target(outputs.fmt, offered), force=force)
     given = frozenset({output})
@@ -250,7 +251,3 @@ def _shown_name(name: str, tables: Tables) -> str:
         if name in table:
             return str(table[name].name)
     return name
-
-
-def _slug(name: str) -> str:
-    return "-".join("".join(c if c.isalnum() else " " for c in name.lower()).split()) or "character"

@@ -9,6 +9,7 @@ imported only when a PDF is asked for.
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -37,11 +38,12 @@ def _page(
     *,
     standalone: bool,
     explain: bool = False,
+    undecided: Collection[str] = (),
 ) -> str:
     import chargen
-    from chargen.render.build import build_sheet
+    from chargen.render.build import blanked, build_sheet
 
-    sheet = build_sheet(character, tables, chargen.__version__, explain=explain)
+    sheet = blanked(build_sheet(character, tables, chargen.__version__, explain=explain), undecided)
     return _sheet_page(sheet, paper, template, standalone=standalone)
 
 
@@ -65,13 +67,15 @@ def render_html(
     paper: str = "letter",
     template: Path | None = None,
     explain: bool = False,
+    undecided: Collection[str] = (),
 ) -> str:
     """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests
     (a GM's template that refers to anything outside the page is refused). `explain`: each value links
-    to its working, in a closed <details> at the end."""
+    to its working, in a closed <details> at the end. `undecided`: for a walk's preview, the record's
+    lines (`Name`, `Race`, `Gender`, ...) to show as a dash."""
     from chargen.render.fetcher import check_standalone, with_policy
 
-    page = _page(character, tables, paper, template, standalone=True, explain=explain)
+    page = _page(character, tables, paper, template, standalone=True, explain=explain, undecided=undecided)
     if template is not None:  # ours carries the policy already; a GM's gets it first thing
         check_standalone(page, str(template))
         page = with_policy(page)

@@ -7,15 +7,15 @@ from typing import Any
 
 from chargen.errors import InputError
 from chargen.model import Character
-from chargen.walkthrough.dice_steps import dice_question, sides_of
-from chargen.walkthrough.walk import Question, Walk
+from chargen.walkthrough.dice_steps import dice_question, modifiers_told, sides_of
+from chargen.walkthrough.walk import Choice, Question, Walk
 
 
 def gender_question() -> Question:
     def explain(walk: Walk) -> str:
         genders = walk.tables.birthrights.genders
         told = "; ".join(
-            f"{gender.name}: {_modifiers(gender.modifiers) or 'no change'}" for gender in genders.values()
+            f"{gender.name}: {modifiers_told(gender.modifiers) or 'no change'}" for gender in genders.values()
         )
         return f"6.1 Gender, your choice. {told}."
 
@@ -38,11 +38,12 @@ def gender_question() -> Question:
         accepts=lambda walk: (
             "male or female, or the first letters of either (m, fem); Enter: chargen chooses"
         ),
+        choices=lambda walk: [
+            Choice(key, gender.name, modifiers_told(gender.modifiers) or "no change")
+            for key, gender in sorted(walk.tables.birthrights.genders.items())
+        ],
+        empty="Let chargen choose",
     )
-
-
-def _modifiers(modifiers: dict[str, int]) -> str:
-    return ", ".join(f"{code} {value:+d}" for code, value in modifiers.items())
 
 
 def hand_question() -> Question:
@@ -95,7 +96,7 @@ def aspect_question() -> Question:
         effects = walk.tables.aspect_file.effects[aspect.kind]
         names = {key: getattr(aspect, key) or "" for key in ("season", "named_day", "opposite_season")}
         told = "; ".join(f"{row.effect:+d} {row.when.format_map(names)}" for row in effects.rows)
-        return f"{aspect.name} (rule {aspect.rule}), on percentile rolls: {told} ({effects.window})"
+        return f"{aspect.name} (rule {aspect.rule})\n  on percentile rolls: {told} ({effects.window})"
 
     return dice_question(
         "aspect",
@@ -201,4 +202,5 @@ def name_question() -> Question:
         lambda walk: f"Name (Enter for {offered_name(walk)})",
         take,
         accepts=lambda walk: "any name of one line, up to 500 characters; Enter takes the one offered",
+        empty="Take the name offered",
     )

@@ -10,7 +10,9 @@ from chargen.dice import DiceSpec
 from chargen.errors import InputError
 from chargen.model import Character
 from chargen.walkthrough.entries import dice_entry, dice_named
-from chargen.walkthrough.walk import Question, Walk
+from chargen.walkthrough.walk import Choice, Die, Question, Walk
+
+ROLL_FOR_ME = "Roll the dice for me"
 
 
 def dice_question(
@@ -47,7 +49,12 @@ def dice_question(
             "(a D100 showing 00 is 100); Enter: chargen rolls them"
         )
 
-    return Question(f"rolls.{key}", explain, ask, take, applies, accepts)
+    numbers = _dice_fields(sides)
+    return Question(f"rolls.{key}", explain, ask, take, applies, accepts, numbers=numbers, empty=ROLL_FOR_ME)
+
+
+def _dice_fields(sides: Callable[[Walk], list[int]]) -> Callable[[Walk], list[Die]]:
+    return lambda walk: [Die(f"D{side}", 1, side) for side in sides(walk)]
 
 
 def sides_of(spec: DiceSpec | str) -> list[int]:
@@ -84,6 +91,8 @@ def race_roll(index: int) -> Question:
         take,
         applies,
         lambda walk: "the D100 you rolled, 1-100 (00 is 100); Enter: chargen rolls it",
+        numbers=lambda walk: [Die("D100", 1, 100)],
+        empty=ROLL_FOR_ME,
     )
 
 
@@ -122,14 +131,29 @@ def race_attempt(index: int) -> Question:
             return False
         return index == 0 or (len(rolls) == index and walk.preview().race == "human")
 
-    def accepts(walk: Walk) -> str:
-        tried = set(walk.data.get("race_attempts") or [])
-        races = [
-            race.name for key, race in walk.tables.races.items() if race.chance < 100 and key not in tried
-        ]
-        return f"a race not tried yet ({', '.join(races)}), in any case; Enter: no more tries"
+    empty = "Be human" if index == 0 else "Stop trying: human"
+    key = f"race_attempts[{index}]"
+    return Question(key, race_explain, ask, take, applies, _untried_told, choices=untried, empty=empty)
 
-    return Question(f"race_attempts[{index}]", race_explain, ask, take, applies, accepts)
+
+def _untried_told(walk: Walk) -> str:
+    races = [choice.label for choice in untried(walk)]
+    return f"a race not tried yet ({', '.join(races)}), in any case; Enter: no more tries"
+
+
+def untried(walk: Walk) -> list[Choice]:
+    """6.3: the races a next attempt may try, each with its chance and what it changes."""
+    tried = set(walk.data.get("race_attempts") or [])
+    return [
+        Choice(key, race.name, f"{race.chance}% on D100; {modifiers_told(race.modifiers) or 'no changes'}")
+        for key, race in walk.tables.races.items()
+        if race.chance < 100 and key not in tried
+    ]
+
+
+def modifiers_told(modifiers: dict[str, int]) -> str:
+    """`PS -2, AG +1`: what a race or gender adds to the characteristics (6.1, 6.4-6.9)."""
+    return ", ".join(f"{code} {value:+d}" for code, value in modifiers.items())
 
 
 def race_explain(walk: Walk) -> str:

@@ -10,7 +10,7 @@ from chargen.names import resolved
 from chargen.render.captions import damage_increase
 from chargen.rules.damage_increase import RANK, counted_in_damage, increase_of, rank_bonus
 from chargen.tables import Tables
-from chargen.walkthrough.walk import Question, Walk
+from chargen.walkthrough.walk import Choice, Question, Walk
 
 
 def optional_rules(tables: Tables) -> dict[str, str]:
@@ -94,4 +94,14 @@ def increase_question() -> Question:
         lambda walk: "Weapons to increase by Rank instead, separated by commas, or Enter for PS on all",
         take,
         lambda walk: bool(_choices(walk)),
+        choices=_offered,
+        many=True,
+        empty="PS on all",
     )
+
+
+def _offered(walk: Walk) -> list[Choice]:
+    return [
+        Choice(key, walk.tables.weapons[key].name, told.partition(": ")[2])
+        for key, told in _choices(walk).items()
+    ]

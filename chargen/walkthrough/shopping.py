@@ -8,7 +8,7 @@ from typing import Any
 from chargen.errors import InputError
 from chargen.names import resolved
 from chargen.rules.combat import armor_cost
-from chargen.walkthrough.walk import Question, Walk
+from chargen.walkthrough.walk import Choice, Question, Walk
 
 #: What the names accept, for `help`.
 _SPELLING = "in any case, with spaces or hyphens (chain mail, Hand & Half, kite)"
@@ -72,11 +72,42 @@ def weapons_question() -> Question:
         explain,
         lambda walk: "Weapons to buy, separated by commas (e.g. Short Sword, Dagger), or Enter for none",
         take,
-        accepts=lambda walk: (
-            f"names from the Weapons Chart (20.2) {_SPELLING}, separated by commas; a weapon above your PS "
-            "or MD is sold, with a warning of what it costs you; Enter buys none"
-        ),
+        accepts=lambda walk: _WEAPONS_ACCEPTED,
+        choices=_weapon_choices,
+        many=True,
+        empty="None",
     )
+
+
+_WEAPONS_ACCEPTED = (
+    f"names from the Weapons Chart (20.2) {_SPELLING}, separated by commas; a weapon above your PS or MD is "
+    "sold, with a warning of what it costs you; Enter buys none"
+)
+
+
+def _priced(cost: int | None, purse: int) -> str:
+    """Why the purse refuses an item on its own (8.5), or "" when it can pay for it."""
+    if cost is None:
+        return "not for sale (no price on the chart)"
+    return f"costs {cost}; your purse holds {purse} (8.5)" if cost > purse else ""
+
+
+def _weapon_choices(walk: Walk) -> list[Choice]:
+    """20.2's weapons with their price and needs; one the purse cannot pay for is refused, one above the
+    character's PS or MD is sold with a warning (20.2)."""
+    stats, purse = _stats(walk), _left(walk)
+    found = []
+    for key, weapon in walk.tables.weapons.items():
+        short = [
+            f"needs {code} {need}, yours {stats[code]}"
+            for code, need in (("PS", weapon.ps), ("MD", weapon.md))
+            if stats[code] < need
+        ]
+        note = f"{weapon.cost} Silver Pennies; PS {weapon.ps}, MD {weapon.md}"
+        if short:
+            note += f"; warning: {', '.join(short)} (20.2)"
+        found.append(Choice(key, weapon.name, note, _priced(weapon.cost, purse)))
+    return found
 
 
 def weapon_warnings(walk: Walk) -> list[str]:
@@ -147,7 +178,26 @@ def armor_question() -> Question:
         lambda walk: "Armor (e.g. Leather), or Enter for none",
         take,
         accepts=lambda walk: f"one name from the Armor Chart (18.1) {_SPELLING}; Enter buys none",
+        choices=_armor_choices,
+        empty="None",
     )
+
+
+def _armor_choices(walk: Walk) -> list[Choice]:
+    size = walk.tables.races[walk.preview().race].size
+    human, purse = walk.tables.armor_file.human_size, _left(walk)
+    found = []
+    for key, armor in walk.tables.armor.items():
+        cost = armor_cost(armor, size, human)
+        found.append(
+            Choice(
+                key,
+                armor.name,
+                f"{cost} Silver Pennies for your size; Protection {armor.protection}, AG -{armor.agility_loss}",
+                _priced(cost, purse),
+            )
+        )
+    return found
 
 
 def shield_question() -> Question:
@@ -171,4 +221,14 @@ def shield_question() -> Question:
         lambda walk: "Shield (e.g. Buckler), or Enter for none",
         take,
         accepts=lambda walk: f"one name from the Shield Chart (17.5) {_SPELLING}; Enter buys none",
+        choices=lambda walk: [
+            Choice(
+                key,
+                shield.name,
+                f"{shield.cost} Silver Pennies; MD -{shield.manual_dexterity_loss}",
+                _priced(shield.cost, _left(walk)),
+            )
+            for key, shield in walk.tables.shields.items()
+        ],
+        empty="None",
     )

@@ -3,12 +3,14 @@ and a college of magic (34-47) with the talents and spells the tables name for i
 
 from __future__ import annotations
 
+from typing import Any
+
 from chargen.errors import InputError, Problem
 from chargen.messages import unlisted_magic
 from chargen.names import resolve, resolved
 from chargen.rules.magic import may_cast, opposed_to_element
 from chargen.tables.abilities_schema import College
-from chargen.walkthrough.walk import Question, Walk
+from chargen.walkthrough.walk import Choice, Question, Walk
 
 
 def bank(walk: Walk) -> int:
@@ -72,7 +74,27 @@ def skills_question() -> Question:
             "names of skills (48-62) in any case, separated by commas, each once, within your Experience; "
             "Enter buys none"
         ),
+        choices=lambda walk: _bought_at_rank_zero(walk, walk.tables.abilities.skills, "skills"),
+        many=True,
+        empty="None",
     )
+
+
+def _bought_at_rank_zero(walk: Walk, entries: dict[str, Any], key: str) -> list[Choice]:
+    """8.6: each skill or language at its Rank 0 price; one the Experience left cannot pay for on its own is
+    refused (what this step bought before is counted as not bought: the step replaces it)."""
+    cost = walk.tables.abilities.experience.rank_zero_skill.cost
+    chosen = walk.data.pop(key, None)
+    try:
+        left = bank(walk)
+    finally:
+        if chosen is not None:
+            walk.data[key] = chosen
+    refused = f"costs {cost} Experience Points; {left} left (8.6)" if cost > left else ""
+    return [
+        Choice(entry_id, str(getattr(entry, "name", entry_id)), f"{cost} Experience Points", refused)
+        for entry_id, entry in entries.items()
+    ]
 
 
 def languages_question() -> Question:
@@ -109,7 +131,15 @@ def languages_question() -> Question:
         lambda walk: "Languages to buy at Rank 0, separated by commas (e.g. Elvish), or Enter for none",
         take,
         accepts=accepts,
+        choices=_language_choices,
+        many=True,
+        empty="None",
     )
+
+
+def _language_choices(walk: Walk) -> list[Choice]:
+    languages = walk.tables.abilities.languages
+    return [] if languages.open else _bought_at_rank_zero(walk, dict(languages.entries), "languages")
 
 
 def _colleges(walk: Walk) -> dict[str, College]:
@@ -151,6 +181,10 @@ def college_question() -> Question:
             f"one of: {', '.join(college.name for college in _colleges(walk).values())}, in any case; "
             "Enter joins none"
         ),
+        choices=lambda walk: [
+            Choice(key, college.name, f"rule {college.rule}") for key, college in _colleges(walk).items()
+        ],
+        empty="None",
     )
 
 
@@ -204,4 +238,10 @@ def magic_question() -> Question:
         take,
         lambda walk: bool(walk.data.get("college")) and bool(_castable(walk)),
         accepts=lambda walk: f"names from: {', '.join(_castable(walk).values())}; Enter learns none",
+        choices=lambda walk: [
+            Choice(key, walk.tables.abilities.magic.entries[key].name, told.partition(" (")[2].rstrip(")"))
+            for key, told in _castable(walk).items()
+        ],
+        many=True,
+        empty="None",
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from chargen.errors import InputError
@@ -15,6 +16,7 @@ from chargen.walkthrough.birth_steps import (
     name_question,
     race_type_question,
 )
+from chargen.walkthrough.concept import concept_question
 from chargen.walkthrough.dice_steps import dice_question, race_attempt, race_roll, sides_of
 from chargen.walkthrough.entries import lawful_values
 from chargen.walkthrough.increase_step import increase_question, optional_rules, withheld_rules
@@ -25,13 +27,14 @@ from chargen.walkthrough.skills_step import (
     magic_question,
     skills_question,
 )
-from chargen.walkthrough.walk import Question, Walk
+from chargen.walkthrough.walk import Choice, Die, Question, Walk
 
 
 def questions(walk_tables: Any) -> list[Question]:
     """Every step, in the book's order; each applies only where the character so far needs it."""
     codes = list(walk_tables.characteristics.primaries)
     return [
+        concept_question(),
         _points(),
         *(_allocate(code, codes) for code in codes),
         _optional(),
@@ -140,7 +143,21 @@ def _allocate(code: str, codes: list[str]) -> Question:
             f"Enter takes {_even(values, left, slots)}, near an even share"
         )
 
-    return Question(f"allocation.{code}", _allocation_explain, ask, take, accepts=accepts)
+    numbers = _allocation_field(code, slots)
+    key = f"allocation.{code}"
+    return Question(
+        key, _allocation_explain, ask, take, accepts=accepts, numbers=numbers, empty="Near an even share"
+    )
+
+
+def _allocation_field(code: str, slots: int) -> Callable[[Walk], list[Die]]:
+    """5.2: the one number of this step, from the lowest to the highest value the rule still allows."""
+
+    def numbers(walk: Walk) -> list[Die]:
+        values, _ = _allowed(walk, slots)
+        return [Die(code, values[0], values[-1])] if values else []
+
+    return numbers
 
 
 def _completed(walk: Walk, codes: list[str]) -> dict[str, int]:
@@ -217,6 +234,18 @@ def _optional() -> Question:
         accepts=lambda walk: (
             f"codes separated by commas or spaces, from: {', '.join(_optional_codes(walk))}; Enter for none"
         ),
+        choices=lambda walk: [
+            *(
+                Choice(item.code, item.name, f"{item.dice}, rule {item.rule}")
+                for item in walk.tables.characteristics.optional
+            ),
+            *(
+                Choice(code, f"Optional rule {code}", told)
+                for code, told in optional_rules(walk.tables).items()
+            ),
+        ],
+        many=True,
+        empty="None",
     )
 
 

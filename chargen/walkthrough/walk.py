@@ -18,6 +18,26 @@ PREVIEW_SEED = 0
 
 
 @dataclass(frozen=True)
+class Choice:
+    """One option of a step, as a control shows it: the entry it stands for, its name, what it costs or
+    gives, and, when the rules refuse it as things stand, why (then it is shown but cannot be chosen)."""
+
+    value: str
+    label: str
+    note: str = ""
+    refused: str = ""
+
+
+@dataclass(frozen=True)
+class Die:
+    """One number a step asks for (a die, or a 5.2 value), with the values it may take."""
+
+    label: str
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
 class Question:
     """One step: its rule in one line, the question, and how an answer changes the walk (returning what to
     show; raising InputError, with the reason, for an entry the rules refuse)."""
@@ -29,6 +49,14 @@ class Question:
     applies: Callable[[Walk], bool] = lambda walk: True
     #: What the step accepts, in full, for `help` (None: the question itself says it).
     accepts: Callable[[Walk], str] | None = None
+    #: The options a control offers (None: a typed entry or numbers); `many`: any number of them, the
+    #: entry their values joined by commas, else one of them.
+    choices: Callable[[Walk], list[Choice]] | None = None
+    many: bool = False
+    #: The numbers the step asks for, the entry their values joined by spaces (None: not a number step).
+    numbers: Callable[[Walk], list[Die]] | None = None
+    #: What an empty entry (Enter) does, as a button says it.
+    empty: str = "Enter"
 
 
 #: Words every prompt of a walk understands, whatever the step, with what each does (for `help`).
@@ -36,6 +64,7 @@ COMMANDS = {
     "back": "undo the last step",
     "help": "say what this step does and what it accepts",
     "quit": "leave the walk; nothing is written",
+    "rest": "let chargen choose every step left, as `chargen roll --archetype` does for your concept",
 }
 
 
@@ -86,6 +115,10 @@ class Walk:
             raise InputError("the walk is done")
         snapshot = self._snapshot()
         try:
+            if command_of(text) == "rest":
+                shown = self._choose_rest()
+                self._history.append(snapshot)
+                return shown
             shown = question.take(self, text.strip())
             self.preview()
         except ChargenError:
@@ -116,11 +149,39 @@ class Walk:
         return [self.rng.randint(1, sides) for _ in range(count)]
 
     def preview(self) -> Character:
-        """The character as the steps so far make it (later steps filled in with a fixed seed)."""
+        """The character as the steps so far make it (later steps filled in with a fixed seed; a whole
+        file, as the rest chosen by chargen leaves it, keeps its own)."""
         from chargen.api import build_spec
         from chargen.character_reading import character_input
 
-        return build_spec(character_input(copy.deepcopy(self.data)), seed=PREVIEW_SEED, tables=self.tables)
+        seed = self.data.get("seed", PREVIEW_SEED)
+        return build_spec(character_input(copy.deepcopy(self.data)), seed=seed, tables=self.tables)
+
+    @property
+    def concept(self) -> str | None:
+        """The archetype the player chose as a concept (tables/archetypes.yaml), or None for any."""
+        chosen = self.marks.get("concept")
+        return str(chosen) if chosen else None
+
+    def _choose_rest(self) -> str:
+        """Every step left chosen as `chargen roll --archetype CONCEPT` would (api.build_spec of a partial
+        file: race attempts rolled, the archetype's kit bought within the purse (8.5, 8.7) and its
+        abilities within the Experience (8.6)); what the player decided is kept. A 5.2 allocation not yet
+        whole is the archetype's (a file holds all six or none)."""
+        from chargen.api import build_spec
+        from chargen.character_reading import character_input
+        from chargen.model import to_document
+
+        data = copy.deepcopy(self.data)
+        if len(self.allocation) < len(self.tables.characteristics.primaries):
+            data.pop("allocation", None)
+        if self.concept:
+            data["archetype"] = self.concept
+        seed = self.rng.randrange(2**31)
+        character = build_spec(character_input(data), seed=seed, tables=self.tables)
+        self.data = dict(to_document(character))
+        self.position = len(self.questions)
+        return f"chargen chose the rest: {character.name}"
 
     def document(self) -> Character:
         """The finished character file: every die and choice given, so nothing is left to a seed."""

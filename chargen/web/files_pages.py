@@ -6,16 +6,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from flask import Flask, Response, redirect, request
+from flask import Blueprint, Response, redirect, request, url_for
 
 from chargen.errors import ChargenError, InputError, format_path
-from chargen.web.app import browser, download, page, record_response, server
-from chargen.web.jobs import RulesChoice, record_pdf
+from chargen.web.context import browser, page, record_response, server
+from chargen.web.downloads import DOWNLOADS, character_file
+from chargen.web.jobs import RulesChoice
 from chargen.web.limits import choices
 from chargen.yamlio import MAX_BYTES, decode
 
 #: A name the page shows for an upload: its file name, cut to letters, digits and a few marks.
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+pages = Blueprint("files", __name__)
 
 
 @dataclass(frozen=True)
@@ -36,8 +38,9 @@ def _upload(field: str, paste: str = "") -> tuple[str, str] | None:
         name = _UNSAFE.sub("-", sent.filename.rsplit("/", 1)[-1])[:60] or "upload"
         return name, decode(sent.stream.read(MAX_BYTES + 1), name)
     text = request.form.get(paste, "") if paste else ""
-    if text.strip():
-        return "pasted", decode(text.encode("utf-8"), "pasted")
+    if text.strip():  # pasted, or an opened file's text as fixed in the editor: it keeps its name
+        name = _UNSAFE.sub("-", request.form.get("name", ""))[:60] or "pasted"
+        return name, decode(text.encode("utf-8"), name)
     return None
 
 
@@ -51,6 +54,7 @@ def _problems(error: ChargenError) -> list[Shown]:
     ]
 
 
+@pages.get("/open")
 def open_page(status: int = 200, problems: list[Shown] | None = None) -> Response:
     from chargen import api
 
@@ -61,9 +65,17 @@ def open_page(status: int = 200, problems: list[Shown] | None = None) -> Respons
             stale = api.validate(opened[1], opened[0], tables=browser().rules.tables())
         except ChargenError as error:
             found = _problems(error)
-    return page("open.html", status if not found else 422, opened=opened, problems=found, stale=stale)
+    return page(
+        "open.html",
+        status if not found else 422,
+        opened=opened,
+        problems=found,
+        stale=stale,
+        downloads=DOWNLOADS,
+    )
 
 
+@pages.post("/open")
 def open_file() -> Response:
     try:
         sent = _upload("file", "text")
@@ -72,7 +84,7 @@ def open_file() -> Response:
     if sent is None:
         return open_page(problems=[Shown("", "", "Choose a file to upload, or paste one.", "")])
     browser().opened = sent
-    return redirect("/open", 303)  # type: ignore[return-value]
+    return redirect(url_for("files.open_page"), 303)  # type: ignore[return-value]
 
 
 def _opened() -> tuple[str, str, object]:
@@ -85,6 +97,7 @@ def _opened() -> tuple[str, str, object]:
     return opened[0], opened[1], api.build(opened[1], opened[0], tables=browser().rules.tables())
 
 
+@pages.get("/open/record.html")
 def opened_record() -> Response:
     from chargen.model import Character
     from chargen.render import render_html
@@ -94,14 +107,18 @@ def opened_record() -> Response:
     return record_response(render_html(character, browser().rules.tables()))
 
 
-def opened_pdf(paper: str) -> Response:
-    name, text, _ = _opened()
-    if paper not in ("letter", "a4"):
-        return open_page(404, [Shown("", "", "There is no such paper.", "")])
-    data = server().pool.run(record_pdf, browser().rules, text, paper)
-    return download(data, f"{name.rsplit('.', 1)[0]}-{paper}.pdf", "application/pdf")
+@pages.get("/open/character.<kind>")
+def opened_download(kind: str) -> Response:
+    from chargen.model import Character
+
+    if kind not in DOWNLOADS:
+        return open_page(404, [Shown("", "", "There is no such download.", "")])
+    _, _, character = _opened()
+    assert isinstance(character, Character)
+    return character_file(character, browser().rules.tables(), browser().rules, kind)
 
 
+@pages.get("/rules")
 def rules_page(status: int = 200, problem: str = "") -> Response:
     from chargen.tables.overlay import shipped_dir, shipped_names
 
@@ -109,9 +126,17 @@ def rules_page(status: int = 200, problem: str = "") -> Response:
         name: (shipped_dir() / f"{name}.yaml").read_text(encoding="utf-8").partition("\n")[0].lstrip("# ")
         for name in shipped_names()
     }
-    return page("rules.html", status, shipped=shipped, rules=browser().rules, problem=problem)
+    return page(
+        "rules.html",
+        status,
+        shipped=shipped,
+        rules=browser().rules,
+        problem=problem,
+        steps=len(browser().answers),
+    )
 
 
+@pages.post("/rules")
 def choose_rules() -> Response:
     from chargen.tables.overlay import shipped_names
 
@@ -130,17 +155,11 @@ def choose_rules() -> Response:
     except ChargenError as error:
         return rules_page(422, " ".join(str(error).split()))
     if rules != state.rules:
-        server().store.choose_rules(state, rules)
-    return redirect("/rules", 303)  # type: ignore[return-value]
-
-
-def register(app: Flask) -> None:
-    app.add_url_rule("/open", "open", lambda: open_page())
-    app.add_url_rule("/open", "open_file", open_file, methods=["POST"])
-    app.add_url_rule("/open/record.html", "open_record", opened_record)
-    app.add_url_rule("/open/record-<paper>.pdf", "open_pdf", opened_pdf)
-    app.add_url_rule("/rules", "rules", lambda: rules_page())
-    app.add_url_rule("/rules", "choose_rules", choose_rules, methods=["POST"])
+        if state.answers and request.form.get("confirmed") != "yes":
+            return rules_page(409, "tick the box to start a new walk under these rules")
+        with state.lock:  # a walk is made under one set of rules: a new one, the old kept for undo
+            server().store.choose_rules(state, rules)
+    return redirect(url_for("files.rules_page"), 303)  # type: ignore[return-value]
 
 
 __all__ = ["RulesChoice"]

@@ -9,12 +9,12 @@ import shutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flask import Flask, Response, jsonify, redirect, request
+from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
 from chargen import processes
 from chargen.errors import ChargenError, InputError, shown
-from chargen.web.app import browser, download, find_job, page, record_response, server
-from chargen.web.jobs import PREVIEW, batch_job, outcome, read_progress
+from chargen.web.context import browser, download, find_job, page, record_response, server
+from chargen.web.jobs import LAYING_OUT, PREVIEW, batch_job, begun, outcome, read_progress, stopped
 from chargen.web.limits import choices
 from chargen.web.pool import Batches
 from chargen.web.state import Job
@@ -34,9 +34,11 @@ LABELS = {
     "roster.pdf": ("Roster (PDF)", "application/pdf", "--roster"),
     "records.pdf": ("Every Character Record in one PDF", "application/pdf", "--pdf"),
 }
+pages = Blueprint("gm", __name__)
 FIELDS = ("count", "seed", "archetype", "group", "race", "gender", "paper")
 
 
+@pages.get("/gm")
 def gm_page(status: int = 200, problem: str = "", form: dict[str, str] | None = None) -> Response:
     tables = browser().rules.tables()
     return page(
@@ -55,13 +57,14 @@ def gm_page(status: int = 200, problem: str = "", form: dict[str, str] | None = 
     )
 
 
+@pages.post("/gm")
 def start() -> Response:
     form = {name: request.form.get(name, "").strip()[:200] for name in FIELDS}
     try:
         job = _start(form, tuple(name for name in LABELS if name in choices(request, "files")))
     except ChargenError as error:
         return gm_page(422, " ".join(str(error).split()), form)
-    return redirect(f"/gm/jobs/{job.key}", 303)  # type: ignore[return-value]
+    return redirect(url_for("gm.job_page", key=job.key), 303)  # type: ignore[return-value]
 
 
 def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
@@ -69,6 +72,7 @@ def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
     from chargen.api_door import SEED_RANGE, seed_from_text, whole_number
     from chargen.batch import BatchOptions, checked_plan
 
+    form["count"] = form["count"] or ("1" if form["group"] else "")  # a group alone: one such group
     count = whole_number(form["count"])
     if count is None or not 1 <= count <= MAX_NPCS:
         raise InputError(f"count: a whole number from 1 to {MAX_NPCS}, not {shown(form['count'])}")
@@ -95,6 +99,7 @@ def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
     folder = processes.scratch_folder("serve")  # a killed server's are removed at the next start
     job = Job(secrets.token_urlsafe(12), folder, files, npcs, _command(options, files, rules.names))
     try:
+        begun(folder, files, npcs)
         server().batches.start(job.key, batch_job, rules, options, folder, files, npcs)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
@@ -116,19 +121,38 @@ def _command(options: BatchOptions, files: tuple[str, ...], rules: list[str]) ->
     return shlex.join(words)
 
 
+@pages.get("/gm/jobs/<key>/status")
 def job_status(key: str) -> Response:
     job = find_job(key)
     if job is None:
         return jsonify(state="gone", done=0, total=0)
-    done, total = read_progress(job.folder)
+    done, total, doing = read_progress(job.folder)
     ended = outcome(job.folder)
     if ended is None and not server().batches.running(job.key):
         ended = ("failed", "the batch stopped before it was done")
+    passes = total // job.npcs if job.npcs and total > job.npcs else 1
+    made = f"NPCs made ({passes} passes: the page's roster, then your files)" if passes > 1 else "NPCs made"
+    what = f"{made}; now laying out their PDF pages" if doing == LAYING_OUT else made
     return jsonify(
-        state=ended[0] if ended else "running", done=done, total=total, message=ended[1] if ended else ""
+        state=ended[0] if ended else "running",
+        done=done,
+        total=total,
+        what=what,
+        message=ended[1] if ended else "",
     )
 
 
+@pages.post("/gm/jobs/<key>/stop")
+def stop(key: str) -> Response:
+    """Stop a batch being made: its process ended, its outcome "stopped", its files gone with it."""
+    job = find_job(key)
+    if job is not None and outcome(job.folder) is None:
+        server().batches.stop(job.key)
+        stopped(job.folder)
+    return redirect(url_for("gm.job_page", key=key), 303)  # type: ignore[return-value]
+
+
+@pages.get("/gm/jobs/<key>")
 def job_page(key: str) -> Response:
     job = find_job(key)
     if job is None:
@@ -139,6 +163,7 @@ def job_page(key: str) -> Response:
     return page("job.html", job=job, progress=status, labels=LABELS, preview=PREVIEW)
 
 
+@pages.get("/gm/jobs/<key>/files/<name>")
 def job_file(key: str, name: str) -> Response:
     job = find_job(key)
     if job is None or (name not in job.files and name != PREVIEW) or outcome(job.folder) != ("done", ""):
@@ -153,11 +178,3 @@ def drop(batches: Batches, job: Job) -> None:
     """A job its browser no longer keeps: its batch stopped, its files deleted."""
     batches.stop(job.key)
     shutil.rmtree(job.folder, ignore_errors=True)
-
-
-def register(app: Flask) -> None:
-    app.add_url_rule("/gm", "gm", lambda: gm_page())
-    app.add_url_rule("/gm", "gm_start", start, methods=["POST"])
-    app.add_url_rule("/gm/jobs/<key>", "gm_job", job_page)
-    app.add_url_rule("/gm/jobs/<key>/status", "gm_status", job_status)
-    app.add_url_rule("/gm/jobs/<key>/files/<name>", "gm_file", job_file)

@@ -88,14 +88,9 @@ def outcome(folder: str) -> tuple[str, str] | None:
     return None
 
 
-def batch(rules: RulesChoice, options: BatchOptions, folder: str, files: tuple[str, ...], npcs: int) -> None:
-    """`chargen batch` with `options`, writing each of `files` (names of BATCH_FILES) and the roster's HTML
-    for the page into `folder`: as few runs as can hold them (one output of a kind a run), each run the
-    command line's with those outputs. Progress goes to the folder's `progress` file as `done total` NPCs,
-    replaced whole each time. `npcs`: how many NPCs one run makes."""
-    from chargen.batch import run_batch
-
-    tables = rules.tables()
+def runs_of(files: tuple[str, ...]) -> list[dict[str, str]]:
+    """The runs of `chargen batch` that write `files` and the page's roster: as few as can hold them, one
+    output of a kind a run; each run's outputs by BatchOptions field."""
     runs: list[dict[str, str]] = [{"roster": PREVIEW}]
     for name in files:
         option = BATCH_FILES[name]
@@ -104,13 +99,32 @@ def batch(rules: RulesChoice, options: BatchOptions, folder: str, files: tuple[s
             free = {}
             runs.append(free)
         free[option] = name
+    return runs
+
+
+def begun(folder: str, files: tuple[str, ...], npcs: int) -> None:
+    """The progress of a batch about to start (nothing made yet), so the page never shows "0 of 0"."""
+    _write_progress(folder, 0, npcs * len(runs_of(files)), MAKING)
+
+
+def batch(rules: RulesChoice, options: BatchOptions, folder: str, files: tuple[str, ...], npcs: int) -> None:
+    """`chargen batch` with `options`, writing each of `files` (names of BATCH_FILES) and the roster's HTML
+    for the page into `folder`: as few runs as can hold them (one output of a kind a run), each run the
+    command line's with those outputs. Progress goes to the folder's `progress` file as `done total doing`
+    (NPCs made, and whether their PDFs are being laid out), replaced whole each time. `npcs`: how many NPCs one run makes."""
+    from chargen.batch import run_batch
+
+    tables = rules.tables()
+    runs = runs_of(files)
     total = npcs * len(runs)
     done = 0
 
     def report(count: int) -> None:
         nonlocal done
         done += count
-        _write_progress(folder, done, total)
+        # once a run's last NPC is made, its PDFs are laid out (a roster or records of many NPCs take a while)
+        laying_out = done == npcs * (index + 1) and any(option in outputs for option in ("roster", "pdf"))
+        _write_progress(folder, done, total, LAYING_OUT if laying_out else MAKING)
 
     for index, outputs in enumerate(runs):
         done = npcs * index
@@ -126,11 +140,16 @@ def batch(rules: RulesChoice, options: BatchOptions, folder: str, files: tuple[s
             force=True,
         )
         run_batch(run, tables=tables, progress=report)
-    _write_progress(folder, total, total)
+    _write_progress(folder, total, total, MAKING)
 
 
-def _write_progress(folder: str, done: int, total: int) -> None:
-    _write(folder, PROGRESS, f"{done} {total}\n")
+#: What a batch is doing, as its progress says: making NPCs, or laying out the PDF pages of those made.
+MAKING = "making"
+LAYING_OUT = "laying-out"
+
+
+def _write_progress(folder: str, done: int, total: int, doing: str) -> None:
+    _write(folder, PROGRESS, f"{done} {total} {doing}\n")
 
 
 def _write(folder: str, name: str, text: str) -> None:
@@ -141,10 +160,16 @@ def _write(folder: str, name: str, text: str) -> None:
     os.replace(aside, path)
 
 
-def read_progress(folder: str) -> tuple[int, int]:
-    """(done, total) of a batch so far; (0, 0) before its first report."""
+def read_progress(folder: str) -> tuple[int, int, str]:
+    """(done, total, doing) of a batch so far (NPCs made, of how many, and MAKING or LAYING_OUT); nothing
+    made before its first report."""
     try:
-        done, total = (Path(folder) / PROGRESS).read_text(encoding="ascii").split()
-        return int(done), int(total)
+        done, total, doing = (Path(folder) / PROGRESS).read_text(encoding="ascii").split()
+        return int(done), int(total), doing
     except (OSError, ValueError):
-        return 0, 0
+        return 0, 0, MAKING
+
+
+def stopped(folder: str) -> None:
+    """A batch the GM stopped: its outcome, for the page."""
+    _write(folder, FAILED, "stopped, as you asked; nothing was kept")

@@ -22,7 +22,7 @@ from chargen.web.limits import HostCheck, host_check
 if TYPE_CHECKING:
     from flask import Flask
 
-    from chargen.web.app import Server
+    from chargen.web.context import Server
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
 #: Request threads. A PDF's request waits on a worker for all of its time, and at most

@@ -1,43 +1,34 @@
 """The new-character page: chargen.walkthrough's walk, one step a page, with the record beside it.
 
 The steps, their rules, wording and checks are the walk's (the same as `chargen new`); this module only
-replays the browser's answers, shows the current question, and passes on what the player typed.
+replays the browser's answers, shows the current step (chargen.web.walk_view), and passes on what the player
+chose or typed. Every change is kept on disk at once (chargen.web.saved); whatever drops steps asks first
+and can be undone.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from flask import Flask, Response, redirect, request
+from flask import Blueprint, Response, redirect, request, url_for
 
 from chargen.api_door import whole_number
 from chargen.errors import ChargenError, InputError
 from chargen.walkthrough import Walk, new_walk
-from chargen.walkthrough.walk import command_of
-from chargen.web.app import browser, download, page, record_response, server
-from chargen.web.jobs import record_pdf
-from chargen.web.state import MAX_ANSWERS, Browser
+from chargen.walkthrough.sections import undecided
+from chargen.walkthrough.walk import Question, command_of
+from chargen.web.context import browser, page, record_response, server
+from chargen.web.downloads import DOWNLOADS, character_file
+from chargen.web.saved import MAX_ANSWERS, MAX_ENTRY, Kept
+from chargen.web.state import Browser
+from chargen.web.walk_view import Taken, sections, step_view, warnings
 
-#: Longest entry at a step (a name, a list of weapons); longer is refused before the walk sees it.
-MAX_ENTRY = 500
-DOWNLOADS = {
-    "yaml": ("character file (YAML)", "application/yaml"),
-    "json": ("character file (JSON)", "application/json"),
-    "html": ("Character Record (HTML)", "text/html"),
-    "letter.pdf": ("Character Record, PDF (Letter)", "application/pdf"),
-    "a4.pdf": ("Character Record, PDF (A4)", "application/pdf"),
-    # --fillable: what changes in play as form fields, to keep up on a tablet (docs/fillable.md)
-    "fillable-letter.pdf": ("fillable Character Record, PDF (Letter)", "application/pdf"),
-    "fillable-a4.pdf": ("fillable Character Record, PDF (A4)", "application/pdf"),
+pages = Blueprint("walk", __name__)
+#: What the page answers to the walk's words other than `back` and `rest` typed in the entry box.
+TYPED = {
+    "help": 'This step\'s rule is above and what it accepts is under "More about this step".',
+    "quit": "Your walk is kept on this computer: close the page, and it is here when you come back.",
 }
-
-
-@dataclass(frozen=True)
-class Taken:
-    """A step already answered, as the walk told it."""
-
-    key: str
-    shown: str
 
 
 @dataclass
@@ -66,7 +57,7 @@ def replayed(state: Browser) -> Replayed:
         try:
             if question is None:
                 raise InputError("the walk is done")
-            taken.append(Taken(question.key, walk.answer(text)))
+            taken.append(Taken(_key(question, text), walk.answer(text)))
         except ChargenError:  # cannot happen with the same rules; the walk goes on from what still holds
             del state.answers[index:]
             break
@@ -75,74 +66,120 @@ def replayed(state: Browser) -> Replayed:
     return made
 
 
-#: What the page answers to the walk's words other than `back` typed in the entry box.
-TYPED = {
-    "help": 'This step\'s rule is above and what it accepts is under "More about this step".',
-    "quit": "Nothing is kept until you download it: close the page to leave, or press Start again.",
-}
+def _key(question: Question, entry: str) -> str:
+    """The step an answer took: the question's, or `rest` where chargen chose every step left."""
+    return "rest" if command_of(entry) == "rest" else question.key
 
 
-def _help(walk: Walk) -> str:
-    """What the step accepts, in full (what the terminal's `help` says of it), where the walk gives it."""
-    question = walk.current
-    return question.accepts(walk) if question is not None and question.accepts is not None else ""
-
-
-def walk_page(error: str = "", entry: str = "", status: int = 200, notice: str = "") -> Response:
+@pages.get("/new")
+def walk_page(
+    error: str = "", entry: str = "", status: int = 200, notice: str = "", confirm: str = ""
+) -> Response:
     state = browser()
     with state.lock:
         made = replayed(state)
         walk, question = made.walk, made.walk.current
+        dropped = state.walks.dropped
         return page(
             "walk.html",
             status,
-            walk=walk,
-            question=question,
-            explain=question.explain(walk) if question else "",
-            ask=question.ask(walk) if question else "",
-            help=_help(walk) if question else "",
-            taken=made.taken,
+            step=step_view(walk, question) if question is not None else None,
+            sections=sections(walk, made.taken),
+            concept=walk.concept,
+            taken=len(made.taken),
+            warnings=warnings(made.taken) if not error else [],
             error=error,
             notice=notice,
+            confirm=confirm,
             entry=entry,
+            dropped=len(dropped.answers) if dropped is not None else 0,
             downloads=DOWNLOADS if question is None else {},
             name=walk.document().name if question is None else "",
         )
 
 
+@pages.post("/new")
 def take() -> Response:
     state = browser()
     action = request.form.get("action", "take")
     # The walk's own words typed in the entry box do what its buttons do, as at the terminal's prompt.
     typed = command_of(request.form.get("entry", "")) if action == "take" else None
-    if typed == "back":
-        action = "back"
+    if typed in ("back", "rest"):
+        action = str(typed)
     elif typed is not None:
-        return walk_page(notice=TYPED[typed])
-    if action in ("take", "roll"):
-        return _answer(state, "" if action == "roll" else request.form.get("entry", ""))
+        return walk_page(notice=TYPED[str(typed)])
+    if action in ("take", "empty", "rest"):
+        return _answer(state, action)
     with state.lock:
-        if action == "restart":
-            from chargen.api import new_seed
-
-            state.answers, state.seed = [], new_seed()
-        elif action == "back" or action.startswith("back-to-"):
-            keep = len(state.answers) - 1 if action == "back" else whole_number(action[8:])
-            if keep is not None:  # not a step's number ("back-to-²", 5,000 digits): nothing to undo
-                _back_to(state, max(0, keep))
-    return redirect("/new", 303)  # type: ignore[return-value]
+        asked = _change(state, action, confirmed=request.form.get("confirmed") == "yes")
+    if asked:  # what drops steps asks first (the page itself takes the lock)
+        return walk_page(confirm=action, status=409)
+    return redirect(url_for("walk.walk_page"), 303)  # type: ignore[return-value]
 
 
-def _back_to(state: Browser, keep: int) -> None:
-    """Undo the steps after the first `keep`, with the walk's own `back`."""
+def _change(state: Browser, action: str, *, confirmed: bool) -> bool:
+    """Undo, start again, back one step or back to a step (state.lock held); True: not done, since it
+    drops steps and was not confirmed yet."""
+    if action == "undo" and state.bring_back():
+        server().store.save(state)
+    elif action == "restart" and state.answers:
+        if not confirmed:
+            return True
+        _replace(state, server().store.new_walk(state.rules))
+    elif action == "back" and state.answers:
+        _back_to(state, len(state.answers) - 1, undoable=False)
+    elif action.startswith("back-to-"):
+        keep = _step_number(action.removeprefix("back-to-"), len(state.answers))
+        if keep is not None and keep < len(state.answers) - 1 and not confirmed:
+            return True
+        if keep is not None:
+            _back_to(state, keep, undoable=True)
+    return False
+
+
+def _step_number(text: str, steps: int) -> int | None:
+    """A step index of a `back-to-N` button (ASCII digits, within the walk), else None."""
+    number = whole_number(text)
+    return number if number is not None and number < steps else None
+
+
+def _replace(state: Browser, walk: Kept) -> None:
+    """A new walk in place of this one, which is kept for Undo; saved."""
+    state.replace_walk(walk)
+    server().store.save(state)
+
+
+def _back_to(state: Browser, keep: int, *, undoable: bool) -> None:
+    """Undo the steps after the first `keep`, with the walk's own `back` (the walk as it was kept for Undo
+    when `undoable`: one step back is undone by answering it again); saved."""
+    if undoable:
+        state.walks.dropped = Kept(state.seed, state.rules, list(state.answers))
     made = replayed(state)
     while len(state.answers) > keep and made.walk.back():
         state.answers.pop()
         made.taken.pop()
     made.made_of = _made_of(state)
+    server().store.save(state)
 
 
-def _answer(state: Browser, entry: str) -> Response:
+def _entry(question: Question) -> str:
+    """The player's entry: what they typed, else what the step's controls say (their values joined as a
+    typed entry is, so the walk reads both alike)."""
+    typed = request.form.get("entry", "")
+    if typed.strip() or (question.choices is None and question.numbers is None):
+        return typed
+    if question.numbers is not None:
+        numbers = [value.strip() for value in request.form.getlist("number")]
+        if not any(numbers):
+            raise InputError(f"{question.key}: enter the numbers, or press {question.empty}")
+        return " ".join(numbers)
+    chosen = request.form.getlist("choice")
+    if not chosen and not question.many:
+        raise InputError(f"{question.key}: choose one, or press {question.empty}")
+    return ", ".join(chosen)
+
+
+def _answer(state: Browser, action: str) -> Response:
     with state.lock:
         made = replayed(state)
         question = made.walk.current
@@ -152,66 +189,58 @@ def _answer(state: Browser, entry: str) -> Response:
             refused, status = "That form was for another step; here is the step the walk is at.", 409
         else:
             try:
-                if len(entry) > MAX_ENTRY or len(state.answers) >= MAX_ANSWERS:
-                    raise InputError(f"{question.key}: an entry is at most {MAX_ENTRY} characters")
-                made.taken.append(Taken(question.key, made.walk.answer(entry)))
+                for text in _entries(question, action):
+                    _one_answer(state, made, text)
             except ChargenError as error:
                 refused, status = " ".join(str(error).split()), 422
             else:
-                state.answers.append(entry)
-                made.made_of = _made_of(state)
-                return redirect("/new", 303)  # type: ignore[return-value]
-    return walk_page(refused, entry[:MAX_ENTRY] if status == 422 else "", status)
+                return redirect(url_for("walk.walk_page"), 303)  # type: ignore[return-value]
+            finally:
+                server().store.save(state)
+    typed = request.form.get("entry", "")[:MAX_ENTRY]
+    return walk_page(refused, typed if status == 422 else "", status)
 
 
+def _entries(question: Question, action: str) -> list[str]:
+    """The answers a button gives: the entry, an empty one, or `rest` (at the concept step, the concept
+    chosen first, since it is what chargen then chooses for)."""
+    if action == "empty":
+        return [""]
+    if action == "rest":
+        first = request.form.getlist("choice") if question.key == "concept" else []
+        return [*first[:1], "rest"]
+    return [_entry(question)]
+
+
+def _one_answer(state: Browser, made: Replayed, entry: str) -> None:
+    question = made.walk.current
+    if question is None:
+        raise InputError("the walk is done")
+    if len(entry) > MAX_ENTRY or len(state.answers) >= MAX_ANSWERS:
+        raise InputError(f"{question.key}: an entry is at most {MAX_ENTRY} characters")
+    made.taken.append(Taken(_key(question, entry), made.walk.answer(entry)))
+    state.answers.append(entry)
+    made.made_of = _made_of(state)
+
+
+@pages.get("/new/record.html")
 def record() -> Response:
     from chargen.render import render_html
 
     state = browser()
     with state.lock:
         walk = replayed(state).walk
-        return record_response(render_html(walk.preview(), walk.tables))
+        return record_response(render_html(walk.preview(), walk.tables, undecided=undecided(walk)))
 
 
+@pages.get("/new/character.<kind>")
 def file_download(kind: str) -> Response:
-    from chargen.character_file import dump_document
-    from chargen.render import render_html
-
     if kind not in DOWNLOADS:
         return walk_page("There is no such download.", status=404)
     state = browser()
     with state.lock:
         walk = replayed(state).walk
-        if walk.current is not None:
-            document = None
-        else:
-            document = walk.document()
-            html = render_html(document, walk.tables) if kind == "html" else ""
+        document = walk.document() if walk.current is None else None
     if document is None:
         return walk_page("Finish the steps first: the downloads are of the whole character.", status=409)
-    name = _slug(document.name)
-    if kind in ("yaml", "json"):
-        return download(dump_document(document, kind), f"{name}.{kind}", DOWNLOADS[kind][1])
-    if kind == "html":
-        return download(html, f"{name}.html", "text/html")
-    paper = kind.removesuffix(".pdf")
-    fillable = paper.startswith("fillable-")
-    data = server().pool.run(
-        record_pdf, state.rules, dump_document(document, "yaml"), paper.removeprefix("fillable-"), fillable
-    )
-    return download(data, f"{name}-{paper}.pdf", "application/pdf")
-
-
-def _slug(name: str) -> str:
-    """The file name a download is offered under, as `chargen new` offers it."""
-    return (
-        "-".join("".join(c if c.isalnum() and c.isascii() else " " for c in name.lower()).split())
-        or "character"
-    )
-
-
-def register(app: Flask) -> None:
-    app.add_url_rule("/new", "walk", lambda: walk_page())
-    app.add_url_rule("/new", "take", take, methods=["POST"])
-    app.add_url_rule("/new/record.html", "walk_record", record)
-    app.add_url_rule("/new/character.<kind>", "walk_download", file_download)
+    return character_file(document, walk.tables, state.rules, kind)

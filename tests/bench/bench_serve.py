@@ -40,9 +40,12 @@ ROLF = REPO / "tests" / "examples" / "rolf.yaml"
 
 def preview_times() -> list[tuple[str, float]]:
     """(step, milliseconds) of each update through a whole walk, in the application itself."""
-    from chargen.web.app import create_app, shared
+    import tempfile
 
-    app = create_app()
+    from chargen.web.app import create_app, shared
+    from chargen.web.saved import Saved
+
+    app = create_app(saved=Saved(Path(tempfile.mkdtemp(prefix="chargen-bench-"))))
     client = app.test_client()
     client.get("/new")
     client.get("/new/record.html")  # the first render parses the templates and reads the fonts
@@ -54,7 +57,7 @@ def preview_times() -> list[tuple[str, float]]:
             break
         step = page.split(marker, 1)[1].split('"', 1)[0]
         started = time.perf_counter()
-        client.post("/new", data={"action": "roll", "step": step})
+        client.post("/new", data={"action": "empty", "step": step})
         client.get("/new")
         client.get("/new/record.html")
         times.append((step, 1000 * (time.perf_counter() - started)))
@@ -211,7 +214,7 @@ def main() -> None:
         pdf_times, after_50 = [], 0
         for number in range(1, args.pdfs + 1):
             started = time.perf_counter()
-            _get(server.url, "/open/record-letter.pdf", cookie)
+            _get(server.url, "/open/character.letter.pdf", cookie)
             if number <= args.runs + 2 and number > 2:  # the first two start the workers
                 pdf_times.append(time.perf_counter() - started)
             if number == 50:
