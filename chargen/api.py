@@ -180,7 +180,8 @@ def _built(located: Located, seed: int | None, tables: Tables | None) -> tuple[C
         raise problems.error(located)
     try:
         return spec, _generated(spec, seed, tables, problems)
-    except InputError:
+    except InputError as error:
+        problems.add(error.items)  # those of a check outside the steps too (each problem is told once)
         raise problems.error(located) from None
 
 

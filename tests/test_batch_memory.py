@@ -86,7 +86,7 @@ def test_a_count_written_as_a_float_is_refused_in_one_line(tmp_path: Path) -> No
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert done.returncode == 2
-    assert done.stderr.count("\n") == 1 and "'1e9' is not a valid integer" in done.stderr
+    assert done.stderr.count("\n") == 1 and "must be a whole number of at least 1, not '1e9'" in done.stderr
     assert list(tmp_path.iterdir()) == []
 
 
