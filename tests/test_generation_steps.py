@@ -13,14 +13,12 @@ from chargen.generation.decisions import Birthrights, RaceResult
 from chargen.generation.heritage import heritage
 from chargen.generation.pipeline import (
     Options,
-    allocation_step,
     birthrights_step,
     kit_step,
     modifiers_step,
-    points_row,
-    points_step,
     race_step,
 )
+from chargen.generation.points_steps import allocation_step, points_row, points_step
 from chargen.tables import Tables
 
 

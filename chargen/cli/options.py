@@ -139,10 +139,7 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
         from chargen.render.form import without_pdf
 
         raise without_pdf()
-    record = bool(outputs.html or outputs.pdf)
-    output = outputs.output
-    if output is None and print_default and not record and not outputs.statblock:
-        output = "-"  # the character file goes to standard output unless a record or block was asked for
+    output = _character_file_path(outputs, print_default)
     asked = (
         (outputs.fmt, output),
         ("html", outputs.html),
@@ -154,28 +151,42 @@ def emit(document: Character, tables: Tables, outputs: Outputs, *, print_default
     files: list[tuple[str, bytes]] = []
     if output:
         files.append((output, dump_document(document, outputs.fmt).encode("utf-8")))
-    if record:
-        from chargen.render import render_html, render_pdf
-
-        template = Path(outputs.template) if outputs.template else None
-        if outputs.html:
-            page = render_html(
-                document, tables, paper=outputs.paper, template=template, explain=outputs.explain
-            )
-            files.append((outputs.html, page.encode("utf-8")))
-        if outputs.pdf:
-            pdf = render_pdf(
-                document,
-                tables,
-                paper=outputs.paper,
-                template=template,
-                fillable=outputs.fillable,
-                explain=outputs.explain,
-            )
-            files.append((outputs.pdf, pdf))
+    files += _record_files(document, tables, outputs)
     if outputs.statblock:
         from chargen.views.statblock import character_block
 
         block = character_block(document, tables, markdown=outputs.statblock.lower().endswith(".md"))
         files.append((outputs.statblock, block.encode("utf-8")))
     write_all(files, force=outputs.force)
+
+
+def _character_file_path(outputs: Outputs, print_default: bool) -> str | None:
+    """Where the character file goes: standard output unless a record or stat block was asked for."""
+    asked_other = outputs.html or outputs.pdf or outputs.statblock
+    if outputs.output is None and print_default and not asked_other:
+        return "-"
+    return outputs.output
+
+
+def _record_files(document: Character, tables: Tables, outputs: Outputs) -> list[tuple[str, bytes]]:
+    """The Character Record as HTML and PDF, each when asked for."""
+    if not (outputs.html or outputs.pdf):
+        return []
+    from chargen.render import render_html, render_pdf
+
+    template = Path(outputs.template) if outputs.template else None
+    files: list[tuple[str, bytes]] = []
+    if outputs.html:
+        page = render_html(document, tables, paper=outputs.paper, template=template, explain=outputs.explain)
+        files.append((outputs.html, page.encode("utf-8")))
+    if outputs.pdf:
+        pdf = render_pdf(
+            document,
+            tables,
+            paper=outputs.paper,
+            template=template,
+            fillable=outputs.fillable,
+            explain=outputs.explain,
+        )
+        files.append((outputs.pdf, pdf))
+    return files

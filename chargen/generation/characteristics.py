@@ -223,44 +223,68 @@ def _spend_one_at_a_time(
     tie, then the first), checking the place limits as values near the maximum."""
     values = values[:]
     maximum = row.maximum
-    near = maximum - 2
     # How many values sit at the maximum, maximum-1 and maximum-2, kept up to date as points go out.
-    at_max = one_below = two_below = 0
-    over = False  # a value above the maximum (a house table's minimum past it) breaks 5.2 whatever is raised
-    for value in values:
-        if value >= near:
-            over = over or value > maximum
-            at_max += value == maximum
-            one_below += value == maximum - 1
-            two_below += value == near
+    at_max, one_below, two_below, over = _counts_near_maximum(values, maximum)
     if at_max + one_below + two_below and not _lawful(at_max, one_below, two_below, maximum, tables):
         return None
     raisable = raisable_places(maximum, len(values), tables)
     allowed = NONE_RAISABLE if over else raisable[at_max, one_below, two_below]
     for _ in range(row.points - sum(values)):
-        best, best_gap, best_weight = -1, -inf, 0.0
-        for index, value in enumerate(values):
-            below = maximum - value
-            if below <= 3 and (below <= 0 or not allowed[below - 1]):
-                continue
-            gap = target[index] - value
-            # The largest gap below the share wins; the larger weight breaks a tie; the first breaks the rest.
-            if gap > best_gap or (gap == best_gap and weights[index] > best_weight):
-                best, best_gap, best_weight = index, gap, weights[index]
+        best = _furthest_below_share(values, target, weights, maximum, allowed)
         if best < 0:
             return None
         below = maximum - values[best]
         values[best] += 1
         if below > 3:
             continue  # the counts, and so what may be raised, stay as they were: most points go this way
-        if below == 1:
-            at_max, one_below = at_max + 1, one_below - 1
-        elif below == 2:
-            one_below, two_below = one_below + 1, two_below - 1
-        else:
-            two_below += 1
+        at_max, one_below, two_below = _counts_after_raise(below, at_max, one_below, two_below)
         allowed = NONE_RAISABLE if over else raisable[at_max, one_below, two_below]
     return values if sum(values) == row.points else None
+
+
+def _counts_near_maximum(values: list[int], maximum: int) -> tuple[int, int, int, bool]:
+    """How many values sit at the maximum, maximum-1 and maximum-2, and whether one is above the maximum
+    (a house table's minimum past it), which breaks 5.2 whatever is raised."""
+    near = maximum - 2
+    at_max = one_below = two_below = 0
+    over = False
+    for value in values:
+        if value >= near:
+            over = over or value > maximum
+            at_max += value == maximum
+            one_below += value == maximum - 1
+            two_below += value == near
+    return at_max, one_below, two_below, over
+
+
+def _furthest_below_share(
+    values: list[int],
+    target: list[float],
+    weights: list[float],
+    maximum: int,
+    allowed: tuple[bool, bool, bool],
+) -> int:
+    """The value to raise next among those 5.2's place limits let rise (-1: none may)."""
+    best, best_gap, best_weight = -1, -inf, 0.0
+    for index, value in enumerate(values):
+        below = maximum - value
+        if below <= 3 and (below <= 0 or not allowed[below - 1]):
+            continue
+        gap = target[index] - value
+        # The largest gap below the share wins; the larger weight breaks a tie; the first breaks the rest.
+        if gap > best_gap or (gap == best_gap and weights[index] > best_weight):
+            best, best_gap, best_weight = index, gap, weights[index]
+    return best
+
+
+def _counts_after_raise(below: int, at_max: int, one_below: int, two_below: int) -> tuple[int, int, int]:
+    """The counts at the maximum, maximum-1 and maximum-2 after a value `below` (1-3) under the maximum
+    gained a point."""
+    if below == 1:
+        return at_max + 1, one_below - 1, two_below
+    if below == 2:
+        return at_max, one_below + 1, two_below - 1
+    return at_max, one_below, two_below + 1
 
 
 def _lawful(at_max: int, one_below: int, two_below: int, maximum: int, tables: Tables) -> bool:

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from typing import TypedDict
 
 from chargen.character_file import Item
-from chargen.generation import carried, held
+from chargen.generation import carried, held, heritage
 from chargen.generation.decisions import Decisions
 from chargen.model import (
     ArmorLine,
@@ -229,6 +230,45 @@ def average_tmr(decided: Decisions, tables: Tables) -> int | None:
     return types[race_type].average_tmr if race_type in types else None
 
 
+def tmr_for(agility: int, decided: Decisions, tables: Tables) -> int:
+    """5.4 and 14.1: the TMR read for an Agility, with the race's TMR modifiers and a giant type's chart."""
+    return tmr_from_agility(
+        agility,
+        tables.characteristics.tmr,
+        decided.modifiers.total["TMR"],
+        tables.index.tmr,
+        average_tmr(decided, tables),
+    )
+
+
+def _shown_shield(
+    carried_shield: Item | None,
+    shield: Shield | None,
+    ready: Shield | None,
+    ready_id: str | None,
+    ready_rank: int | None,
+) -> tuple[Item | None, Shield | None]:
+    """17.5: the shield the record shows: the one carried, else a ranked Main-Gauche held ready as one."""
+    if carried_shield is None and ready_id is not None:
+        return Item(name=ready_id, rank=ready_rank), ready
+    return carried_shield, shield
+
+
+def _weapon_lines(
+    decided: Decisions, stats: Characteristics, dexterity: int, agility: int, tables: Tables
+) -> list[WeaponLine]:
+    """Each carried weapon's line, with 18.5's damage increase when the file chose it."""
+    weapons = decided.kit.equipment.weapons
+    return with_damage_increase(
+        [weapon_line(item, stats, dexterity, agility, tables) for item in weapons],
+        weapons,
+        decided.kit.equipment.shield,
+        stats.PS,
+        decided.spec.optional,
+        tables,
+    )
+
+
 def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) -> Combat:
     """Section 12 and 17-21 values a Character Record carries."""
     equipment = decided.kit.equipment
@@ -248,17 +288,8 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
         *held.held_weapon(equipment, tables),
         fallback=combat.defense.defensive_modifier_fallback,
     )
-    tmr = tmr_from_agility(
-        agility,
-        tables.characteristics.tmr,
-        decided.modifiers.total["TMR"],
-        tables.index.tmr,
-        average_tmr(decided, tables),
-    )
-    shown_shield = equipment.shield
-    if shown_shield is None and ready_id is not None:
-        shown_shield = Item(name=ready_id, rank=ready_rank)  # the Main-Gauche, on the record as a shield
-        shield = ready
+    tmr = tmr_for(agility, decided, tables)
+    shown_shield, shield = _shown_shield(equipment.shield, shield, ready, ready_id, ready_rank)
     return Combat(
         modified_agility=agility,
         modified_manual_dexterity=dexterity,
@@ -268,14 +299,7 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
         sprint_tmr=rules.sprint_tmr(tmr, combat) if combat.movement.sprint else None,
         initiative=rules.initiative_value(agility, stats.PC, combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
-        weapons=with_damage_increase(  # with 18.5 when the file chose it
-            [weapon_line(item, stats, dexterity, agility, tables) for item in equipment.weapons],
-            equipment.weapons,
-            equipment.shield,
-            stats.PS,
-            decided.spec.optional,
-            tables,
-        ),
+        weapons=_weapon_lines(decided, stats, dexterity, agility, tables),
         armor=armor_line(decided, armor, tables),
         shield=shield_line(shown_shield, shield),
         stun_threshold=rules.stun_threshold(stats.EN, combat),
@@ -284,27 +308,63 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
     )
 
 
-def character(decided: Decisions, tables: Tables) -> Character:
-    """The whole typed Character: the decisions of the steps and everything derived from them."""
-    stats, notes = final_characteristics(decided, tables)
-    born, background, kit, abilities = decided.born, decided.heritage, decided.kit, decided.abilities
-    combat = combat_values(decided, stats, tables)
-    notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
-    equipment, row = kit.equipment, decided.points.row
-    # A file's own player, campaign, equipment, languages and notes are added by with_abilities.
+class BornFields(TypedDict):
+    """Section 6: who was born, and what the record shows from the race table (8, 6.4-6.9)."""
+
+    gender: str
+    race: str
+    race_attempts: list[str] | None
+    race_type: str | None
+    hand: str
+    aspect: str
+    experience_multiplier: float
+    life_span: str | None
+    starting_age: str | None
+    racial_talents: list[str]
+
+
+def _born_fields(decided: Decisions, tables: Tables) -> BornFields:
+    born = decided.born
     race = tables.races[born.race.race]
-    return Character(
-        schema_version=SCHEMA_VERSION,
-        name=decided.name,
-        seed=decided.seed,
-        rules=[ruleset.reference for ruleset in tables.rulesets] if tables.rulesets else [],
-        archetype=decided.points.archetype,
+    return BornFields(
         gender=born.gender,
         race=born.race.race,
         race_attempts=born.race.attempts,
         race_type=born.race_type,
         hand=born.hand,
         aspect=born.aspect,
+        experience_multiplier=race.experience_multiplier,
+        life_span=race.life_span,
+        starting_age=race.starting_age,
+        racial_talents=racial_talents(born.race.race, tables),
+    )
+
+
+def _heritage_line(background: heritage.Heritage) -> Heritage:
+    """8.1-8.4: the heritage the record shows, by table id."""
+    return Heritage(
+        social_status=background.social_status,
+        money_multiplier=background.money_multiplier,
+        birth_order=background.birth_order,
+        sibling_rank=background.sibling_rank,
+    )
+
+
+def character(decided: Decisions, tables: Tables) -> Character:
+    """The whole typed Character: the decisions of the steps and everything derived from them."""
+    stats, notes = final_characteristics(decided, tables)
+    background, kit, abilities = decided.heritage, decided.kit, decided.abilities
+    combat = combat_values(decided, stats, tables)
+    notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
+    equipment, row = kit.equipment, decided.points.row
+    # A file's own player, campaign, equipment, languages and notes are added by with_abilities.
+    return Character(
+        schema_version=SCHEMA_VERSION,
+        name=decided.name,
+        seed=decided.seed,
+        rules=[ruleset.reference for ruleset in tables.rulesets] if tables.rulesets else [],
+        archetype=decided.points.archetype,
+        **_born_fields(decided, tables),
         points=Points(row.points, row.maximum),
         allocation=dict(decided.points.allocation),
         optional=[*decided.optional, *optional_rules(decided.spec.optional, tables)],
@@ -320,23 +380,8 @@ def character(decided: Decisions, tables: Tables) -> Character:
         abilities_given=abilities.given,
         characteristics=stats,
         modifiers=dict(decided.modifiers.each),
-        tmr=tmr_from_agility(
-            stats.AG,
-            tables.characteristics.tmr,
-            decided.modifiers.total["TMR"],
-            tables.index.tmr,
-            average_tmr(decided, tables),
-        ),
-        experience_multiplier=race.experience_multiplier,
-        life_span=race.life_span,
-        starting_age=race.starting_age,
-        racial_talents=racial_talents(born.race.race, tables),
-        heritage=Heritage(
-            social_status=background.social_status,
-            money_multiplier=background.money_multiplier,
-            birth_order=background.birth_order,
-            sibling_rank=background.sibling_rank,
-        ),
+        tmr=tmr_for(stats.AG, decided, tables),
+        heritage=_heritage_line(background),
         experience_points=background.experience_points,
         starting_silver=background.starting_silver,
         silver_pennies=background.starting_silver - kit.cost,

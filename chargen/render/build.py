@@ -12,6 +12,7 @@ from chargen.render import captions, lookup, skill_boxes
 from chargen.render.errors import RenderError
 from chargen.render.in_play import in_play
 from chargen.render.numbers import DASH, num, pounds, signed, weight
+from chargen.render.page_fit import fitted_to_pages
 from chargen.render.sheet import (
     CHARACTERISTICS,
     Aspect,
@@ -22,7 +23,7 @@ from chargen.render.sheet import (
     Sheet,
     WeaponRow,
 )
-from chargen.render.tracks import Track, extra_lines, tracks
+from chargen.render.tracks import tracks
 
 if TYPE_CHECKING:
     from chargen.model import ArmorLine, Character, Combat, ShieldLine, UnarmedLine, WeaponLine
@@ -58,27 +59,25 @@ def build_sheet(given: Renderable, tables: Tables, version: str, *, explain: boo
 
 
 def _sheet(character: Character, tables: Tables, version: str) -> Sheet:
-    """The record's boxes, as the rules and the tables give them."""
+    """The record's boxes, as the rules and the tables give them, fitted to its pages."""
     race_name = lookup.race_name(tables, character.race, character.race_type)
     gender = lookup.gender_name(tables, character.gender)
     combat = character.combat
     race = lookup.race(tables, character.race)
-    name = character.name
-    return Sheet(
-        name=name,
-        name_size="" if len(name) <= 36 else ("long" if len(name) <= 90 else "very-long"),
+    sheet = Sheet(
+        name=character.name,
         subtitle=f"{gender} {race_name}",
         race=race_name,
         identity=_identity(character, tables, race_name, gender),
         life_span=race.life_span or DASH,
         starting_age=race.starting_age or DASH,
         abilities=list(race.abilities),
-        in_play=(play := in_play(character, tables)),
+        in_play=in_play(character, tables),
         characteristics=_characteristics(character, tables),
         movement=_movement(character),
         combat=_combat(combat),
         stun=_stun(combat, tables),
-        weapons=(weapons := [_weapon(line, tables, index) for index, line in enumerate(combat.weapons)]),
+        weapons=[_weapon(line, tables, index) for index, line in enumerate(combat.weapons)],
         unarmed=_unarmed(combat.unarmed),
         armor=_armor(combat.armor, tables),
         shield=_shield(combat.shield, tables),
@@ -86,22 +85,17 @@ def _sheet(character: Character, tables: Tables, version: str) -> Sheet:
         experience=_experience(character, tables),
         carried=(carried := _carried(character, tables)),
         carried_total=_total_weight(carried),
-        rule_captions=(rule_captions := _rule_captions(character, tables)),
+        rule_captions=_rule_captions(character, tables),
         notes=list(character.notes),
-        skills=(skills := skill_boxes.skills(character, tables)),
-        languages=(languages := skill_boxes.languages(character, tables)),
-        magic=(magic := skill_boxes.magic(character, tables)),
-        tracks=(play_tracks := tracks(character, tables)),
+        skills=skill_boxes.skills(character, tables),
+        languages=skill_boxes.languages(character, tables),
+        magic=skill_boxes.magic(character, tables),
+        tracks=tracks(character, tables),
         uncharged=skill_boxes.uncharged(character, tables),
         footer=_footer(character, version),
         version=version,
-        # A front page that already spills over (many weapons, a very long name) runs straight on, so
-        # no page is left holding one box.
-        page_two_new_page=(wounds := _wounds_lines(weapons, play_tracks, rule_captions)) > 0
-        and len(name) <= 90,
-        blank_lines=_blank_lines(play, skills, magic, languages, character.notes, wounds),
-        carried_whole=len(carried) + CARRIED_BLANK_LINES <= CARRIED_WHOLE_LINES,
     )
+    return fitted_to_pages(sheet)
 
 
 def _combat(combat: Combat) -> list[Item]:
@@ -111,64 +105,6 @@ def _combat(combat: Combat) -> list[Item]:
         Item("Agility", num(combat.modified_agility), "modified"),
         Item("Manual Dexterity", num(combat.modified_manual_dexterity), "modified"),
     ]
-
-
-def _blank_lines(
-    play: list[Item],
-    skills: list[skill_boxes.RankRow],
-    magic: skill_boxes.Magic,
-    languages: list[skill_boxes.RankRow],
-    notes: list[str],
-    wounds: int,
-) -> dict[str, int]:
-    """The ruled blank lines under each box, for pencil: the boxes' usual room less what they print."""
-    return {
-        # the In play box takes its lines (and two for its frame) from the ruled Skills and Magic below
-        "skills": max(2, 11 - len(skills) - len(play) - 2),
-        "magic": max(2, 8 - len(magic.rows) - len(play) - 2),
-        "languages": max(2, 4 - len(languages)),
-        "notes": max(2, 4 - len(notes)),
-        "wounds": max(1, wounds),
-        "carried": CARRIED_BLANK_LINES,
-    }
-
-
-#: Blank lines under the Equipment carried, for pencil.
-CARRIED_BLANK_LINES = 2
-#: Entries (two columns of them) up to which the Equipment box is never split: about a third of a page,
-#: the most a page may be left short by moving the box whole to the next.
-CARRIED_WHOLE_LINES = 40
-
-
-#: Ruled Wounds lines the front page holds beside a record with the fewest weapon lines and captions.
-FRONT_WOUNDS_LINES = 3
-#: Weapon lines (each weapon, and each two-handed damage under one) that leave the Wounds box its lines.
-FRONT_WEAPON_LINES = 3
-#: Characters of the formula captions under the weapons table with the book's rules; a house rule's longer
-#: formulas take a ruled line for about every CAPTION_CHARS_PER_LINE more (two lines of the fine print).
-FRONT_CAPTION_CHARS = 450
-CAPTION_CHARS_PER_LINE = 300
-#: Characters of a weapon's 18.5 note that one line of the Damage column holds (Letter; A4 is narrower).
-NOTE_CHARS_PER_LINE = 40
-
-
-def _wounds_lines(weapons: list[WeaponRow], play_tracks: list[Track], rule_captions: list[str]) -> int:
-    """How many ruled Wounds lines still fit on the front page: the tracks, weapon lines beyond the
-    usual (a two-handed damage under a weapon is one more, and each line of its 18.5 note) and a house
-    rule's extra captions each take one. Below one, the box will not fit at all."""
-    weapon_lines = sum(
-        1 + bool(row.two_handed_damage) + -(-len(row.damage_increase) // NOTE_CHARS_PER_LINE)
-        for row in weapons
-    )
-    beside_tracks = max(1, FRONT_WOUNDS_LINES - extra_lines(play_tracks))  # long tracks still leave one
-    return (
-        beside_tracks
-        - max(0, weapon_lines - FRONT_WEAPON_LINES)
-        - -(
-            -max(0, sum(len(caption) + 1 for caption in rule_captions) - FRONT_CAPTION_CHARS)
-            // CAPTION_CHARS_PER_LINE
-        )
-    )
 
 
 def _movement(character: Character) -> list[Item]:

@@ -94,10 +94,11 @@ class CarriedRow:
     pounds: float | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Sheet:
     name: str
-    name_size: str
+    # name_size, page_two_new_page, blank_lines and carried_whole: set by render.page_fit from the boxes.
+    name_size: str = ""
     subtitle: str
     race: str
     identity: list[Item]
@@ -126,7 +127,7 @@ class Sheet:
     uncharged: str  # 8.6: Ranks recorded as given because the Cost Chart has no numbers for them
     footer: list[Item]
     version: str
-    page_two_new_page: bool
+    page_two_new_page: bool = False
     blank_lines: dict[str, int] = field(default_factory=dict)
     # The Equipment box kept whole on one page (moved on when it does not fit) unless it is long: split,
     # a box that just misses the page leaves a stub of blank lines and its frame on the next page.

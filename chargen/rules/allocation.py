@@ -31,6 +31,16 @@ def allocation_problems(
     maximum-2. With none at the maximum, one more place at each of maximum-1 and maximum-2. Either or both
     of the two (base) maximum-1 places, when unused, may be taken at maximum-2 instead.
     """
+    return [
+        *_total_and_range_problems(values, points, maximum, minimum),
+        *_place_problems(values, maximum, limits),
+    ]
+
+
+def _total_and_range_problems(
+    values: Mapping[str, int], points: int, maximum: int, minimum: int
+) -> list[str]:
+    """5.2: all the points spent, each value between the minimum and the maximum."""
     problems: list[str] = []
     total = sum(values.values())
     if total != points:
@@ -42,6 +52,12 @@ def allocation_problems(
             problems.append(f"{code} {value} is below the minimum {minimum}; rule 5.2")
         elif value > maximum:
             problems.append(f"{code} {value} is above the maximum {maximum}; rule 5.2")
+    return problems
+
+
+def _place_problems(values: Mapping[str, int], maximum: int, limits: AllocationLimits) -> list[str]:
+    """5.2's places near the maximum, each crowded one named with the values in it."""
+    problems: list[str] = []
 
     def named(target: int) -> list[str]:
         return [f"{code} {value}" for code, value in values.items() if value == target]

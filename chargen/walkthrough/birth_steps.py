@@ -108,32 +108,40 @@ def aspect_question() -> Question:
     )
 
 
+def _social_status_told(walk: Walk, character: Character) -> str:
+    row = walk.tables.heritage.social_status.rows[character.heritage.social_status]
+    return f"{row.name}, money x{row.money_multiplier}"
+
+
+def _birth_order_told(walk: Walk, character: Character) -> str:
+    effects = walk.tables.heritage.birth_order_effects
+    effect = next(entry for key, entry in effects.items() if key == character.heritage.birth_order)
+    return f"{effect.name}: money x{effect.money_factor}, Experience x{effect.experience_factor}"
+
+
+def _sibling_rank_told(walk: Walk, character: Character) -> str:
+    return str(walk.tables.heritage.sibling_rank.rows[str(character.heritage.sibling_rank)].name)
+
+
 def heritage_questions() -> list[Question]:
-    def status(walk: Walk, character: Character) -> str:
-        row = walk.tables.heritage.social_status.rows[character.heritage.social_status]
-        return f"{row.name}, money x{row.money_multiplier}"
-
-    def order(walk: Walk, character: Character) -> str:
-        effects = walk.tables.heritage.birth_order_effects
-        effect = next(entry for key, entry in effects.items() if key == character.heritage.birth_order)
-        return f"{effect.name}: money x{effect.money_factor}, Experience x{effect.experience_factor}"
-
-    def sibling(walk: Walk, character: Character) -> str:
-        return str(walk.tables.heritage.sibling_rank.rows[str(character.heritage.sibling_rank)].name)
-
     return [
-        _table_roll("social_status", "social_status", "Social status, which sets a money multiplier", status),
+        _table_roll(
+            "social_status",
+            "social_status",
+            "Social status, which sets a money multiplier",
+            _social_status_told,
+        ),
         _table_roll(
             "birth_order",
             "birth_order",
             "Order of birth: bastard, legitimate or first child change money and Experience (8.3)",
-            order,
+            _birth_order_told,
         ),
         _table_roll(
             "sibling_rank",
             "sibling_rank",
             "Sibling rank, for a legitimate child",
-            sibling,
+            _sibling_rank_told,
             applies=lambda walk: walk.preview().heritage.birth_order == "legitimate",
         ),
         _table_roll(

@@ -1,0 +1,84 @@
+"""How the Character Record's boxes fit its pages: the name's size, where page two starts, the ruled blank
+lines left for pencil and whether the Equipment box is kept whole, all read from the boxes themselves."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from chargen.render import skill_boxes
+from chargen.render.sheet import Item, Sheet, WeaponRow
+from chargen.render.tracks import Track, extra_lines
+
+#: Blank lines under the Equipment carried, for pencil.
+CARRIED_BLANK_LINES = 2
+#: Entries (two columns of them) up to which the Equipment box is never split: about a third of a page,
+#: the most a page may be left short by moving the box whole to the next.
+CARRIED_WHOLE_LINES = 40
+
+
+#: Ruled Wounds lines the front page holds beside a record with the fewest weapon lines and captions.
+FRONT_WOUNDS_LINES = 3
+#: Weapon lines (each weapon, and each two-handed damage under one) that leave the Wounds box its lines.
+FRONT_WEAPON_LINES = 3
+#: Characters of the formula captions under the weapons table with the book's rules; a house rule's longer
+#: formulas take a ruled line for about every CAPTION_CHARS_PER_LINE more (two lines of the fine print).
+FRONT_CAPTION_CHARS = 450
+CAPTION_CHARS_PER_LINE = 300
+#: Characters of a weapon's 18.5 note that one line of the Damage column holds (Letter; A4 is narrower).
+NOTE_CHARS_PER_LINE = 40
+
+
+def fitted_to_pages(sheet: Sheet) -> Sheet:
+    """The sheet with its page fitting worked out from its boxes."""
+    name = sheet.name
+    wounds = _wounds_lines(sheet.weapons, sheet.tracks, sheet.rule_captions)
+    return replace(
+        sheet,
+        name_size="" if len(name) <= 36 else ("long" if len(name) <= 90 else "very-long"),
+        # A front page that already spills over (many weapons, a very long name) runs straight on, so
+        # no page is left holding one box.
+        page_two_new_page=wounds > 0 and len(name) <= 90,
+        blank_lines=_blank_lines(
+            sheet.in_play, sheet.skills, sheet.magic, sheet.languages, sheet.notes, wounds
+        ),
+        carried_whole=len(sheet.carried) + CARRIED_BLANK_LINES <= CARRIED_WHOLE_LINES,
+    )
+
+
+def _blank_lines(
+    play: list[Item],
+    skills: list[skill_boxes.RankRow],
+    magic: skill_boxes.Magic,
+    languages: list[skill_boxes.RankRow],
+    notes: list[str],
+    wounds: int,
+) -> dict[str, int]:
+    """The ruled blank lines under each box, for pencil: the boxes' usual room less what they print."""
+    return {
+        # the In play box takes its lines (and two for its frame) from the ruled Skills and Magic below
+        "skills": max(2, 11 - len(skills) - len(play) - 2),
+        "magic": max(2, 8 - len(magic.rows) - len(play) - 2),
+        "languages": max(2, 4 - len(languages)),
+        "notes": max(2, 4 - len(notes)),
+        "wounds": max(1, wounds),
+        "carried": CARRIED_BLANK_LINES,
+    }
+
+
+def _wounds_lines(weapons: list[WeaponRow], play_tracks: list[Track], rule_captions: list[str]) -> int:
+    """How many ruled Wounds lines still fit on the front page: the tracks, weapon lines beyond the
+    usual (a two-handed damage under a weapon is one more, and each line of its 18.5 note) and a house
+    rule's extra captions each take one. Below one, the box will not fit at all."""
+    weapon_lines = sum(
+        1 + bool(row.two_handed_damage) + -(-len(row.damage_increase) // NOTE_CHARS_PER_LINE)
+        for row in weapons
+    )
+    beside_tracks = max(1, FRONT_WOUNDS_LINES - extra_lines(play_tracks))  # long tracks still leave one
+    return (
+        beside_tracks
+        - max(0, weapon_lines - FRONT_WEAPON_LINES)
+        - -(
+            -max(0, sum(len(caption) + 1 for caption in rule_captions) - FRONT_CAPTION_CHARS)
+            // CAPTION_CHARS_PER_LINE
+        )
+    )
