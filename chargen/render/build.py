@@ -55,11 +55,12 @@ def build_sheet(given: Renderable, tables: Tables, version: str, *, explain: boo
     from chargen.render.working_rows import annotated
 
     character = as_character(given)
-    return annotated(_sheet(character, tables, version), character, tables, explain=explain)
+    # Fitted to the pages last: the rulings and configurations marked take room on the front page.
+    return fitted_to_pages(annotated(_sheet(character, tables, version), character, tables, explain=explain))
 
 
 def _sheet(character: Character, tables: Tables, version: str) -> Sheet:
-    """The record's boxes, as the rules and the tables give them, fitted to its pages."""
+    """The record's boxes, as the rules and the tables give them."""
     race_name = lookup.race_name(tables, character.race, character.race_type)
     gender = lookup.gender_name(tables, character.gender)
     combat = character.combat
@@ -95,7 +96,7 @@ def _sheet(character: Character, tables: Tables, version: str) -> Sheet:
         footer=_footer(character, version),
         version=version,
     )
-    return fitted_to_pages(sheet)
+    return sheet
 
 
 def _combat(combat: Combat) -> list[Item]:

@@ -69,16 +69,27 @@ def _wounds_lines(weapons: list[WeaponRow], play_tracks: list[Track], rule_capti
     """How many ruled Wounds lines still fit on the front page: the tracks, weapon lines beyond the
     usual (a two-handed damage under a weapon is one more, and each line of its 18.5 note) and a house
     rule's extra captions each take one. Below one, the box will not fit at all."""
-    weapon_lines = sum(
-        1 + bool(row.two_handed_damage) + -(-len(row.damage_increase) // NOTE_CHARS_PER_LINE)
-        for row in weapons
-    )
+    weapon_lines = sum(1 + max(_lines_under_damage(row), _lines_under_chance(row)) for row in weapons)
     beside_tracks = max(1, FRONT_WOUNDS_LINES - extra_lines(play_tracks))  # long tracks still leave one
+    # A record that mixes the ways of holding the shield (20) states each figure's configuration: the
+    # Stun & Breakage box's note takes a line more.
+    configurations = any(row.held for row in weapons)
     return (
         beside_tracks
+        - configurations
         - max(0, weapon_lines - FRONT_WEAPON_LINES)
         - -(
             -max(0, sum(len(caption) + 1 for caption in rule_captions) - FRONT_CAPTION_CHARS)
             // CAPTION_CHARS_PER_LINE
         )
     )
+
+
+def _lines_under_damage(row: WeaponRow) -> int:
+    """The lines under a weapon's damage: its two-handed damage (20.2) and its 18.5 note."""
+    return bool(row.two_handed_damage) + -(-len(row.damage_increase) // NOTE_CHARS_PER_LINE)
+
+
+def _lines_under_chance(row: WeaponRow) -> int:
+    """The lines under a weapon's Strike Chance: its MD with the shield slung (20), the GM's ruling."""
+    return bool(row.held) + bool(row.ruled)
