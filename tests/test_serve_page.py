@@ -136,7 +136,7 @@ def test_an_opened_file_shows_its_record_and_its_pdf_is_chargen_renders(
     frame = page.frame_locator("iframe")
     assert frame.locator("h1.name").inner_text() == "Rolf the Barbarian"
     with page.expect_download() as info:
-        page.get_by_role("link", name="Character Record, PDF (A4)", exact=True).click()
+        page.get_by_role("link", name="PDF of the Character Record (A4)", exact=True).click()
     info.value.save_as(tmp_path / "page.pdf")
     _chargen("render", str(EXAMPLES / "rolf.yaml"), "--pdf", str(tmp_path / "cli.pdf"), "--paper", "a4")
     assert (tmp_path / "page.pdf").read_bytes() == (tmp_path / "cli.pdf").read_bytes()
@@ -164,8 +164,8 @@ def test_an_opened_file_is_fixed_in_place_and_offers_every_download(
     assert links.count() == 9  # file (YAML, JSON), record (HTML, four PDFs), Roll20, Foundry
     for label, args in (
         ("character file (YAML)", ["build", str(fixed)]),
-        ("Roll20 character (chargen export --to roll20)", ["export", str(fixed), "--to", "roll20"]),
-        ("Foundry VTT actor (chargen export --to foundry)", ["export", str(fixed), "--to", "foundry"]),
+        ("virtual tabletop JSON (Roll20)", ["export", str(fixed), "--to", "roll20"]),
+        ("virtual tabletop JSON (Foundry VTT)", ["export", str(fixed), "--to", "foundry"]),
     ):
         with page.expect_download() as info:
             page.get_by_role("link", name=label, exact=True).click()
