@@ -116,6 +116,34 @@ def test_axe_finds_no_serious_or_critical_violation(page: Any, server: Served, t
         assert unlabelled == [], name
 
 
+def test_the_explained_records_pass_axe_and_open_a_working_without_script(page: Any, server: Served) -> None:
+    """The records shown in the page's frames, each value a link to its working (a closed <details>):
+    axe finds nothing serious in what the workings add, and a link brings its working into view though
+    the record has no script."""
+    if not AXE.exists():
+        missing("axe-core is not installed (npm ci in tests/axe; .ci/run does it)")
+    page.goto(server.url + "open")
+    page.set_input_files("#file", str(EXAMPLES / "rolf.yaml"))
+    press(page, "Open")
+    page.goto(server.url + "new")
+    for record in ("open/record.html", "new/record.html"):
+        page.goto(server.url + record)
+        assert page.locator("script").count() == 0
+        page.add_script_tag(path=str(AXE))
+        # what the workings add: the links on the values and the workings themselves
+        found = page.evaluate("async () => (await axe.run({include: ['#workings', 'a.worked']})).violations")
+        assert [item["id"] for item in found if item["impact"] in ("serious", "critical")] == [], record
+        link = page.locator("a.worked").first
+        target = link.get_attribute("href")
+        link.click()
+        working = page.locator(f"details{target}")
+        assert page.url.endswith(target), record
+        assert working.evaluate(
+            "el => 0 <= el.getBoundingClientRect().top && el.getBoundingClientRect().top < innerHeight"
+        )
+        assert "Defense" in working.inner_text() or "TMR" in working.inner_text(), record
+
+
 def test_an_opened_file_lists_every_problem_with_key_path_and_rule(page: Any, server: Served) -> None:
     page.goto(server.url + "open")
     page.fill("#text", "name: Bad\nrolls: {points: 99}\nrace: martian\ngender: robot\n")
