@@ -262,7 +262,10 @@ def magic_question() -> Question:
         lambda walk: "Talents and spells to learn, separated by commas, or Enter for none",
         take,
         lambda walk: bool(walk.data.get("college")) and bool(_castable(walk)),
-        accepts=lambda walk: f"names from: {', '.join(_castable(walk).values())}; Enter learns none",
+        accepts=lambda walk: (
+            f"names from: {', '.join(_castable(walk).values())}; one the tables do not list with its kind, "
+            "e.g. Fireball (spell); Enter learns none"
+        ),
         choices=lambda walk: [
             Choice(key, walk.tables.abilities.magic.entries[key].name, told.partition(" (")[2].rstrip(")"))
             for key, told in _castable(walk).items()
