@@ -118,8 +118,8 @@ def test_axe_finds_no_serious_or_critical_violation(page: Any, server: Served, t
 
 def test_the_explained_records_pass_axe_and_open_a_working_without_script(page: Any, server: Served) -> None:
     """The records shown in the page's frames, each value a link to its working (a closed <details>):
-    axe finds nothing serious in what the workings add, and a link brings its working into view though
-    the record has no script."""
+    axe finds nothing serious in what the workings add, and a link opens its working and brings it into
+    view though the record has no script."""
     if not AXE.exists():
         missing("axe-core is not installed (npm ci in tests/axe; .ci/run does it)")
     page.goto(server.url + "open")
@@ -135,9 +135,10 @@ def test_the_explained_records_pass_axe_and_open_a_working_without_script(page: 
         assert [item["id"] for item in found if item["impact"] in ("serious", "critical")] == [], record
         link = page.locator("a.worked").first
         target = link.get_attribute("href")
+        working = page.locator(f"details:has({target})")
+        assert not working.evaluate("el => el.open")
         link.click()
-        working = page.locator(f"details{target}")
-        assert page.url.endswith(target), record
+        assert page.url.endswith(target) and working.evaluate("el => el.open"), record
         assert working.evaluate(
             "el => 0 <= el.getBoundingClientRect().top && el.getBoundingClientRect().top < innerHeight"
         )
