@@ -82,12 +82,21 @@ def _rule(loc: tuple[str | int, ...], words: str) -> str | None:
 
 def unlisted_magic(name: str) -> str:
     """What a talent, spell or ritual the tables do not list is told, in the walk, the page and a file
-    alike: the tables hold only what the seeds give (Book Two's lists are not among them), and how a GM
-    adds one; a file may still name it with its kind (the list is open, 34)."""
+    alike (chargen.generation.abilities.unlisted_refused): the tables hold only what the seeds give (Book
+    Two's lists are not among them), how a GM adds one, and that it is kept when named with its kind."""
     return (
         f"{shown(name)} is not in the tables: Book Two's talents, spells and rituals are not (only what a race "
         "grants, 6.5); a GM adds it in a ruleset (add: abilities: magic: entries: ID: {name, kind, rule, "
-        "college}), or a character file names it with its kind: talent, spell or ritual"
+        "college}), or it is kept when named with its kind (talent, spell or ritual): e.g. Fireball (spell) "
+        "in the walk, kind: spell in a character file"
+    )
+
+
+def unlisted_kept(names: list[str]) -> str:
+    """The note on what the walk keeps that the tables do not list (34)."""
+    return (
+        f"not in the tables, kept as named: {', '.join(names)}; Book Two's lists and cast chances are the GM's "
+        "to fill"
     )
 
 

@@ -41,6 +41,7 @@ KINDS = _kinds(
     OutputKind("json", "--output", (".json",), ("application/json",), "character file"),
     OutputKind("html", "--html", (".html", ".htm"), ("text/html",) * 2, "HTML page of the Character Record"),
     OutputKind("pdf", "--pdf", (".pdf",), ("application/pdf",), "PDF of the Character Record"),
+    OutputKind("vtt", "--output", (".json",), ("application/json",), "virtual tabletop JSON"),
     OutputKind(
         "jsonl",
         "--jsonl",

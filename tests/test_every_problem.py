@@ -124,8 +124,8 @@ BRANNOC_LINES = [
     "military-scientist, navigator, ranger, spy-and-thief, troubador",
     "chargen: error: bad-brannoc.yaml:20:5: spells[0].kind: 'earthquake' is not in the tables: Book Two's "
     "talents, spells and rituals are not (only what a race grants, 6.5); a GM adds it in a ruleset (add: "
-    "abilities: magic: entries: ID: {name, kind, rule, college}), or a character file names it with its "
-    "kind: talent, spell or ritual; rule 34",
+    "abilities: magic: entries: ID: {name, kind, rule, college}), or it is kept when named with its kind "
+    "(talent, spell or ritual): e.g. Fireball (spell) in the walk, kind: spell in a character file; rule 34",
     "chargen: error: bad-brannoc.yaml:21:1: name: appears twice (first on line 3); give each key once",
 ]
 #: Brannoc's seven mistakes, each as its player would put it right.

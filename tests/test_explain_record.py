@@ -149,7 +149,8 @@ def test_a_ruled_strike_chance_reads_the_special_damage_chart_again(tables: Tabl
 
 
 def details(page: str) -> dict[str, Node]:
-    return {node.attrs["id"]: node for node in parse_html(page).find_all("details")}
+    """Each working's <details>, by the id of its lines (what a value's link reaches, opening it)."""
+    return {node.find_all("ul")[0].attrs["id"]: node for node in parse_html(page).find_all("details")}
 
 
 def test_explain_in_html_opens_each_value_to_its_working_without_script(tables: Tables) -> None:

@@ -257,21 +257,25 @@ def test_no_magic_step_without_a_college_and_an_elf_is_not_sold_witchsight() -> 
     assert "is not magic the college casts" in str(error.value)
 
 
-def test_a_spell_the_tables_do_not_list_is_told_alike_in_the_walk_and_a_file() -> None:
-    """Book Two's spell lists are not in the tables: the walk (and so the page) and a file say so in the
-    same words, with how a GM adds one; a file that gives the kind keeps it (the list is open, 34)."""
+def test_a_spell_the_tables_do_not_list_is_treated_alike_in_the_walk_and_a_file() -> None:
+    """Book Two's spell lists are not in the tables: one rule (34) for the walk (and so the page) and a
+    file: without its kind it is refused in the same words, with how a GM adds one; with its kind it is
+    kept, the same spell either way."""
     told = unlisted_magic("fireball")
     assert "Book Two's" in told and "add: abilities: magic: entries" in told
     elf = _walk_to("college", [*RIGHT[:11], "elf", "5"])
     elf.answer("fire magics")
     with pytest.raises(ChargenError) as walked:
         elf.answer("fireball")
-    assert str(walked.value) == f"spells[0].name: {told}; rule 34"
+    assert str(walked.value) == f"spells[0].kind: {told}; rule 34"
     with pytest.raises(InputError) as filed:
         api.build("college: fire magics\nspells: [fireball]\n", "f.yaml", seed=1)
     assert filed.value.problems == [f"f.yaml:2:10: spells[0].kind: {told}; rule 34"]
+    shown = elf.answer("fireball (Spell)")
+    assert "fireball (spell)" in shown and "Book Two's lists and cast chances are the GM's to fill" in shown
     kept = api.build("college: fire magics\nspells: [{name: fireball, kind: spell}]\n", "f.yaml", seed=1)
-    assert [(spell.name, spell.rank, spell.kind) for spell in kept.spells] == [("fireball", 0, "spell")]
+    both = [[(spell.name, spell.rank, spell.kind) for spell in made.spells] for made in (kept, elf.preview())]
+    assert both == [[("fireball", 0, "spell")]] * 2
 
 
 def test_a_giant_is_not_offered_the_college_opposed_to_its_element() -> None:

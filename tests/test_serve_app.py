@@ -3,6 +3,8 @@ store of browsers, and what the server says of who can reach it."""
 
 from __future__ import annotations
 
+import html
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -90,7 +92,6 @@ def test_who_can_reach_the_page() -> None:
 
 
 def _step(client: Any) -> str:
-    import re
 
     page = client.get("/new").get_data(as_text=True)
     found = re.search(r'name="step" value="([^"]+)"', page)
@@ -130,3 +131,28 @@ def test_new_rules_mid_walk_ask_first_and_undo_brings_the_walk_and_its_rules_bac
     assert client.post("/new", data={"action": "undo"}).status_code == 303
     page = client.get("/new").get_data(as_text=True)
     assert _step(client) == "rolls.points" and "House rules: house-combat" not in page
+
+
+def test_a_spell_the_tables_do_not_list_is_treated_on_the_page_as_in_a_file(client: Any) -> None:
+    """One rule (34): refused without its kind in unlisted_magic's words, kept with it (`Fireball (spell)`)."""
+    from chargen.messages import unlisted_magic
+    from chargen.tables import load_tables
+    from chargen.walkthrough import new_walk
+    from tests.test_new_keeps import RIGHT
+
+    walk, typed = new_walk(load_tables(), seed=1), {"college": "fire magics"}  # an elven adept's entries
+    entries = iter(["", *RIGHT[:11], "elf", "5"])
+    while walk.current is not None and walk.current.key != "college":
+        typed[walk.current.key] = next(entries, "")
+        walk.answer(typed[walk.current.key])
+    while (key := _step(client)) != "spells":
+        entry = typed.get(key, "")
+        answer = {"action": "take", "entry": entry} if entry else {"action": "empty"}
+        assert client.post("/new", data={"step": key, **answer}).status_code == 303, key
+    assert _step(client) == "spells"
+    refused = client.post("/new", data={"step": "spells", "action": "take", "entry": "fireball"})
+    assert html.unescape(unlisted_magic("fireball")) in html.unescape(refused.get_data(as_text=True))
+    assert _step(client) == "spells"
+    kept = client.post("/new", data={"step": "spells", "action": "take", "entry": "fireball (spell)"})
+    assert kept.status_code == 303 and _step(client) == "name"
+    assert "fireball (spell)" in client.get("/new").get_data(as_text=True)

@@ -70,7 +70,7 @@ def test_a_concept_and_choose_the_rest_by_keyboard_alone(
     activations += 1
     assert step(page) is None and page.locator("h2", has_text="is complete").count() == 1
     document = _download_by_keyboard(page, "character file (YAML)", tmp_path / "hero.yaml")
-    pdf = _download_by_keyboard(page, "Character Record, PDF (Letter)", tmp_path / "hero.pdf")
+    pdf = _download_by_keyboard(page, "PDF of the Character Record (Letter)", tmp_path / "hero.pdf")
     activations += 2
     context.close()
     assert activations <= 10

@@ -85,3 +85,19 @@ def test_the_progress_of_a_200_npc_batch_moves_and_it_stops_when_asked(client: A
     ended = client.get(job + "/status").get_json()
     assert ended["state"] == "failed" and ended["message"].startswith("stopped")
     assert client.get(job + "/files/records.pdf").status_code == 404
+
+
+def test_a_roster_pdf_and_the_pages_roster_come_from_one_run_of_the_npcs(client: Any) -> None:
+    started = client.post("/gm", data={"count": "12", "seed": "5", "files": ["roster.pdf", "npcs.csv"]})
+    job = started.headers["Location"]
+    statuses = [client.get(job + "/status").get_json()]
+    while statuses[-1]["state"] == "running":
+        time.sleep(0.1)
+        statuses.append(client.get(job + "/status").get_json())
+    assert statuses[-1]["state"] == "done", statuses[-1]
+    # each NPC made once for every output: never more than 12 to make, nor "passes" in the words
+    assert {status["total"] for status in statuses} == {12}
+    assert all(status["what"].startswith("NPCs made") and "pass" not in status["what"] for status in statuses)
+    assert client.get(job + "/files/roster.pdf").get_data().startswith(b"%PDF")
+    preview = client.get(job + "/files/roster.html").get_data(as_text=True)
+    assert "<html" in preview.lower()

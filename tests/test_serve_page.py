@@ -116,6 +116,35 @@ def test_axe_finds_no_serious_or_critical_violation(page: Any, server: Served, t
         assert unlabelled == [], name
 
 
+def test_the_explained_records_pass_axe_and_open_a_working_without_script(page: Any, server: Served) -> None:
+    """The records shown in the page's frames, each value a link to its working (a closed <details>):
+    axe finds nothing serious in what the workings add, and a link opens its working and brings it into
+    view though the record has no script."""
+    if not AXE.exists():
+        missing("axe-core is not installed (npm ci in tests/axe; .ci/run does it)")
+    page.goto(server.url + "open")
+    page.set_input_files("#file", str(EXAMPLES / "rolf.yaml"))
+    press(page, "Open")
+    page.goto(server.url + "new")
+    for record in ("open/record.html", "new/record.html"):
+        page.goto(server.url + record)
+        assert page.locator("script").count() == 0
+        page.add_script_tag(path=str(AXE))
+        # what the workings add: the links on the values and the workings themselves
+        found = page.evaluate("async () => (await axe.run({include: ['#workings', 'a.worked']})).violations")
+        assert [item["id"] for item in found if item["impact"] in ("serious", "critical")] == [], record
+        link = page.locator("a.worked").first
+        target = link.get_attribute("href")
+        working = page.locator(f"details:has({target})")
+        assert not working.evaluate("el => el.open")
+        link.click()
+        assert page.url.endswith(target) and working.evaluate("el => el.open"), record
+        assert working.evaluate(
+            "el => 0 <= el.getBoundingClientRect().top && el.getBoundingClientRect().top < innerHeight"
+        )
+        assert "Defense" in working.inner_text() or "TMR" in working.inner_text(), record
+
+
 def test_an_opened_file_lists_every_problem_with_key_path_and_rule(page: Any, server: Served) -> None:
     page.goto(server.url + "open")
     page.fill("#text", "name: Bad\nrolls: {points: 99}\nrace: martian\ngender: robot\n")
@@ -136,7 +165,7 @@ def test_an_opened_file_shows_its_record_and_its_pdf_is_chargen_renders(
     frame = page.frame_locator("iframe")
     assert frame.locator("h1.name").inner_text() == "Rolf the Barbarian"
     with page.expect_download() as info:
-        page.get_by_role("link", name="Character Record, PDF (A4)", exact=True).click()
+        page.get_by_role("link", name="PDF of the Character Record (A4)", exact=True).click()
     info.value.save_as(tmp_path / "page.pdf")
     _chargen("render", str(EXAMPLES / "rolf.yaml"), "--pdf", str(tmp_path / "cli.pdf"), "--paper", "a4")
     assert (tmp_path / "page.pdf").read_bytes() == (tmp_path / "cli.pdf").read_bytes()
@@ -164,8 +193,8 @@ def test_an_opened_file_is_fixed_in_place_and_offers_every_download(
     assert links.count() == 9  # file (YAML, JSON), record (HTML, four PDFs), Roll20, Foundry
     for label, args in (
         ("character file (YAML)", ["build", str(fixed)]),
-        ("Roll20 character (chargen export --to roll20)", ["export", str(fixed), "--to", "roll20"]),
-        ("Foundry VTT actor (chargen export --to foundry)", ["export", str(fixed), "--to", "foundry"]),
+        ("virtual tabletop JSON (Roll20)", ["export", str(fixed), "--to", "roll20"]),
+        ("virtual tabletop JSON (Foundry VTT)", ["export", str(fixed), "--to", "foundry"]),
     ):
         with page.expect_download() as info:
             page.get_by_role("link", name=label, exact=True).click()

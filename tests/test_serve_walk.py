@@ -100,17 +100,19 @@ def test_a_whole_walk_with_the_players_own_dice(page: Any, server: Served, tmp_p
     assert data["rolls"]["hand"] == [4, 9]
     built = _chargen("build", str(document))
     assert built == document.read_text(encoding="utf-8")  # `chargen build` gives the same character
-    pdf = _download(page, "Character Record, PDF (Letter)", tmp_path / "walked.pdf")
+    pdf = _download(page, "PDF of the Character Record (Letter)", tmp_path / "walked.pdf")
     _chargen("render", str(document), "--pdf", str(tmp_path / "rendered.pdf"))
     assert pdf.read_bytes() == (tmp_path / "rendered.pdf").read_bytes()
-    a4 = _download(page, "Character Record, PDF (A4)", tmp_path / "walked-a4.pdf")
+    a4 = _download(page, "PDF of the Character Record (A4)", tmp_path / "walked-a4.pdf")
     _chargen("render", str(document), "--pdf", str(tmp_path / "a4.pdf"), "--paper", "a4")
     assert a4.read_bytes() == (tmp_path / "a4.pdf").read_bytes()
-    fillable = _download(page, "fillable Character Record, PDF (Letter)", tmp_path / "walked-fillable.pdf")
+    fillable = _download(
+        page, "PDF of the Character Record (fillable, Letter)", tmp_path / "walked-fillable.pdf"
+    )
     _chargen("render", str(document), "--pdf", str(tmp_path / "fillable.pdf"), "--fillable")
     assert fillable.read_bytes() == (tmp_path / "fillable.pdf").read_bytes()
     assert "endurance_current" in (PdfReader(fillable).get_fields() or {})  # form fields, as --fillable
-    html = _download(page, "Character Record (HTML)", tmp_path / "walked.html")
+    html = _download(page, "HTML page of the Character Record", tmp_path / "walked.html")
     _chargen("render", str(document), "--html", str(tmp_path / "rendered.html"))
     assert html.read_bytes() == (tmp_path / "rendered.html").read_bytes()
 

@@ -50,5 +50,5 @@ def export_command(
             assert output is not None
             target = str(Path(output) / f"{Path(file).stem if file != '-' else 'stdin'}.json")
         targets.append((target, export_json(character, tables, fmt)))
-    check_targets([("--output", target, "json") for target, _ in targets], force=force)
+    check_targets([("--output", target, "vtt") for target, _ in targets], force=force)
     write_all([(target, text.encode("utf-8")) for target, text in targets], force=force)

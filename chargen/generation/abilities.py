@@ -344,8 +344,9 @@ def _magic(
         path = ("spells", index)
         entry_id = resolve(item.name, magic.entries)
         entry = magic.entries.get(entry_id or "")
-        if entry is None and not magic.open:
-            problems.append(unknown_problem((*path, "name"), item.name, magic.entries, "magic (34-47)"))
+        refused = unlisted_refused(path, item.name, item.kind, tables) if entry is None else None
+        if refused is not None:
+            problems.append(refused)
             continue
         name = entry_id or item.name
         rule = (entry.rule if entry else None) or "34"
@@ -354,17 +355,30 @@ def _magic(
             problems.append(Problem((*path, "name"), message, rule, item.name))
             continue
         kind = entry.kind if entry else item.kind
-        if kind is None or (entry is not None and item.kind not in (None, entry.kind)):
-            expected = f"{entry.name} is a {entry.kind}" if entry else unlisted_magic(item.name)
-            problems.append(Problem((*path, "kind"), expected, rule, item.kind))
+        if kind is None:  # an unlisted name without its kind: told by unlisted_refused above
             continue
-        refused = _not_cast(entry, kind, college, tables)
-        if refused:
-            problems.append(Problem((*path, "name"), refused, "34", item.name))
+        if entry is not None and item.kind not in (None, entry.kind):
+            problems.append(Problem((*path, "kind"), f"{entry.name} is a {entry.kind}", rule, item.kind))
+            continue
+        not_cast = _not_cast(entry, kind, college, tables)
+        if not_cast:
+            problems.append(Problem((*path, "name"), not_cast, "34", item.name))
         _check_once((*path, "name"), name, seen, rule, problems)
         _check_rank((*path, "rank"), item.rank, entry.max_rank if entry else None, rule, problems)
         found.append(MagicRanked(name, item.rank, kind))
     return found
+
+
+def unlisted_refused(path: KeyPath, name: str, kind: str | None, tables: Tables) -> Problem | None:
+    """34: one rule for a talent, spell or ritual the tables do not list (Book Two's lists are not in them),
+    in the walk, the page and a file alike: kept with the kind it is given, its cast chance the GM's to
+    fill, while the tables' list is open; None when kept, else the problem."""
+    magic = tables.abilities.magic
+    if not magic.open:
+        return unknown_problem((*path, "name"), name, magic.entries, "magic (34-47)")
+    if kind is None:
+        return Problem((*path, "kind"), unlisted_magic(name), "34", kind)
+    return None
 
 
 def _not_cast(entry: MagicEntry | None, kind: str, college: str | None, tables: Tables) -> str | None:

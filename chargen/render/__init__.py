@@ -42,8 +42,10 @@ def _page(
 ) -> str:
     import chargen
     from chargen.render.build import blanked, build_sheet
+    from chargen.render.working_rows import explained_so_far
 
     sheet = blanked(build_sheet(character, tables, chargen.__version__, explain=explain), undecided)
+    sheet = explained_so_far(sheet, undecided)
     return _sheet_page(sheet, paper, template, standalone=standalone)
 
 

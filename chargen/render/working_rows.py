@@ -12,6 +12,8 @@ from chargen.render.numbers import DASH, num
 from chargen.render.sheet import Item, Sheet, WeaponRow, WorkingRow
 
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from chargen.model import Character
     from chargen.rules.working import Working
     from chargen.tables import Tables
@@ -164,3 +166,31 @@ def _experience(items: list[Item], character: Character) -> list[Item]:
 def _row(item: Working) -> WorkingRow:
     lines = item.lines()
     return WorkingRow(anchor=anchor(item.key), headline=item.headline(), rule=item.rule, lines=lines[1:])
+
+
+#: The workings that rest on nothing chosen with the weapons, armour and shield: the characteristics
+#: (5.2-5.4, 6.1), TMR unarmored (5.6) and stun (19). Every other names the armour (18.1), the shield (17.5)
+#: or a weapon (17.1, 20).
+KIT_FREE = ("characteristics.", "tmr", "stun_threshold", "stun_recovery")
+
+
+def explained_so_far(sheet: Sheet, undecided: Collection[str]) -> Sheet:
+    """A walk's preview with --explain: until its weapons, armour and shield are chosen, only the workings
+    that do not rest on them (the others would name the preview's stand-ins), and no link to one left out."""
+    if "Weapons" not in undecided:
+        return sheet
+    free = {anchor(key) for key in KIT_FREE}
+    kept = [row for row in sheet.workings if row.anchor in free or row.anchor.startswith(anchor(KIT_FREE[0]))]
+    shown = {row.anchor for row in kept}
+
+    def linked(items: list[Item]) -> list[Item]:
+        return [item if item.working in shown else replace(item, working="") for item in items]
+
+    return replace(
+        sheet,
+        combat=linked(sheet.combat),
+        movement=linked(sheet.movement),
+        stun=linked(sheet.stun),
+        unarmed=replace(sheet.unarmed, working=""),
+        workings=kept,
+    )

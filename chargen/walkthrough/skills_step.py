@@ -3,13 +3,14 @@ and a college of magic (34-47) with the talents and spells the tables name for i
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, get_args
 
-from chargen.errors import InputError, Problem
-from chargen.messages import unlisted_magic
+from chargen.errors import InputError
+from chargen.generation.abilities import unlisted_refused
+from chargen.messages import unlisted_kept
 from chargen.names import resolve, resolved
 from chargen.rules.magic import may_cast, opposed_to_element
-from chargen.tables.abilities_schema import College
+from chargen.tables.abilities_schema import College, MagicKind
 from chargen.walkthrough.walk import Choice, Question, Walk
 
 
@@ -200,12 +201,27 @@ def _castable(walk: Walk) -> dict[str, str]:
     }
 
 
-def _castable_id(walk: Walk, index: int, name: str, offered: dict[str, str]) -> str:
-    """The id of magic the college casts; a name the tables do not list at all is told as everywhere
-    (chargen.messages.unlisted_magic): the walk offers only what they list."""
+def _castable_id(walk: Walk, index: int, text: str, offered: dict[str, str]) -> dict[str, Any]:
+    """The spells entry of magic the college casts: listed, by its id; not listed, by the name and kind
+    typed (`Fireball (spell)`), kept or refused by the one rule files follow (unlisted_refused, 34)."""
+    name, kind = _name_and_kind(text)
     if resolve(name, walk.tables.abilities.magic.entries) is None:
-        raise InputError(Problem(("spells", index, "name"), unlisted_magic(name), "34", name))
-    return resolved(("spells", index, "name"), name, offered, "magic the college casts (34)")
+        refused = unlisted_refused(("spells", index), name, kind, walk.tables)
+        if refused is not None:
+            raise InputError(refused)
+        return {"name": name, "rank": 0, "kind": kind}
+    key = resolved(("spells", index, "name"), name, offered, "magic the college casts (34)")
+    return {"name": key, "rank": 0}
+
+
+MAGIC_KINDS = get_args(MagicKind)
+
+
+def _name_and_kind(text: str) -> tuple[str, str | None]:
+    """`Fireball (spell)` -> ("Fireball", "spell"); a name without a kind in brackets -> (name, None)."""
+    name, bracket, rest = text.partition("(")
+    kind = rest.removesuffix(")").strip().lower()
+    return (name.strip(), kind) if bracket and kind in MAGIC_KINDS else (text.strip(), None)
 
 
 def magic_question() -> Question:
@@ -225,11 +241,20 @@ def magic_question() -> Question:
     def take(walk: Walk, text: str) -> str:
         walk.data.pop("spells", None)
         offered = _castable(walk)
-        chosen = [_castable_id(walk, index, name, offered) for index, name in enumerate(_names(text))]
+        chosen: dict[str, dict[str, Any]] = {}
+        for index, name in enumerate(_names(text)):
+            entry = _castable_id(walk, index, name, offered)
+            chosen.setdefault(entry["name"], entry)
         if chosen:
-            walk.data["spells"] = [{"name": key, "rank": 0} for key in dict.fromkeys(chosen)]
-        names = [walk.tables.abilities.magic.entries[key].name for key in dict.fromkeys(chosen)]
-        return f"{', '.join(names) or 'none'}; {bank(walk)} Experience Points left"
+            walk.data["spells"] = list(chosen.values())
+        entries = walk.tables.abilities.magic.entries
+        names = [
+            entries[key].name if key in entries else f"{key} ({entry['kind']})"
+            for key, entry in chosen.items()
+        ]
+        unlisted = [entry["name"] for entry in chosen.values() if "kind" in entry]
+        note = f" ({unlisted_kept(unlisted)})" if unlisted else ""
+        return f"{', '.join(names) or 'none'}{note}; {bank(walk)} Experience Points left"
 
     return Question(
         "spells",
@@ -237,7 +262,10 @@ def magic_question() -> Question:
         lambda walk: "Talents and spells to learn, separated by commas, or Enter for none",
         take,
         lambda walk: bool(walk.data.get("college")) and bool(_castable(walk)),
-        accepts=lambda walk: f"names from: {', '.join(_castable(walk).values())}; Enter learns none",
+        accepts=lambda walk: (
+            f"names from: {', '.join(_castable(walk).values())}; one the tables do not list with its kind, "
+            "e.g. Fireball (spell); Enter learns none"
+        ),
         choices=lambda walk: [
             Choice(key, walk.tables.abilities.magic.entries[key].name, told.partition(" (")[2].rstrip(")"))
             for key, told in _castable(walk).items()

@@ -11,24 +11,24 @@ from flask import Response
 
 from chargen.names import file_name
 from chargen.web.context import download, server
-from chargen.web.jobs import RulesChoice, record_pdf
+from chargen.web.jobs import Offered, RulesChoice, record_pdf
 
 if TYPE_CHECKING:
     from chargen.model import Character
     from chargen.tables import Tables
 
-#: By the ending the download's address and file name take: what the page calls it, and its media type.
+#: By the ending the download's address and file name take: its kind, which gives its label and media type.
 DOWNLOADS = {
-    "yaml": ("character file (YAML)", "application/yaml"),
-    "json": ("character file (JSON)", "application/json"),
-    "html": ("Character Record (HTML)", "text/html"),
-    "letter.pdf": ("Character Record, PDF (Letter)", "application/pdf"),
-    "a4.pdf": ("Character Record, PDF (A4)", "application/pdf"),
+    "yaml": Offered("yaml", "YAML"),
+    "json": Offered("json", "JSON"),
+    "html": Offered("html"),
+    "letter.pdf": Offered("pdf", "Letter"),
+    "a4.pdf": Offered("pdf", "A4"),
     # --fillable: what changes in play as form fields, to keep up on a tablet (docs/fillable.md)
-    "fillable-letter.pdf": ("fillable Character Record, PDF (Letter)", "application/pdf"),
-    "fillable-a4.pdf": ("fillable Character Record, PDF (A4)", "application/pdf"),
-    "roll20.json": ("Roll20 character (chargen export --to roll20)", "application/json"),
-    "foundry.json": ("Foundry VTT actor (chargen export --to foundry)", "application/json"),
+    "fillable-letter.pdf": Offered("pdf", "fillable, Letter"),
+    "fillable-a4.pdf": Offered("pdf", "fillable, A4"),
+    "roll20.json": Offered("vtt", "Roll20"),
+    "foundry.json": Offered("vtt", "Foundry VTT"),
 }
 
 
@@ -38,7 +38,7 @@ def character_file(character: Character, tables: Tables, rules: RulesChoice, kin
     from chargen.render import render_html
 
     name = file_name(character.name)
-    media = DOWNLOADS[kind][1]
+    media = DOWNLOADS[kind].media_type(kind)
     if kind in ("yaml", "json"):
         return download(dump_document(character, kind), f"{name}.{kind}", media)
     if kind == "html":

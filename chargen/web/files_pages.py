@@ -104,7 +104,8 @@ def opened_record() -> Response:
 
     _, _, character = _opened()
     assert isinstance(character, Character)
-    return record_response(render_html(character, browser().rules.tables()))
+    # each derived value opens to its working, as `chargen render --html --explain` writes it
+    return record_response(render_html(character, browser().rules.tables(), explain=True))
 
 
 @pages.get("/open/character.<kind>")

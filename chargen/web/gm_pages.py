@@ -13,8 +13,18 @@ from flask import Blueprint, Response, jsonify, redirect, request, url_for
 
 from chargen import processes
 from chargen.errors import ChargenError, InputError, shown
+from chargen.output_kinds import KINDS
 from chargen.web.context import browser, download, find_job, page, record_response, server
-from chargen.web.jobs import LAYING_OUT, PREVIEW, batch_job, begun, outcome, read_progress, stopped
+from chargen.web.jobs import (
+    BATCH_FILES,
+    LAYING_OUT,
+    PREVIEW,
+    batch_job,
+    begun,
+    outcome,
+    read_progress,
+    stopped,
+)
 from chargen.web.limits import choices
 from chargen.web.pool import Batches
 from chargen.web.state import Job
@@ -26,14 +36,6 @@ if TYPE_CHECKING:
 MAX_NPCS = 1000
 #: NPCs whose Character Records one PDF from the page may hold (about a third of a second each).
 MAX_RECORDS = 300
-LABELS = {
-    "npcs.jsonl": ("JSONL, one character file a line", "application/x-ndjson", "--jsonl"),
-    "npcs.csv": ("CSV, one row an NPC", "text/csv", "--csv"),
-    "statblocks.txt": ("Stat blocks (text)", "text/plain", "--statblock"),
-    "statblocks.md": ("Stat blocks (Markdown)", "text/markdown", "--statblock"),
-    "roster.pdf": ("Roster (PDF)", "application/pdf", "--roster"),
-    "records.pdf": ("Every Character Record in one PDF", "application/pdf", "--pdf"),
-}
 pages = Blueprint("gm", __name__)
 FIELDS = ("count", "seed", "archetype", "group", "race", "gender", "paper")
 
@@ -47,7 +49,7 @@ def gm_page(status: int = 200, problem: str = "", form: dict[str, str] | None = 
         problem=problem,
         form=form or {"count": "10", "paper": "letter"},
         chosen=set(request.form.getlist("files")) if form else {"npcs.jsonl", "npcs.csv", "roster.pdf"},
-        labels=LABELS,
+        files=BATCH_FILES,
         archetypes=sorted(tables.archetypes),
         groups={key: group.name for key, group in tables.groups.items()},
         races=sorted(tables.races),
@@ -61,7 +63,7 @@ def gm_page(status: int = 200, problem: str = "", form: dict[str, str] | None = 
 def start() -> Response:
     form = {name: request.form.get(name, "").strip()[:200] for name in FIELDS}
     try:
-        job = _start(form, tuple(name for name in LABELS if name in choices(request, "files")))
+        job = _start(form, tuple(name for name in BATCH_FILES if name in choices(request, "files")))
     except ChargenError as error:
         return gm_page(422, " ".join(str(error).split()), form)
     return redirect(url_for("gm.job_page", key=job.key), 303)  # type: ignore[return-value]
@@ -99,7 +101,7 @@ def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
     folder = processes.scratch_folder("serve")  # a killed server's are removed at the next start
     job = Job(secrets.token_urlsafe(12), folder, files, npcs, _command(options, files, rules.names))
     try:
-        begun(folder, files, npcs)
+        begun(folder, npcs)
         server().batches.start(job.key, batch_job, rules, options, folder, files, npcs)
     except BaseException:
         shutil.rmtree(folder, ignore_errors=True)
@@ -117,7 +119,7 @@ def _command(options: BatchOptions, files: tuple[str, ...], rules: list[str]) ->
             words.append(f"--{name}={value}")
     if options.paper != "letter":
         words.append(f"--paper={options.paper}")
-    words += [f"{LABELS[name][2]}={name}" for name in files]
+    words += [f"{KINDS[BATCH_FILES[name].kind].option}={name}" for name in files]
     return shlex.join(words)
 
 
@@ -130,9 +132,7 @@ def job_status(key: str) -> Response:
     ended = outcome(job.folder)
     if ended is None and not server().batches.running(job.key):
         ended = ("failed", "the batch stopped before it was done")
-    passes = total // job.npcs if job.npcs and total > job.npcs else 1
-    made = f"NPCs made ({passes} passes: the page's roster, then your files)" if passes > 1 else "NPCs made"
-    what = f"{made}; now laying out their PDF pages" if doing == LAYING_OUT else made
+    what = "NPCs made; now laying out their PDF pages" if doing == LAYING_OUT else "NPCs made"
     return jsonify(
         state=ended[0] if ended else "running",
         done=done,
@@ -160,7 +160,7 @@ def job_page(key: str) -> Response:
             404, "That batch is no longer here: make it again (the same seed makes the same NPCs)."
         )
     status = job_status(key).get_json()
-    return page("job.html", job=job, progress=status, labels=LABELS, preview=PREVIEW)
+    return page("job.html", job=job, progress=status, files=BATCH_FILES, preview=PREVIEW)
 
 
 @pages.get("/gm/jobs/<key>/files/<name>")
@@ -171,7 +171,7 @@ def job_file(key: str, name: str) -> Response:
     data = (Path(job.folder) / name).read_bytes()
     if name == PREVIEW:
         return record_response(data.decode("utf-8"))
-    return download(data, name, LABELS[name][1])
+    return download(data, name, BATCH_FILES[name].media_type(name))
 
 
 def drop(batches: Batches, job: Job) -> None:

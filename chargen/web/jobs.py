@@ -10,6 +10,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from chargen.output_kinds import KINDS
+
 if TYPE_CHECKING:
     from chargen.batch import BatchOptions
     from chargen.tables import Tables
@@ -48,14 +50,31 @@ def record_pdf(rules: RulesChoice, document: str, paper: str, fillable: bool = F
     return render_pdf(api.build(document, tables=tables), tables, paper=paper, fillable=fillable)
 
 
-#: What a GM's batch writes, by file name in the job's folder, and the BatchOptions field each one is.
+@dataclass(frozen=True)
+class Offered:
+    """A file the page offers: its kind (a key of chargen.output_kinds.KINDS, which gives its label and
+    media type) and what tells it from the kind's other files on the page."""
+
+    kind: str
+    detail: str = ""
+
+    @property
+    def label(self) -> str:
+        label = KINDS[self.kind].label
+        return f"{label} ({self.detail})" if self.detail else label
+
+    def media_type(self, name: str) -> str:
+        return KINDS[self.kind].media_type(name)
+
+
+#: What a GM's batch writes, by file name in the job's folder.
 BATCH_FILES = {
-    "npcs.jsonl": "jsonl",
-    "npcs.csv": "csv",
-    "statblocks.txt": "statblock",
-    "statblocks.md": "statblock",
-    "roster.pdf": "roster",
-    "records.pdf": "pdf",
+    "npcs.jsonl": Offered("jsonl"),
+    "npcs.csv": Offered("csv"),
+    "statblocks.txt": Offered("statblock", "text"),
+    "statblocks.md": Offered("statblock", "Markdown"),
+    "roster.pdf": Offered("roster", "PDF"),
+    "records.pdf": Offered("records"),
 }
 PREVIEW = "roster.html"
 PROGRESS = "progress"
@@ -88,59 +107,33 @@ def outcome(folder: str) -> tuple[str, str] | None:
     return None
 
 
-def runs_of(files: tuple[str, ...]) -> list[dict[str, str]]:
-    """The runs of `chargen batch` that write `files` and the page's roster: as few as can hold them, one
-    output of a kind a run; each run's outputs by BatchOptions field."""
-    runs: list[dict[str, str]] = [{"roster": PREVIEW}]
-    for name in files:
-        option = BATCH_FILES[name]
-        free = next((run for run in runs if option not in run), None)
-        if free is None:
-            free = {}
-            runs.append(free)
-        free[option] = name
-    return runs
-
-
-def begun(folder: str, files: tuple[str, ...], npcs: int) -> None:
+def begun(folder: str, npcs: int) -> None:
     """The progress of a batch about to start (nothing made yet), so the page never shows "0 of 0"."""
-    _write_progress(folder, 0, npcs * len(runs_of(files)), MAKING)
+    _write_progress(folder, 0, npcs, MAKING)
 
 
 def batch(rules: RulesChoice, options: BatchOptions, folder: str, files: tuple[str, ...], npcs: int) -> None:
     """`chargen batch` with `options`, writing each of `files` (names of BATCH_FILES) and the roster's HTML
-    for the page into `folder`: as few runs as can hold them (one output of a kind a run), each run the
-    command line's with those outputs. Progress goes to the folder's `progress` file as `done total doing`
-    (NPCs made, and whether their PDFs are being laid out), replaced whole each time. `npcs`: how many NPCs one run makes."""
+    for the page into `folder`: one run, each NPC made once for every output, as the command line's with
+    those outputs. Progress goes to the folder's `progress` file as `done total doing` (NPCs made, and
+    whether their PDFs are being laid out), replaced whole each time. `npcs`: how many NPCs the run makes."""
     from chargen.batch import run_batch
 
-    tables = rules.tables()
-    runs = runs_of(files)
-    total = npcs * len(runs)
+    kinds = [BATCH_FILES[name].kind for name in files]
+    outputs = [(kind, str(Path(folder) / name)) for kind, name in zip(kinds, files, strict=True)]
+    outputs.append(("roster", str(Path(folder) / PREVIEW)))
+    # once the last NPC is made, its PDFs are laid out (a roster or records of many NPCs take a while)
+    lays_out = any(kind in ("roster", "records") for kind in kinds)
     done = 0
 
     def report(count: int) -> None:
         nonlocal done
         done += count
-        # once a run's last NPC is made, its PDFs are laid out (a roster or records of many NPCs take a while)
-        laying_out = done == npcs * (index + 1) and any(option in outputs for option in ("roster", "pdf"))
-        _write_progress(folder, done, total, LAYING_OUT if laying_out else MAKING)
+        _write_progress(folder, done, npcs, LAYING_OUT if lays_out and done == npcs else MAKING)
 
-    for index, outputs in enumerate(runs):
-        done = npcs * index
-        paths = {option: str(Path(folder) / name) for option, name in outputs.items()}
-        run = replace(
-            options,
-            jsonl=paths.get("jsonl"),
-            csv=paths.get("csv"),
-            statblock=paths.get("statblock"),
-            roster=paths.get("roster"),
-            pdf=paths.get("pdf"),
-            jobs=1,
-            force=True,
-        )
-        run_batch(run, tables=tables, progress=report)
-    _write_progress(folder, total, total, MAKING)
+    run = replace(options, outputs=tuple(outputs), jobs=1, force=True)
+    run_batch(run, tables=rules.tables(), progress=report)
+    _write_progress(folder, npcs, npcs, MAKING)
 
 
 #: What a batch is doing, as its progress says: making NPCs, or laying out the PDF pages of those made.

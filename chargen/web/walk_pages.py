@@ -230,7 +230,9 @@ def record() -> Response:
     state = browser()
     with state.lock:
         walk = replayed(state).walk
-        return record_response(render_html(walk.preview(), walk.tables, undecided=undecided(walk)))
+        # each derived value opens to its working, as `chargen render --html --explain` writes it
+        preview = render_html(walk.preview(), walk.tables, explain=True, undecided=undecided(walk))
+        return record_response(preview)
 
 
 @pages.get("/new/character.<kind>")
