@@ -47,7 +47,10 @@ def _to_allocation(page: Any, server: Served) -> dict[str, int]:
         field.fill("9")
     press(page, "Use my dice")
     control = page.locator("#allocation")
-    return {"total": int(control.get_attribute("data-total")), "maximum": int(control.get_attribute("data-maximum"))}
+    return {
+        "total": int(control.get_attribute("data-total")),
+        "maximum": int(control.get_attribute("data-maximum")),
+    }
 
 
 def _type_with_keys(page: Any, values: list[int]) -> None:
