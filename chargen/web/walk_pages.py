@@ -8,7 +8,9 @@ and can be undone.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flask import Blueprint, Response, redirect, request, url_for
 
@@ -270,7 +272,33 @@ def record() -> Response:
     state = browser()
     with state.lock:
         walk = replayed(state).walk
-        return record_response(render_html(walk.preview(), walk.tables, undecided=undecided(walk)))
+        fonts_at = url_for("walk.record_font", version=fonts_version(), name="")
+        preview = render_html(walk.preview(), walk.tables, undecided=undecided(walk), fonts_at=fonts_at)
+        return record_response(preview)
+
+
+@pages.get("/new/record-fonts/<version>/<path:name>")
+def record_font(version: str, name: str) -> Response:
+    """A font of the preview, at a URL that changes with the fonts: a browser keeps it for good."""
+    from chargen.render.html import font_files
+
+    font = font_files().get(name)
+    if font is None or version != fonts_version():
+        return Response("There is no such font.", status=404, mimetype="text/plain")
+    response = Response(font.data, mimetype=font.mime_type)
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+@lru_cache(maxsize=1)
+def fonts_version() -> str:
+    """The preview fonts' version: a digest of their bytes."""
+    from chargen.render.html import font_files
+
+    digest = hashlib.sha256()
+    for name, font in sorted(font_files().items()):
+        digest.update(name.encode("utf-8") + b"\0" + font.data)
+    return digest.hexdigest()[:16]
 
 
 @pages.get("/new/character.<kind>")
