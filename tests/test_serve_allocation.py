@@ -114,3 +114,15 @@ def test_a_refused_value_shows_at_its_field_with_the_walks_reason(page: Any, ser
     assert page.locator("ul.taken li").count() == 2  # the concept and 5.1's points only
     kept = [int(field.input_value()) for field in page.locator("input[name^='allocation.']").all()]
     assert kept == too_many  # what was typed stays, to correct
+
+
+def test_the_preview_draws_in_the_records_own_font(page: Any, server: Served) -> None:
+    page.goto(server.url + "new")
+    page.locator("#record summary").click()  # at phone width the record is folded until asked for
+    frame = page.frame_locator("iframe").locator("h1")
+    frame.wait_for()
+    loaded = frame.evaluate(
+        "async () => { await document.fonts.ready; "
+        "return [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family); }"
+    )
+    assert '"Record Garamond"' in loaded or "Record Garamond" in loaded
