@@ -138,11 +138,15 @@ def test_the_record_and_the_roster_open_without_a_request(
     assert requests_made(browser, tmp_path / "roster.html") == []
 
 
-def test_our_templates_carry_the_policy() -> None:
+def test_our_templates_carry_the_policy(rolf: dict[str, Any], tables: Tables) -> None:
     from chargen.paths import templates_dir
 
-    for name in ("record.html.j2", "roster.html.j2"):
-        assert fetcher.POLICY_META in (templates_dir() / name).read_text(encoding="utf-8")
+    assert fetcher.POLICY_META in (templates_dir() / "roster.html.j2").read_text(encoding="utf-8")
+    # the record's template is given its policy: the book's, but for chargen serve's preview
+    assert "{{ policy }}" in (templates_dir() / "record.html.j2").read_text(encoding="utf-8")
+    assert fetcher.POLICY_META in render_html(rolf, tables)
+    served = render_html(rolf, tables, fonts_at="/fonts/")
+    assert fetcher.POLICY_META.replace(fetcher.POLICY, fetcher.SERVED_FONTS_POLICY) in served
 
 
 @pytest.mark.parametrize(

@@ -156,3 +156,22 @@ def test_a_spell_the_tables_do_not_list_is_treated_on_the_page_as_in_a_file(clie
     kept = client.post("/new", data={"step": "spells", "action": "take", "entry": "fireball (spell)"})
     assert kept.status_code == 303 and _step(client) == "name"
     assert "fireball (spell)" in client.get("/new").get_data(as_text=True)
+
+
+def test_the_walks_preview_names_its_fonts_at_a_url_a_browser_keeps(client: Any) -> None:
+    from chargen.render.html import font_files
+
+    client.get("/new")
+    record = client.get("/new/record.html")
+    page = record.get_data(as_text=True)
+    assert "data:font" not in page and len(page) < 200_000  # not the 600 KB self-contained page
+    urls = re.findall(r'url\("(/new/record-fonts/[^"]+)"\)', page)
+    assert len(urls) == len(font_files()) == 2
+    assert "font-src data: 'self'" in record.headers["Content-Security-Policy"]
+    for url, font in zip(urls, font_files().values(), strict=True):
+        served = client.get(url)
+        assert served.status_code == 200 and served.data == font.data
+        assert served.headers["Cache-Control"] == "public, max-age=31536000, immutable"
+    stale = urls[0].replace("/record-fonts/", "/record-fonts/0")
+    assert client.get(stale).status_code == 404  # another version of the fonts is not these
+    assert client.get("/new/record-fonts/x/../../app.py").status_code == 404

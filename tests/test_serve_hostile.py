@@ -23,6 +23,7 @@ ROUTES = [
     "/",
     "/new",
     "/new/record.html",
+    "/new/record-fonts/nope/fonts/..%2f..%2frecord.css",
     "/new/character.yaml",
     "/new/character.letter.pdf",
     "/new/character.nope",

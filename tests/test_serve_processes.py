@@ -83,7 +83,7 @@ def open_file(url: str, text: str) -> str:
 
 
 def pdf(url: str, cookie: str, timeout: float = 60) -> tuple[int, bytes]:
-    status, body, _ = request(url, "GET", "/open/record-letter.pdf", cookie=cookie, timeout=timeout)
+    status, body, _ = request(url, "GET", "/open/character.letter.pdf", cookie=cookie, timeout=timeout)
     return status, body
 
 

@@ -39,6 +39,7 @@ def _page(
     standalone: bool,
     explain: bool = False,
     undecided: Collection[str] = (),
+    fonts_at: str | None = None,
 ) -> str:
     import chargen
     from chargen.render.build import blanked, build_sheet
@@ -46,7 +47,19 @@ def _page(
 
     sheet = blanked(build_sheet(character, tables, chargen.__version__, explain=explain), undecided)
     sheet = explained_so_far(sheet, undecided)
+    if fonts_at is not None:
+        return _linked_page(sheet, paper, fonts_at)
     return _sheet_page(sheet, paper, template, standalone=standalone)
+
+
+def _linked_page(sheet: Sheet, paper: str, fonts_at: str) -> str:
+    """Our record with its fonts at `fonts_at` on the page's own server (chargen serve's preview)."""
+    from chargen.render import fetcher, html
+
+    stylesheet = html.linked_stylesheet(fonts_at)
+    return html.render_page(
+        None, sheet, html.paper_size(paper), stylesheet, policy=fetcher.SERVED_FONTS_POLICY
+    )
 
 
 def _sheet_page(
@@ -70,14 +83,26 @@ def render_html(
     template: Path | None = None,
     explain: bool = False,
     undecided: Collection[str] = (),
+    fonts_at: str | None = None,
 ) -> str:
     """The record as one self-contained HTML page: inline CSS, fonts as data: URIs, no outside requests
     (a GM's template that refers to anything outside the page is refused). `explain`: each value links
     to its working, in a closed <details> at the end. `undecided`: for a walk's preview, the record's
-    lines (`Name`, `Race`, `Gender`, ...) to show as a dash."""
+    lines (`Name`, `Race`, `Gender`, ...) to show as a dash. `fonts_at`: for a page of chargen serve
+    only, our record with its fonts at that path of the server (fonts.css's urls after it), which a
+    browser keeps between pages instead of parsing 600 KB of data: URIs at each."""
     from chargen.render.fetcher import check_standalone, with_policy
 
-    page = _page(character, tables, paper, template, standalone=True, explain=explain, undecided=undecided)
+    page = _page(
+        character,
+        tables,
+        paper,
+        template,
+        standalone=True,
+        explain=explain,
+        undecided=undecided,
+        fonts_at=fonts_at if template is None else None,
+    )
     if template is not None:  # ours carries the policy already; a GM's gets it first thing
         check_standalone(page, str(template))
         page = with_policy(page)

@@ -85,6 +85,8 @@ def _data(url: str) -> Resource:
 #: (our templates write it; a GM's template gets it put first, `with_policy`), so no template can make a
 #: reader's browser fetch, whatever it hides from `check_standalone`.
 POLICY = "default-src 'none'; style-src 'unsafe-inline'; font-src data:; img-src data:"
+#: POLICY for a record whose fonts its own server gives (chargen serve's preview), and nothing else.
+SERVED_FONTS_POLICY = POLICY.replace("font-src data:", "font-src 'self'")
 POLICY_META = f'<meta http-equiv="Content-Security-Policy" content="{POLICY}">'
 _DOCTYPE = re.compile(r"\s*<!doctype[^>]*>", re.IGNORECASE)  # a doctype token ends at its first '>'
 

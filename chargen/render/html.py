@@ -3,7 +3,8 @@
 A template (ours or a GM's, via `template=`) gets: `sheet` (the view model), `paper` (name, CSS page size,
 sheet width), `stylesheet` (our CSS, ready to drop into a <style> element) and `form` (a fillable PDF's
 field names, chargen.render.form; None otherwise) and `marks` (for the PDF only: the ids of three empty
-elements that let chargen.render.pdf measure the laid-out last page; None otherwise). For the standalone HTML the
+elements that let chargen.render.pdf measure the laid-out last page; None otherwise) and `policy` (the
+page's own Content-Security-Policy). For the standalone HTML the
 stylesheet carries the fonts as data: URIs; for the PDF the default template gets an empty one, because
 WeasyPrint is handed the same CSS already parsed (see chargen.render.pdf).
 """
@@ -96,12 +97,13 @@ def render_page(
     stylesheet: str,
     form: Form | None = None,
     marks: LayoutMarks | None = None,
+    policy: str = fetcher.POLICY,
 ) -> str:
     """The page from our record template, or from a GM's file, which may extend or include the package's
     templates only. A GM's is read with a size limit, then compiled and run in a child process under
     limits of memory and time it cannot escape (chargen.render.bounded)."""
     if template is None:
-        return render(_compiled(None, None), sheet, paper, stylesheet, None, form, marks)
+        return render(_compiled(None, None), sheet, paper, stylesheet, None, form, marks, policy)
     source = read_template(template)
     return run_bounded(
         lambda: render(_compiled(source, template), sheet, paper, stylesheet, template, form, marks),
@@ -130,6 +132,7 @@ def render(
     source: Path | None,
     form: Form | None = None,
     marks: LayoutMarks | None = None,
+    policy: str = fetcher.POLICY,
 ) -> str:
     if "</style" in stylesheet.lower():  # it goes inside a <style> element unescaped
         raise RenderError("a stylesheet under templates/ may not contain '</style'")
@@ -139,6 +142,7 @@ def render(
         "stylesheet": Markup(stylesheet),
         "form": form,
         "marks": marks,
+        "policy": Markup(policy),  # a fixed string of ours, its quotes as they are
     }
     where = source if source is not None else DEFAULT_TEMPLATE
     try:
@@ -194,13 +198,22 @@ def _absolute(url: str, base: str) -> str:
 
 
 @lru_cache(maxsize=1)
-def inline_fonts_css() -> str:
-    """fonts.css with every url(...) replaced by a data: URI, fetched under the same rules as the PDF."""
+def font_files() -> dict[str, fetcher.Resource]:
+    """The fonts fonts.css names, by the url(...) it gives them, fetched under the same rules as the PDF."""
     root = templates_dir()
     base = root.as_uri() + "/"
+    return {
+        match.group(2): fetcher.fetch(_absolute(match.group(2), base), root)
+        for match in _URL.finditer(fonts_css())
+    }
+
+
+@lru_cache(maxsize=1)
+def inline_fonts_css() -> str:
+    """fonts.css with every url(...) replaced by a data: URI."""
 
     def embed(match: re.Match[str]) -> str:
-        resource = fetcher.fetch(_absolute(match.group(2), base), root)
+        resource = font_files()[match.group(2)]
         encoded = base64.b64encode(resource.data).decode("ascii")
         return f'url("data:{resource.mime_type};base64,{encoded}")'
 
@@ -210,3 +223,9 @@ def inline_fonts_css() -> str:
 def standalone_stylesheet() -> str:
     """Everything the standalone HTML needs, inline: fonts as data: URIs, then the layout."""
     return inline_fonts_css() + "\n" + layout_css()
+
+
+def linked_stylesheet(fonts_at: str) -> str:
+    """The stylesheet with each font at `fonts_at` followed by its url in fonts.css, for a page whose
+    server gives them (chargen serve's preview: a browser keeps them between pages), then the layout."""
+    return _URL.sub(lambda match: f'url("{fonts_at}{match.group(2)}")', fonts_css()) + "\n" + layout_css()

@@ -99,8 +99,8 @@ def _headers(response: Response) -> Response:
     response.headers["Referrer-Policy"] = "same-origin"
     response.headers["Cross-Origin-Opener-Policy"] = "same-origin"
     response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
-    if not request.path.startswith("/static/"):
-        response.headers["Cache-Control"] = "no-store"
+    if not request.path.startswith("/static/"):  # a response that says it may be kept (a font) is kept
+        response.headers.setdefault("Cache-Control", "no-store")
     if g.get("browser_key") and request.cookies.get(COOKIE) != g.browser_key:
         response.set_cookie(COOKIE, g.browser_key, httponly=True, samesite="Strict", path="/")
     return response

@@ -16,10 +16,10 @@ from chargen.web.pool import Batches, Pool
 from chargen.web.state import Browser, Job, Store
 
 COOKIE = "chargen_browser"
-#: The Character Record's own policy (templates/record.html.j2): its inline styles and data: fonts,
-#: and no origin at all; shown in a frame of the page only.
+#: The Character Record's own policy (templates/record.html.j2): its inline styles and data: fonts (or,
+#: in the walk's preview, the fonts of this server), and nothing else; shown in a frame of the page only.
 RECORD_POLICY = (
-    "default-src 'none'; style-src 'unsafe-inline'; font-src data:; img-src data:; "
+    "default-src 'none'; style-src 'unsafe-inline'; font-src data: 'self'; img-src data:; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'self'"
 )
 

@@ -8,7 +8,9 @@ and can be undone.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
+from functools import lru_cache
 
 from flask import Blueprint, Response, redirect, request, url_for
 
@@ -21,7 +23,7 @@ from chargen.web.context import browser, page, record_response, server
 from chargen.web.downloads import DOWNLOADS, character_file
 from chargen.web.saved import MAX_ANSWERS, MAX_ENTRY, Kept
 from chargen.web.state import Browser
-from chargen.web.walk_view import Taken, sections, step_view, warnings
+from chargen.web.walk_view import ALLOCATION, Taken, allocation, sections, step_view, warnings
 
 pages = Blueprint("walk", __name__)
 #: What the page answers to the walk's words other than `back` and `rest` typed in the entry box.
@@ -73,7 +75,12 @@ def _key(question: Question, entry: str) -> str:
 
 @pages.get("/new")
 def walk_page(
-    error: str = "", entry: str = "", status: int = 200, notice: str = "", confirm: str = ""
+    error: str = "",
+    entry: str = "",
+    status: int = 200,
+    notice: str = "",
+    confirm: str = "",
+    allocated: dict[str, str] | None = None,
 ) -> Response:
     state = browser()
     with state.lock:
@@ -92,6 +99,8 @@ def walk_page(
             notice=notice,
             confirm=confirm,
             entry=entry,
+            allocated=allocated or {},
+            refused_at=_refused_at(error),
             dropped=len(dropped.answers) if dropped is not None else 0,
             downloads=DOWNLOADS if question is None else {},
             name=walk.document().name if question is None else "",
@@ -183,33 +192,66 @@ def _answer(state: Browser, action: str) -> Response:
     with state.lock:
         made = replayed(state)
         question = made.walk.current
+        before = len(state.answers)
         if question is None:
             refused, status = "The character is complete: download it below, or go back a step.", 409
         elif request.form.get("step") != question.key:
             refused, status = "That form was for another step; here is the step the walk is at.", 409
         else:
             try:
-                for text in _entries(question, action):
+                for text in _entries(made.walk, question, action):
                     _one_answer(state, made, text)
             except ChargenError as error:
                 refused, status = " ".join(str(error).split()), 422
+                _taken_back(state, made, before)  # one form, one answer: all of it or none
             else:
                 return redirect(url_for("walk.walk_page"), 303)  # type: ignore[return-value]
             finally:
                 server().store.save(state)
     typed = request.form.get("entry", "")[:MAX_ENTRY]
-    return walk_page(refused, typed if status == 422 else "", status)
+    kept = _allocated() if status == 422 else {}
+    return walk_page(refused, typed if status == 422 else "", status, allocated=kept)
 
 
-def _entries(question: Question, action: str) -> list[str]:
+def _entries(walk: Walk, question: Question, action: str) -> list[str]:
     """The answers a button gives: the entry, an empty one, or `rest` (at the concept step, the concept
-    chosen first, since it is what chargen then chooses for)."""
+    chosen first, since it is what chargen then chooses for). At 5.2, the allocation control's fields are
+    the answers to the walk's steps of the characteristics not placed yet, in its order (an empty field is
+    an empty entry: the walk's even share); its empty button is that of every one of them."""
+    fields = allocation(walk, question)
+    typed = request.form.get("entry", "").strip()
+    if fields is not None and not typed and action in ("take", "empty"):
+        given = _allocated()
+        return [given.get(die.label, "") if action == "take" else "" for die in fields.fields]
     if action == "empty":
         return [""]
     if action == "rest":
         first = request.form.getlist("choice") if question.key == "concept" else []
         return [*first[:1], "rest"]
     return [_entry(question)]
+
+
+def _allocated() -> dict[str, str]:
+    """The allocation control's fields as sent (`allocation.PS` and so on), each cut to an entry's length."""
+    return {
+        name.removeprefix(ALLOCATION): value.strip()[:MAX_ENTRY]
+        for name, value in request.form.items()
+        if name.startswith(ALLOCATION)
+    }
+
+
+def _refused_at(error: str) -> str:
+    """The characteristic a 5.2 refusal names (the walk's messages begin with the step's key), else ''."""
+    head = error.split(":", 1)[0]
+    return head.removeprefix(ALLOCATION) if head.startswith(ALLOCATION) and ":" in error else ""
+
+
+def _taken_back(state: Browser, made: Replayed, before: int) -> None:
+    """Undo the answers one form gave before one of them was refused, with the walk's own `back`."""
+    while len(state.answers) > before and made.walk.back():
+        state.answers.pop()
+        made.taken.pop()
+    made.made_of = _made_of(state)
 
 
 def _one_answer(state: Browser, made: Replayed, entry: str) -> None:
@@ -230,9 +272,36 @@ def record() -> Response:
     state = browser()
     with state.lock:
         walk = replayed(state).walk
+        fonts_at = url_for("walk.record_font", version=fonts_version(), name="")
         # each derived value opens to its working, as `chargen render --html --explain` writes it
-        preview = render_html(walk.preview(), walk.tables, explain=True, undecided=undecided(walk))
+        preview = render_html(
+            walk.preview(), walk.tables, explain=True, undecided=undecided(walk), fonts_at=fonts_at
+        )
         return record_response(preview)
+
+
+@pages.get("/new/record-fonts/<version>/<path:name>")
+def record_font(version: str, name: str) -> Response:
+    """A font of the preview, at a URL that changes with the fonts: a browser keeps it for good."""
+    from chargen.render.html import font_files
+
+    font = font_files().get(name)
+    if font is None or version != fonts_version():
+        return Response("There is no such font.", status=404, mimetype="text/plain")
+    response = Response(font.data, mimetype=font.mime_type)
+    response.headers["Cache-Control"] = "public, max-age=31536000, immutable"
+    return response
+
+
+@lru_cache(maxsize=1)
+def fonts_version() -> str:
+    """The preview fonts' version: a digest of their bytes."""
+    from chargen.render.html import font_files
+
+    digest = hashlib.sha256()
+    for name, font in sorted(font_files().items()):
+        digest.update(name.encode("utf-8") + b"\0" + font.data)
+    return digest.hexdigest()[:16]
 
 
 @pages.get("/new/character.<kind>")

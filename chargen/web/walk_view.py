@@ -10,6 +10,9 @@ from chargen.walkthrough import Walk
 from chargen.walkthrough.sections import SECTIONS, one_line, titled
 from chargen.walkthrough.walk import Choice, Die, Question
 
+#: The walk's 5.2 steps are keyed `allocation.PS` and so on, one a characteristic.
+ALLOCATION = "allocation."
+
 
 @dataclass(frozen=True)
 class Taken:
@@ -51,6 +54,27 @@ class StepView:
     many: bool
     numbers: list[Die]
     empty: str
+    allocation: Allocation | None = None
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """5.2 as one control: a field for each characteristic not placed yet (each answered as its own step
+    of the walk, in the walk's order), the values placed, the points and the maximum of 5.1's row."""
+
+    fields: list[Die]
+    placed: dict[str, int]
+    total: int
+    maximum: int
+
+    @property
+    def left(self) -> int:
+        return self.total - sum(self.placed.values())
+
+    @property
+    def near(self) -> int:
+        """How many placed values are at the maximum or one or two below it, where 5.2 limits the places."""
+        return sum(1 for value in self.placed.values() if value >= self.maximum - 2)
 
 
 def sections(walk: Walk, taken: list[Taken]) -> list[SectionView]:
@@ -85,7 +109,23 @@ def step_view(walk: Walk, question: Question) -> StepView:
         many=question.many,
         numbers=question.numbers(walk) if question.numbers is not None else [],
         empty=question.empty,
+        allocation=allocation(walk, question),
     )
+
+
+def allocation(walk: Walk, question: Question) -> Allocation | None:
+    """At a 5.2 step, the characteristics still to place, each from the minimum to the maximum (the walk
+    tells which value it refuses and why, as at the terminal); None at any other step."""
+    if not question.key.startswith(ALLOCATION):
+        return None
+    characteristics = walk.tables.characteristics
+    points = walk.preview().points
+    fields = [
+        Die(code, characteristics.minimum_value, points.maximum)
+        for code in characteristics.primaries
+        if code not in walk.allocation
+    ]
+    return Allocation(fields, dict(walk.allocation), points.total, points.maximum)
 
 
 def warnings(taken: list[Taken]) -> list[str]:

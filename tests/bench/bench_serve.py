@@ -138,7 +138,7 @@ def first_pdf(runs: int, settle: float) -> tuple[float, float]:
         times = []
         for _ in range(runs + 1):
             started = time.perf_counter()
-            _get(server.url, "/open/record-letter.pdf", cookie)
+            _get(server.url, "/open/character.letter.pdf", cookie)
             times.append(time.perf_counter() - started)
     return times[0], statistics.median(times[1:])
 
@@ -154,7 +154,7 @@ def concurrent(count: int) -> None:
         address = urlsplit(url)
         connection = http.client.HTTPConnection(address.hostname, address.port, timeout=120)
         try:
-            connection.request("GET", "/open/record-letter.pdf", headers={"Cookie": cookie})
+            connection.request("GET", "/open/character.letter.pdf", headers={"Cookie": cookie})
             response = connection.getresponse()
             response.read()
             return response.status, time.perf_counter() - started
@@ -166,7 +166,7 @@ def concurrent(count: int) -> None:
     with served() as server:
         cookie = _post_file(server.url)
         for _ in range(20):
-            _get(server.url, "/open/record-letter.pdf", cookie)
+            _get(server.url, "/open/character.letter.pdf", cookie)
         after_20 = tree_pss_mb(server.process.pid)
         started = time.perf_counter()
         with ThreadPoolExecutor(count) as threads:

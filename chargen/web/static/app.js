@@ -1,7 +1,7 @@
 // chargen serve: the one script of the page, and the page works without it. It follows a GM's batch while
 // it is made (without it, "Look again" does the same by hand); on a phone it folds the record away until
-// asked for; and it warns before leaving a step whose entry was changed and not sent (the walk itself is
-// kept on this computer at every step).
+// asked for; it counts 5.2's points left as they are typed; and it warns before leaving a step whose entry
+// was changed and not sent (the walk itself is kept on this computer at every step).
 (function () {
   "use strict";
   var record = document.getElementById("record");
@@ -19,6 +19,27 @@
         event.returnValue = "";
       }
     });
+  }
+  var allocation = document.getElementById("allocation");
+  if (allocation) {
+    // 5.2's control: the points left and how many values sit at or near the maximum, counted as the
+    // player types (the walk alone decides what it accepts, when the form is sent).
+    var maximum = Number(allocation.dataset.maximum);
+    var recount = function () {
+      var spent = Number(allocation.dataset.placed);
+      var near = Number(allocation.dataset.near);
+      allocation.querySelectorAll("input[type=number]").forEach(function (field) {
+        var value = parseInt(field.value, 10);
+        if (!isNaN(value)) {
+          spent += value;
+          near += value >= maximum - 2 && value <= maximum ? 1 : 0;
+        }
+      });
+      document.getElementById("allocation-left").value = Number(allocation.dataset.total) - spent;
+      document.getElementById("allocation-near").value = near;
+    };
+    allocation.addEventListener("input", recount);
+    recount();
   }
   var job = document.getElementById("job");
   if (!job || job.dataset.state !== "running") {

@@ -1,0 +1,128 @@
+"""`chargen serve`'s 5.2 allocation control in a real Chromium: the six values typed with the keyboard alone,
+the points left counted as they are typed, a value the walk refuses shown at its field with the walk's own
+reason in an alert, and the finished character's file holding the values as typed."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from chargen.rules.allocation import allocation_problems
+from chargen.tables import load_tables
+from tests.serve_support import Served, chromium, press, press_empty, served, step
+
+TABLES = load_tables()
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[Served]:
+    with served() as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with chromium() as launched:
+        yield launched
+
+
+@pytest.fixture
+def page(browser: Any, server: Served) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, accept_downloads=True)
+    opened = context.new_page()
+    yield opened
+    context.close()
+
+
+def _to_allocation(page: Any, server: Served) -> dict[str, int]:
+    """A new walk up to 5.2, the 2D10 for 5.1 typed as 9 and 9; the control's total and maximum."""
+    page.goto(server.url + "new")
+    press_empty(page)  # concept: any
+    assert step(page) == "rolls.points"
+    for field in page.locator("input[name=number]").all():
+        field.fill("9")
+    press(page, "Use my dice")
+    control = page.locator("#allocation")
+    return {
+        "total": int(control.get_attribute("data-total")),
+        "maximum": int(control.get_attribute("data-maximum")),
+    }
+
+
+def _type_with_keys(page: Any, values: list[int]) -> None:
+    """Tab from the first field through the six, typing each value: the keyboard alone."""
+    page.locator("input[name^='allocation.']").first.focus()
+    for index, value in enumerate(values):
+        page.keyboard.press("Control+a")
+        page.keyboard.type(str(value))
+        if index < len(values) - 1:
+            page.keyboard.press("Tab")
+
+
+def _lawful(total: int, maximum: int) -> list[int]:
+    """An allocation 5.2 accepts, near an even share (checked with the rule's own function)."""
+    codes = list(TABLES.characteristics.primaries)
+    values = [total // 6 + (1 if index < total % 6 else 0) for index in range(6)]
+    named = dict(zip(codes, values, strict=True))
+    limits = TABLES.characteristics.allocation_limits
+    assert not allocation_problems(named, total, maximum, TABLES.characteristics.minimum_value, limits)
+    return values
+
+
+def test_six_values_through_the_control_end_in_the_file(page: Any, server: Served, tmp_path: Path) -> None:
+    row = _to_allocation(page, server)
+    fields = page.locator("input[name^='allocation.']")
+    assert fields.count() == 6
+    values = _lawful(row["total"], row["maximum"])
+    _type_with_keys(page, values[:2])
+    assert page.locator("#allocation-left").inner_text() == str(row["total"] - sum(values[:2]))  # live
+    _type_with_keys(page, values)
+    assert page.locator("#allocation-left").inner_text() == "0"
+    with page.expect_navigation():
+        page.keyboard.press("Enter")  # the form's first button: "Use these values"
+    assert not page.locator("#refused").count()
+    assert step(page) is not None and not str(step(page)).startswith("allocation.")
+    while step(page) is not None:
+        press_empty(page)
+    with page.expect_download() as info:
+        page.get_by_role("link", name="character file (YAML)", exact=True).click()
+    info.value.save_as(tmp_path / "walked.yaml")
+    data = yaml.safe_load((tmp_path / "walked.yaml").read_text(encoding="utf-8"))
+    assert data["allocation"] == dict(zip(TABLES.characteristics.primaries, values, strict=True))
+
+
+def test_a_refused_value_shows_at_its_field_with_the_walks_reason(page: Any, server: Served) -> None:
+    row = _to_allocation(page, server)
+    maximum = row["maximum"]
+    too_many = [maximum, maximum, maximum, maximum, maximum, maximum]  # more at the maximum than 5.2 allows
+    _type_with_keys(page, too_many)
+    assert page.locator("#allocation-near").inner_text() == "6"
+    press(page, "Use these values")
+    alert = page.locator("#refused")
+    assert alert.get_attribute("role") == "alert"
+    text = alert.inner_text()
+    assert text.startswith("Refused: allocation.") and "rule 5.2" in text, text
+    code = text.removeprefix("Refused: allocation.").split(":")[0]
+    refused = page.locator(f"#allocation-{code}")
+    assert refused.get_attribute("aria-invalid") == "true"
+    assert refused.get_attribute("aria-describedby") == "refused"
+    assert step(page) == "allocation.PS"  # nothing of the form was taken
+    assert page.locator("ul.taken li").count() == 2  # the concept and 5.1's points only
+    kept = [int(field.input_value()) for field in page.locator("input[name^='allocation.']").all()]
+    assert kept == too_many  # what was typed stays, to correct
+
+
+def test_the_preview_draws_in_the_records_own_font(page: Any, server: Served) -> None:
+    page.goto(server.url + "new")
+    page.locator("#record summary").click()  # at phone width the record is folded until asked for
+    frame = page.frame_locator("iframe").locator("h1")
+    frame.wait_for()
+    loaded = frame.evaluate(
+        "async () => { await document.fonts.ready; "
+        "return [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family); }"
+    )
+    assert '"Record Garamond"' in loaded or "Record Garamond" in loaded
