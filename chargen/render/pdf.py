@@ -98,13 +98,21 @@ def _unwoff(data: bytes) -> bytes:
 
 
 def _private_font_configuration(make: Callable[[], Any]) -> Any:
-    """WeasyPrint's FontConfiguration, made with FONTCONFIG_FILE naming chargen's own configuration, which
-    fontconfig reads then (WeasyPrint takes no configuration file): the machine's fonts are never seen. The
-    variable is set once for the process that renders, and kept (a worker it starts renders alike), never
-    put back around the call, which another thread could see half done."""
+    """WeasyPrint's FontConfiguration, made while FONTCONFIG_FILE names chargen's own configuration:
+    fontconfig reads it then, and the machine's fonts are never seen. WeasyPrint takes no configuration
+    file, so the variable is set for this call only and put back: left set, every program the process
+    starts afterwards (a browser, a user's own tools) would see chargen's fonts only."""
+    saved = {name: os.environ.get(name) for name in ("FONTCONFIG_FILE", "FONTCONFIG_PATH")}
     os.environ["FONTCONFIG_FILE"] = str((templates_dir() / FONTCONFIG_FILE).resolve())
     os.environ.pop("FONTCONFIG_PATH", None)
-    return make()
+    try:
+        return make()
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 @functools.lru_cache(maxsize=1)
