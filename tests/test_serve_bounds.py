@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -212,16 +213,20 @@ def test_a_rulesets_tables_are_in_memory_once(client: Any) -> None:
     assert chosen[0].uploaded[0][1] is chosen[1].uploaded[0][1]  # the text itself held once
 
 
-def test_uploaded_rulesets_are_bounded_as_a_whole(monkeypatch: Any) -> None:
+def test_uploaded_rulesets_are_bounded_as_a_whole(monkeypatch: Any, tmp_path: Path) -> None:
     from chargen.web import state
     from chargen.web.jobs import RulesChoice
+    from chargen.web.saved import Saved
 
     monkeypatch.setattr(state, "MAX_UPLOADED_BYTES", 3 * len(_ruleset(10)))
-    store = state.Store(RulesChoice())
+    store = state.Store(RulesChoice(), saved=Saved(tmp_path))
     keys = []
     for number in range(10, 15):
         key, browser = store.get(None)
         store.choose_rules(browser, RulesChoice(uploaded=((f"house{number}", _ruleset(number)),)))
         keys.append(key)
-    kept = [store.get(key, keep=False)[0] == key for key in keys]
-    assert kept == [False, False, True, True, True]
+        assert store._uploaded_bytes() <= state.MAX_UPLOADED_BYTES  # the oldest let go from memory
+    # let go from memory, not lost: each walk comes back from its file, under its own rules
+    for number, key in enumerate(keys, 10):
+        again, browser = store.get(key, keep=False)
+        assert again == key and browser.rules.uploaded == ((f"house{number}", _ruleset(number)),)
