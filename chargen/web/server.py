@@ -7,6 +7,7 @@ from __future__ import annotations
 import errno
 import logging
 import multiprocessing.util
+import os
 import shutil
 import tempfile
 import threading
@@ -25,6 +26,9 @@ if TYPE_CHECKING:
     from chargen.web.context import Server
 
 LOCAL = ("127.0.0.1", "localhost", "::1")
+#: Seconds a stopped server has to close its workers and batches (a GM's batch has
+#: chargen.processes.JOB_GRACE of them to clean up) before it ends regardless.
+STOP_SECONDS = 8.0
 #: Request threads. A PDF's request waits on a worker for all of its time, and at most
 #: chargen.web.pool.WAITING of them do: the other threads answer the page itself meanwhile.
 THREADS = 16
@@ -95,16 +99,28 @@ def _run_until_stopped(server: Any, state: Server) -> None:
     # Ctrl-C too becomes Stopped, which waitress does not catch (it waits 5 s for its request threads on
     # a KeyboardInterrupt, while they wait for the workers this function is about to end).
     previous = stopping.install(interrupt=True)
+    status = 1  # the status a normal stop ends with, for the last resort below
     try:
         server.run()
     except stopping.Stopped:
-        pass
+        status = 0
     finally:
+        _exit_unless_closed_within(STOP_SECONDS, status)
         # The workers ended, so a request waiting on one is answered at once. Waitress's server is not
         # closed: a request thread answering after it would write to its closed wake-up pipe ("Bad file
         # descriptor"); its sockets close with the process, which ends now.
         state.close()
         stopping.restore(previous)
+
+
+def _exit_unless_closed_within(seconds: float, status: int) -> None:
+    """A last resort: should closing the workers and batches, or the interpreter's own exit after it,
+    hang (a worker the standard pool's shutdown waits for), the process ends after `seconds` anyway.
+    Its processes die with it (chargen.processes), and a temporary folder left is removed at the next
+    start."""
+    timer = threading.Timer(seconds, os._exit, args=(status,))
+    timer.daemon = True
+    timer.start()
 
 
 def _listening(app: Flask, host: str, port: int) -> Any:  # waitress has no type hints
