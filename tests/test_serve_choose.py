@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
+from chargen.rules.combat import armor_cost
 from chargen.tables import load_tables
 from tests.serve_support import Served, chromium, press, press_empty, served, step
 
@@ -85,12 +86,18 @@ def test_a_concept_and_choose_the_rest_by_keyboard_alone(
 
 
 def _worth_playing(data: dict[str, Any]) -> None:
-    """As `chargen roll --archetype fighter` makes one: race tried, armed, armoured, and no Experience
-    left that the fighter's abilities (tables/archetypes.yaml) could have bought at Rank 0 (8.6)."""
+    """As `chargen roll --archetype fighter` makes one: race tried; armed and armoured unless the purse
+    left could buy none of the fighter's weapons or armor (a poor fighter goes without, 18.1); and no
+    Experience left that the fighter's abilities (tables/archetypes.yaml) could have bought at Rank 0 (8.6)."""
     tables = load_tables()
     assert data["archetype"] == "fighter"
     assert len(data["race_attempts"]) >= 1
-    assert data["weapons"] and data["armor"]
+    fighter, purse = tables.archetypes["fighter"], data["silver_pennies"]
+    size, human_size = tables.races[data["race"]].size, tables.armor_file.human_size
+    armor_prices = [armor_cost(tables.armor[name], size, human_size) for name in fighter.armor]
+    weapon_prices = [tables.weapons[item.name].cost or 0 for item in fighter.weapons]
+    assert data.get("weapons") or min(weapon_prices) > purse
+    assert data.get("armor") or min(armor_prices) > purse
     left = data.get("experience_bank", data["experience_points"])
     cost = tables.abilities.experience.rank_zero_skill.cost
     bought = {skill["name"] for skill in data.get("skills") or []}

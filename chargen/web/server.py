@@ -97,11 +97,17 @@ def _own_temporary_folder() -> None:
 def _run_until_stopped(server: Any, state: Server) -> None:
     """Serve until Ctrl-C, SIGTERM or SIGHUP, then end every worker and batch at once."""
     # Ctrl-C too becomes Stopped, which waitress does not catch (it waits 5 s for its request threads on
-    # a KeyboardInterrupt, while they wait for the workers this function is about to end).
+    # a KeyboardInterrupt, while they wait for the workers this function is about to end). Waitress's loop
+    # runs in a thread of its own: in the main thread a signal that lands while the loop serves a
+    # connection is swallowed by the loop's catch-all for that connection, and the server never stops.
+    # The main thread only waits, so the signal's Stopped always reaches the code below.
+    loop = threading.Thread(target=server.run, name="chargen-serve-loop", daemon=True)
     previous = stopping.install(interrupt=True)
     status = 1  # the status a normal stop ends with, for the last resort below
     try:
-        server.run()
+        loop.start()
+        while loop.is_alive():
+            loop.join(0.5)
     except stopping.Stopped:
         status = 0
     finally:
