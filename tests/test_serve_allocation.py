@@ -13,21 +13,9 @@ import yaml
 
 from chargen.rules.allocation import allocation_problems
 from chargen.tables import load_tables
-from tests.serve_support import Served, chromium, press, press_empty, served, step
+from tests.serve_support import Served, press, press_empty, step
 
 TABLES = load_tables()
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Served]:
-    with served() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

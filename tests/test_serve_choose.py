@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,22 +16,10 @@ import yaml
 
 from chargen.rules.combat import armor_cost
 from chargen.tables import load_tables
-from tests.serve_support import Served, chromium, press, press_empty, served, step
+from tests.serve_support import Served, press, press_empty, served, step
 
 #: What a key path of the character file looks like (`rolls.race[0]`, `allocation.PS`, `race_attempts`).
 KEY_PATH = re.compile(r"\b(rolls|allocation|race_attempts|weapons|race_type)(\.|\[|_)\w*")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Served]:
-    with served() as running:
-        yield running
 
 
 def _tab_to(page: Any, check: str) -> int:

@@ -18,28 +18,14 @@ from tests.serve_support import (
     AXE,
     Requests,
     Served,
-    chromium,
     missing,
     press,
     press_empty,
-    served,
     step,
     type_entry,
 )
 
 EXAMPLES = Path(__file__).parent / "examples"
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Served]:
-    with served() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture

@@ -16,21 +16,9 @@ import pytest
 import yaml
 from pypdf import PdfReader
 
-from tests.serve_support import Requests, Served, chromium, press, press_empty, served, step, type_entry
+from tests.serve_support import Requests, Served, press, press_empty, step, type_entry
 
 _DICE = re.compile(r"(\d*)D(\d+)")
-
-
-@pytest.fixture(scope="module")
-def server() -> Iterator[Served]:
-    with served() as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with chromium() as launched:
-        yield launched
 
 
 @pytest.fixture
