@@ -111,7 +111,8 @@ def generate(
         chosen = step((*_ABILITIES, *reads), file_abilities, *args)
     if rolled is None or born is None or background is None:
         raise problems.error()
-    made = _made(spec, seed, rolled, optional, born, background, dice, tables, options, problems)
+    run = _Run(spec, seed, dice, tables, options, problems)
+    made = _made(run, rolled, optional, born, background)
     if made is None:
         raise problems.error()
     whole = with_abilities(made, spec, chosen)  # 8.6 and rule 3's record
@@ -129,20 +130,29 @@ def _given_rolls(spec: CharacterInput) -> dict[str, object]:
     return {}
 
 
+@dataclass(slots=True, frozen=True)
+class _Run:
+    """What every step of one generation shares: the file, its seed, the dice, the tables, the options and
+    the problems found so far."""
+
+    spec: CharacterInput
+    seed: int
+    dice: Dice
+    tables: Tables
+    options: Options
+    problems: Problems
+
+
 def _made(
-    spec: CharacterInput,
-    seed: int,
+    run: _Run,
     rolled: RolledPoints,
     optional: dict[str, int] | None,
     born: Birthrights,
     background: Heritage,
-    dice: Dice,
-    tables: Tables,
-    options: Options,
-    problems: Problems,
 ) -> Character | None:
     """The character of the steps' outcomes, with its kit (8.7) and name (8.8); None on any problem."""
-    equipped = _equipped(spec, rolled, born, background, dice, tables, options, problems)
+    spec, dice, tables, options, problems = run.spec, run.dice, run.tables, run.options, run.problems
+    equipped = _equipped(run, rolled, born, background)
     name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables, options)
     if equipped is None or optional is None:
         return None
@@ -152,7 +162,7 @@ def _made(
     points, modifiers, kit = equipped
     decided = Decisions(
         spec=spec,
-        seed=spec.seed if spec.seed is not None else (seed if dice.used_rng else None),
+        seed=spec.seed if spec.seed is not None else (run.seed if dice.used_rng else None),
         points=points,
         optional=optional,
         born=born,
@@ -167,32 +177,26 @@ def _made(
 
 
 def _equipped(
-    spec: CharacterInput,
-    rolled: RolledPoints,
-    born: Birthrights,
-    background: Heritage,
-    dice: Dice,
-    tables: Tables,
-    options: Options,
-    problems: Problems,
+    run: _Run, rolled: RolledPoints, born: Birthrights, background: Heritage
 ) -> tuple[Points, Modifiers, Kit] | None:
     """5.2 with the race's and gender's modifiers (6.x), and the kit checked against them (8.7)."""
+    tables, problems = run.tables, run.problems
     modifiers = modifiers_step(born, tables)
     points = allocation_step(rolled, modifiers, tables)
     primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
     race = tables.races[born.race.race]
-    kit_spec, reads = problems.set_aside(spec, ("armor",), ("weapons", "shield"))
+    kit_spec, reads = problems.set_aside(run.spec, ("armor",), ("weapons", "shield"))
     kit = problems.step(
         (*_KIT, *reads),
         kit_step,
         kit_spec,
-        options,
+        run.options,
         points.archetype,
         primaries,
         background,
         race,
         tables,
-        dice,
+        run.dice,
     )
     return None if kit is None else (points, modifiers, kit)
 
