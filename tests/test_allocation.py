@@ -92,7 +92,7 @@ def test_the_books_limits_on_concrete_cases() -> None:
     assert within_limits({"A": 23, "B": 22, "C": 22, "D": 21, "E": 21, "F": 21}, 23, LIMITS)
 
 
-# --- an archetype's allocation, aimed at its weapons (issue 12) -------------------------------------------
+# --- an archetype's allocation, aimed at its weapons ------------------------------------------------------
 
 CODES = ("PS", "MD", "AG", "EN", "MA", "WP")
 LEVELS = ("free", 2, 1, 0)  # a value at or below maximum-3, or exactly maximum-2, maximum-1, maximum

@@ -1,4 +1,4 @@
-"""chargen.api checks its arguments at the door (issue 31 items 6, 9 and 10): a wrong type or a value no
+"""chargen.api checks its arguments at the door: a wrong type or a value no
 character file could hold is one ChargenError, and what chargen writes, chargen reads back."""
 
 from __future__ import annotations

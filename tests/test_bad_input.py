@@ -1,4 +1,4 @@
-"""Every bad input, the same promise (issue 11): every option of every command and every key of the
+"""Every bad input, the same promise: every option of every command and every key of the
 character file, given a wrong value (wrong type, empty, too long, out of range, duplicate, unknown), is
 refused with one line on stderr and exit 2 (or one ChargenError from chargen.api): no traceback, no file."""
 
@@ -78,7 +78,7 @@ def _assert_refused(argv: list[str], folder: Path, capsys: pytest.CaptureFixture
         main(argv)
     captured = capsys.readouterr()
     assert exit_info.value.code == 2, f"{argv}: exit {exit_info.value.code}, stderr {captured.err!r}"
-    lines = captured.err.splitlines()  # one line a problem, every problem at once (issue 30)
+    lines = captured.err.splitlines()  # one line a problem, every problem at once
     assert lines and all(line.startswith("chargen: error: ") for line in lines), captured.err
     assert "Traceback" not in captured.err and captured.out == ""
     assert sorted(folder.iterdir()) == before

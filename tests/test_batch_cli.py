@@ -103,7 +103,7 @@ def test_csv_header_and_rows_are_exact() -> None:
     assert result.exit_code == 0
     # A guard aims its 5.2 allocation at the halberd (20.2: PS 16, MD 16); a female orc's PS is +2-2 and her
     # MD +1 (6.x), so both hold it: Strike Chance 55 + MD 16 + 4 x Rank (17.1), 79 at the guard's Rank 2 and
-    # 83 at Rank 3; the Rank and the armor vary within the archetype by the NPC's own dice (issue 30).
+    # 83 at Rank 3; the Rank and the armor vary within the archetype by the NPC's own dice.
     assert result.stdout_bytes.decode().split("\r\n") == [
         CSV_HEADER,
         "1,Nakra Gutripper the Stinking,guard,orc,,female,17,16,11,24,5,12,26,8,4,10,18,"

@@ -1,4 +1,4 @@
-"""A batch's memory does not grow with its count (issue 31 item 7): the chunk plan is taken as it is
+"""A batch's memory does not grow with its count: the chunk plan is taken as it is
 needed, never listed, and the roster's cards wait on disk a page at a time. Each test is bounded in time:
 a run of a billion NPCs is watched for its first seconds, then stopped."""
 
@@ -25,7 +25,7 @@ from chargen.views.cards import roster_card
 from tests.processes import alive, end, tree, tree_pss_mb
 
 ROOT = Path(__file__).parents[1]
-#: How long a run of a billion NPCs is watched (issue 31: under 150 MB for its first 10 seconds).
+#: How long a run of a billion NPCs is watched (under 150 MB for its first 10 seconds).
 WATCHED_SECONDS = 10
 LIMIT_MB = 150
 

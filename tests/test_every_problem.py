@@ -1,4 +1,4 @@
-"""Every problem at once, in plain words (issue 30, item 6): a hand-made file with nine mistakes gets nine
+"""Every problem at once, in plain words: a hand-made file with nine mistakes gets nine
 lines in one run, each at its line and column, with the nearest name suggested; none is invented by the
 search for the others; YAML and ruleset errors whole and in the ruleset's own words; fixed choices in any
 case."""

@@ -1,4 +1,4 @@
-"""chargen export (issue 33): the Roll20 DragonQuest sheet's character and the Foundry VTT Simple
+"""chargen export: the Roll20 DragonQuest sheet's character and the Foundry VTT Simple
 Worldbuilding actor, checked against the targets' names (tables/export_*.yaml, read from their sources)
 and against the JSON Schemas shipped with chargen."""
 

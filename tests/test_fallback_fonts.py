@@ -1,4 +1,4 @@
-"""The shipped fallback fonts (issue 14 item 8): a record with Hebrew, Arabic, Greek and Cyrillic names is
+"""The shipped fallback fonts: a record with Hebrew, Arabic, Greek and Cyrillic names is
 byte-identical whatever fonts the machine has, and embeds only chargen's own fonts."""
 
 from __future__ import annotations

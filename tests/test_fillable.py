@@ -1,4 +1,4 @@
-"""--fillable (issue 33): the record's values that change in play are PDF form fields; filled with pypdf,
+"""--fillable: the record's values that change in play are PDF form fields; filled with pypdf,
 poppler draws them where a person reads them; empty, the record looks as the printed one does."""
 
 from __future__ import annotations

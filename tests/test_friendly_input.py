@@ -1,4 +1,4 @@
-"""Input as people write it (issue 11): names by id or display name, bare weapon names, a D100's `00`,
+"""Input as people write it: names by id or display name, bare weapon names, a D100's `00`,
 the CLI's global options after the command, many files to validate, one-line usage errors, completion."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hostile rulesets and tables (issue 31 items 3, 11 and 12): formulas that overflow, give NaN or numbers
+"""Hostile rulesets and tables: formulas that overflow, give NaN or numbers
 no character file can hold, whole tables removed, dice past any table's need, a named pipe in place of a
 table, weights whose sum is infinite. Each is one line and exit 2, quickly, and writes nothing."""
 
@@ -40,7 +40,7 @@ RULESETS = {
     "remove-a-table": ("remove: [weapons]\n", "a whole table file cannot be removed"),
     "huge-die": (point_dice("D1000000000000"), "at most 100 dice of at most 10,000 sides"),
     "many-dice": (point_dice("100000000D2"), "at most 100 dice"),
-    # issue 37 item 4: 75 bytes that made a record of gigabytes (a box a point), or a MemoryError traceback
+    # 75 bytes that once made a record of gigabytes (a box a point), or a MemoryError traceback
     "endurance-ten-million": (
         "change:\n  races:\n    races:\n      dwarf:\n        modifiers: {EN: 10000000}\n",
         "modifiers.EN: 10,000,000 is past what a characteristic can hold",

@@ -1,4 +1,4 @@
-"""Hostile YAML (issue 14, items 1, 2 and 7): every reproduction is one line and exit 2, nothing else."""
+"""Hostile YAML: every reproduction is one line and exit 2, nothing else."""
 
 from __future__ import annotations
 

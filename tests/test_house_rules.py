@@ -1,4 +1,4 @@
-"""A GM's house rule in an exported table changes the number and the caption printed beside it (issue 8),
+"""A GM's house rule in an exported table changes the number and the caption printed beside it,
 and a table's die is rolled as written or refused when its rows do not cover every result."""
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def test_a_roll_is_made_as_written_and_a_given_one_checked() -> None:
 
 
 def test_aspect_die_changed_to_2d50_keeps_its_rows_and_is_rolled_as_written(tmp_path: Path) -> None:
-    # Issue 30: `dice: 2D50` on the aspects, the rows as the book prints them (1-20 first): every result
+    # `dice: 2D50` on the aspects, the rows as the book prints them (1-20 first): every result
     # of 2D50 (2-100) has a row, so the die is rolled as written.
     changed = house(tmp_path, "aspects", "dice: D100", "dice: 2D50")
     rolls = [api.roll(seed=seed, tables=changed).rolls.get("aspect") for seed in range(40)]
@@ -310,7 +310,7 @@ def test_20_2_strength_shortfall_and_two_handed_bonus(tables: Tables, tmp_path: 
         ([(1, 4), (5, 10)], None),
         ([(1, 4), (6, 10)], "no row holds 5 (the next row starts at 6); D10 rolls 1-10"),
         ([(1, 5), (5, 10)], "two rows hold 5; D10 rolls 1-10"),
-        ([(0, 4), (5, 10)], None),  # a row may start below the die's lowest roll (issue 30)
+        ([(0, 4), (5, 10)], None),  # a row may start below the die's lowest roll
         ([(1, 4), (5, 12)], None),  # or end above its highest
         ([(-3, 0), (1, 10)], None),  # a row no result reaches is harmless
         ([(0, 4), (4, 10)], "two rows hold 4; D10 rolls 1-10"),

@@ -1,4 +1,4 @@
-"""Issue 30 item 4: house rules that hold. The shipped house-combat ruleset gives every value its formulas
+"""House rules that hold. The shipped house-combat ruleset gives every value its formulas
 need (a stated fallback where seed 004 gives no number); render and build use the rulesets the file
 records, so the captions describe the formulas that made the numbers; `rules show --diff` says when
 nothing differs. Item 3's weight carried (82.9): an empty table a GM may fill, noted on the record."""

@@ -1,4 +1,4 @@
-"""Names and table entries cannot inject into the other formats (issue 31 item 8): a Markdown stat block
+"""Names and table entries cannot inject into the other formats: a Markdown stat block
 shows a name such as `<img src=...>` or `[l](javascript:...)` as text, and a CSV cell never begins a
 formula a spreadsheet would run. Both leave ordinary names as they were."""
 

@@ -75,7 +75,7 @@ def test_every_character_file_of_the_tests_reads_the_same(tables: Tables, path: 
 
 
 def test_house_rules_with_no_defense_and_postures_read_the_same(tmp_path: Path) -> None:
-    # house-combat states a fallback for the defensive modifiers (issue 30); without it Defense is null.
+    # house-combat states a fallback for the defensive modifiers; without it Defense is null.
     unstated = tmp_path / "unstated.yaml"
     unstated.write_text("remove: [combat.defense.defensive_modifier_fallback]\n", encoding="utf-8")
     house = load_tables(rules=["house-combat", str(unstated)])

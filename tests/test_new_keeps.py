@@ -1,4 +1,4 @@
-"""chargen new keeps what the player made (issue 30, item 1): file names asked again until they can be
+"""chargen new keeps what the player made: file names asked again until they can be
 written, no file replaced without a yes, `help` and `quit` at every prompt, the offered name from the walk's
 own dice, natural spellings, warnings where the book takes something off, text wrapped between words, the
 summary's Experience after the purchases. Through a pseudo-terminal where the terminal is what is tested."""

@@ -1,4 +1,4 @@
-"""Issue 30 item 5: NPCs a GM fields as they come. 2,000 NPCs of every archetype: no shield behind a
+"""NPCs a GM fields as they come. 2,000 NPCs of every archetype: no shield behind a
 two-handed first weapon (20); every caster (an archetype with colleges) has a college and at least one
 talent or spell; and NPCs of one archetype vary in kit where the rules and the purse allow."""
 
@@ -44,7 +44,7 @@ def test_600_soldiers_carry_no_shield_with_a_pike(tables: Tables) -> None:
 
 @pytest.mark.parametrize(("archetype", "at_least"), [("fighter", 30), ("soldier", 30), ("mercenary", 30)])
 def test_npcs_of_one_archetype_vary_in_kit(tables: Tables, archetype: str, at_least: int) -> None:
-    # Before issue 30 all five fighters of a batch carried Broadsword 3, Spear 2, Dagger 1: 4 distinct kits
+    # Once, all five fighters of a batch carried Broadsword 3, Spear 2, Dagger 1: 4 distinct kits
     # in 100 fighters. Now second weapons, Ranks and armor vary (docs/npcs.md gives the figures).
     kits = {kit(npc) for npc in npcs(tables, archetype, 100, seed=5)}
     assert len(kits) >= at_least

@@ -1,4 +1,4 @@
-"""Issue 12, item 2: an NPC is given its archetype's typical skills, a college its race may join (6.6) and
+"""An NPC is given its archetype's typical skills, a college its race may join (6.6) and
 the talents and spells that college casts; given, not bought (8.6), and its file rebuilds to itself."""
 
 from __future__ import annotations
@@ -135,7 +135,7 @@ def test_the_abilities_change_nothing_else_of_the_npc(tables: Tables) -> None:
 
 
 def test_a_rolled_player_character_buys_what_an_npc_is_given(tables: Tables) -> None:
-    # Issue 30: a rolled adept chooses as an NPC adept does, but buys with its Experience (8.6): never
+    # A rolled adept chooses as an NPC adept does, but buys with its Experience (8.6): never
     # `abilities_given`, and its Experience Point Bank is what is left.
     for seed in range(20):
         rolled = api.roll(seed=seed, archetype="adept", tables=tables)

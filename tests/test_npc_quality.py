@@ -1,4 +1,4 @@
-"""The quality gate of issue 12: NPCs a GM would field, counted over thousands of NPCs per archetype.
+"""The NPC quality gate: NPCs a GM would field, counted over thousands of NPCs per archetype.
 
 Given NPCs (`equip="give"`, as `chargen batch` makes them): the share ranked in their first weapon (>= 95%
 for every archetype that carries one), none carrying a weapon whose PS minimum is more than carry_margin
@@ -79,7 +79,7 @@ def given_figures(archetype: str, count: int = NPCS) -> GivenFigures:
     lists_shield = bool(tables.archetypes[archetype].shield)
     for seed in range(1, count + 1):
         npc = api.roll(seed=seed, archetype=archetype, equip="give", tables=tables)
-        # 20: a two-handed first weapon leaves no hand for the shield (issue 30), so none is given then.
+        # 20: a two-handed first weapon leaves no hand for the shield, so none is given then.
         two_handed = bool(npc.weapons) and tables.weapons[npc.weapons[0].name].hands == "2"
         unshielded += lists_shield and npc.shield is None and not two_handed
         if npc.weapons:

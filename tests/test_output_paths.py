@@ -1,4 +1,4 @@
-"""Every output path (issue 14 items 4 and 5, issue 11 item 3): special files, symbolic links, collisions,
+"""Every output path: special files, symbolic links, collisions,
 all-or-nothing commits, standard output full or closed, `-`, and extensions that do not match."""
 
 from __future__ import annotations

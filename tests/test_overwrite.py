@@ -1,4 +1,4 @@
-"""One overwrite policy for every command (issue 31 item 5) and one checked write path (items 3 and 4).
+"""One overwrite policy for every command and one checked write path.
 
 An existing file is replaced only with --force, checked again at the moment the file moves into place (a
 file made meanwhile, or by a second run, is never replaced), and a replaced file keeps its mode. Every

@@ -1,4 +1,4 @@
-"""The page at 390 px and the printed sheet (issue 30, item 7): at a phone's width the record's weapons
+"""The page at 390 px and the printed sheet: at a phone's width the record's weapons
 table and the HTML roster show every column without scrolling sideways (Chromium, driven by Playwright at a
 390 px viewport); on a three-page record the Equipment box is never split leaving an empty stub at the top
 of the next page (the PDF's own text positions, read with pdftotext)."""

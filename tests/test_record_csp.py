@@ -1,4 +1,4 @@
-"""No HTML record makes a browser fetch anything (issue 31 item 1): each page carries a
+"""No HTML record makes a browser fetch anything: each page carries a
 Content-Security-Policy that lets it load nothing outside itself, whatever template made it. Each body here
 passed the old "refers to nothing outside itself" check, and Chromium fetched its URL on opening the file.
 
@@ -25,7 +25,7 @@ from tests.serve_support import FLAGS as ARGS
 ROLF = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
 HOST = "http://127.0.0.1:9"
 
-#: The nine bodies of issue 31 item 1 (the last is refused by the check, since no policy stops it).
+#: The nine bodies once reported (the last is refused by the check, since no policy stops it).
 BODIES = {
     "script": f'<script>fetch("{HOST}/script")</script>',
     "css-escape": f'<p style="background: u\\72l({HOST}/css-escape)">x</p>',

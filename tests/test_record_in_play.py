@@ -1,4 +1,4 @@
-"""Issue 10 item 3: what rule 3's record carries beyond the charts, each on the record of a character it
+"""What rule 3's record carries beyond the charts, each on the record of a character it
 applies to, with its rule: starting age, 15.1-15.3 Agility, stealth (race with armor), magic resistance,
 21 kicks, the Secondary hand, 16.5 knockouts, 19's unconscious box."""
 
@@ -62,7 +62,7 @@ def test_stealth_combines_race_and_armor_and_magic_resistance_is_racial(tables: 
     assert (elf["Stealth"].value, elf["Stealth"].note) == ("+5%", "+10% race (6.5), \u22125% armor (18.1)")
     giant = items(api.roll(seed=7, race="giant"), tables)
     assert (giant["Magic resistance"].value, giant["Magic resistance"].note) == ("+10%", "race (6.6)")
-    # A Cloud Giant: 14.1's chart around its average TMR of 13 (issue 30); the other types keep the book's note.
+    # A Cloud Giant: 14.1's chart around its average TMR of 13; the other types keep the book's note.
     assert giant["TMR"].note == "5.6 chart around the Cloud (Air) giant's average TMR 13 in place of 5 (14.1)"
     stone = items(fighter(tables, race="giant", race_type="stone"), tables)
     assert stone["TMR"].note.startswith("read off the 5.6 chart") and stone["TMR"].note.endswith("(14.1)")
@@ -89,7 +89,7 @@ def test_the_endurance_track_marks_the_unconscious_box(tables: Tables) -> None:
     endurance = sheet.tracks[0]
     assert endurance.label == "Endurance" and len(endurance.boxes) == 16
     # Each box shows what is left once ticked: 15 down to 0 (dead, 19); the marked one leaves 3, where 19's
-    # figure falls unconscious: the 13th point lost, not the 14th (issue 30: one point late).
+    # figure falls unconscious: the 13th point lost, not the 14th (it was once one point late).
     assert [box.number for box in endurance.boxes] == [str(left) for left in range(15, -1, -1)]
     assert [(place, box.number) for place, box in enumerate(endurance.boxes, 1) if box.mark] == [(13, "3")]
     assert endurance.note == "unconscious at 3, dead at 0 (3.4, 19)"

@@ -1,4 +1,4 @@
-"""Issue 10 item 4: the HTML record reads at phone width: at 420 px no word of the record is broken across
+"""The HTML record reads at phone width: at 420 px no word of the record is broken across
 lines (a box too narrow for its words breaks them letter by letter).
 
 Headless Chromium opens no window narrower than 500 px: the page is shown at 500 px (the phone layout's

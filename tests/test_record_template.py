@@ -1,4 +1,4 @@
-"""Issue 10 item 4: the record's template is extendable as docs/record.md says: a block per box, the page's
+"""The record's template is extendable as docs/record.md says: a block per box, the page's
 example template overrides one block and renders, and the documented context is the view model's own."""
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def test_overriding_one_block_changes_that_box_only(tables: Tables) -> None:
     assert "<h2>Notes</h2>" in ours and "<h2>Notes</h2>" not in theirs
     before, after = ours.split('<section class="box pencil notes">')
     mine_before, mine_after = theirs.split('<section class="box pencil notes">')
-    # everything up to the box is the same page, with the policy put first in any GM's page (issue 31)
+    # everything up to the box is the same page, with the policy put first in any GM's page
     assert mine_before.rstrip() == with_policy(before).rstrip()
     assert after.split("</section>", 1)[1] == mine_after.split("</section>", 1)[1]
 

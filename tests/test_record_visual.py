@@ -1,4 +1,4 @@
-"""Issue 10 item 5: representative records rendered to PNG and looked at the way a person would: page
+"""Representative records rendered to PNG and looked at the way a person would: page
 counts, nothing drawn outside the page's margins, no box whose content spills past its frame, and numerals
 that line up (lining, not old-style).
 
@@ -187,7 +187,7 @@ def _rules_seen(page: Image.Image, row: Any, dpi: int) -> int:
 def test_each_pencil_box_shows_its_blank_lines(
     characters: dict[str, Character], tables: Tables, tmp_path: Path, who: str, paper: str
 ) -> None:
-    """The blank lines are one table row ruled by CSS (issue 13): it is as tall as the sheet's count of
+    """The blank lines are one table row ruled by CSS: it is as tall as the sheet's count of
     lines, and the picture shows that many rules, as the one-row-per-line tables did."""
     wanted = build_sheet(characters[who], tables, "t").blank_lines
     document = _laid_out(characters[who], tables, paper)

@@ -1,4 +1,4 @@
-"""Issue 30 item 5: roster cards carry magic and skills (as the stat blocks do), and a --group roster heads
+"""Roster cards carry magic and skills (as the stat blocks do), and a --group roster heads
 each group (members, best Initiative, leader's Perception) and marks its leader. Read from the roster
 HTML's DOM, as the GM reads it."""
 

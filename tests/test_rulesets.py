@@ -1,4 +1,4 @@
-"""Issue 9: rulesets layered over the book's tables, formulas as data, and a file that remembers its rules."""
+"""Rulesets layered over the book's tables, formulas as data, and a file that remembers its rules."""
 
 from __future__ import annotations
 
@@ -169,7 +169,7 @@ def test_formulas_refuse_what_is_not_arithmetic() -> None:
 def test_house_defense_reads_the_stated_fallback_until_a_gm_gives_the_defensive_modifiers(
     tmp_path: Path,
 ) -> None:
-    # Issue 30: the shipped ruleset gives every value its formulas need. Seed 004 has no table of defensive
+    # The shipped ruleset gives every value its formulas need. Seed 004 has no table of defensive
     # modifiers: a weapon counts 0 (house-combat.yaml's defensive_modifier_fallback), a shield its Shield
     # Chart defense per Rank (17.5), one Rank higher.
     house = load_tables(rules=["house-combat"])

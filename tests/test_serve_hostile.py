@@ -1,4 +1,4 @@
-"""`chargen serve` under hostile requests (issue 32): malformed, oversized, cross-origin and script-laden
+"""`chargen serve` under hostile requests: malformed, oversized, cross-origin and script-laden
 requests to every route get the page's own answer, never a 500 or a traceback, and the server goes on
 answering; 200 concurrent requests are all answered; a non-local host is refused; the policies hold."""
 

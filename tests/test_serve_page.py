@@ -1,5 +1,5 @@
 """Every page of `chargen serve` at phone width (no sideways scroll), under axe-core (no serious or critical
-violation), with labels on every control and nothing fetched from outside (issue 32). Also the pages that
+violation), with labels on every control and nothing fetched from outside. Also the pages that
 take files: an opened character file with every problem listed, house rules checked, a GM's batch whose
 downloads equal `chargen batch` with the same options."""
 

@@ -157,7 +157,7 @@ def temporary(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def test_pdfs_keep_coming_after_a_burst(temporary: Path) -> None:
-    """Issue 37 item 1: after 8 PDFs at once, PDFs one at a time stopped for good at about the 42nd to
+    """After 8 PDFs at once, PDFs one at a time stopped for good at about the 42nd to
     51st (the old pool's max_tasks_per_child with a backlog). Every PDF comes back within 30 s."""
     with served() as server:
         cookie = open_file(server.url, ROLF.read_text(encoding="utf-8"))
@@ -227,7 +227,7 @@ def test_many_pdfs_at_once_are_all_answered(temporary: Path) -> None:
 def test_a_stop_mid_pdf_ends_the_server_and_its_processes_at_once(
     temporary: Path, signum: signal.Signals
 ) -> None:
-    """Issue 37 item 6: a stop waited for the PDF being made (85 s), each logging waitress's 'Bad file
+    """Once, a stop waited for the PDF being made (85 s), each logging waitress's 'Bad file
     descriptor'. Now the server ends within 5 s and leaves no process and no temporary folder."""
     with served() as server:
         cookie = open_file(server.url, heavy_rolf())
@@ -307,7 +307,7 @@ def test_ctrl_c_during_a_gm_batch_and_a_pdf_leaves_no_process(temporary: Path) -
 
 
 def test_a_killed_server_leaves_no_process_and_its_folders_go_at_the_next_start(temporary: Path) -> None:
-    """Issue 37 item 7: after SIGKILL a worker, the fork server and the resource tracker lived on, and a
+    """After SIGKILL a worker, the fork server and the resource tracker lived on, and a
     running GM batch finished as an orphan and left its `chargen-serve-*` folder."""
     with served() as server:
         cookie = open_file(server.url, heavy_rolf())

@@ -1,4 +1,4 @@
-"""`chargen serve`'s new-character page in a real Chromium (issue 32): the whole walk with the player's own
+"""`chargen serve`'s new-character page in a real Chromium: the whole walk with the player's own
 dice, with "Roll for me" throughout, back across steps, a wrong entry refused at each step with its
 reason; the downloads are what `chargen build` and `chargen render` make of the file; keyboard alone works;
 nothing is fetched from anywhere but the server."""

@@ -97,7 +97,7 @@ def test_workers_die_with_a_parent_killed_outright(tmp_path: Path, work: list[st
 
 @pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads worker processes from /proc")
 def test_a_pool_worker_killed_mid_batch_is_one_line_and_exit_2(tmp_path: Path) -> None:
-    """Issue 31 item 3: `batch -n 40 -j 2 --pdf o.pdf` with a worker killed was a BrokenProcessPool
+    """Once, `batch -n 40 -j 2 --pdf o.pdf` with a worker killed was a BrokenProcessPool
     traceback (exit 1). Now one line, exit 2, nothing written or left running."""
     command = [sys.executable, "-m", "chargen", "batch", "-n", "40", "-j", "2", "--pdf", "o.pdf"]
     process = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, text=True, env=_env(tmp_path))

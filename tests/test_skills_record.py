@@ -1,4 +1,4 @@
-"""Issue 10: skills, languages, a college and its magic, equipment, notes, player and campaign in the
+"""Skills, languages, a college and its magic, equipment, notes, player and campaign in the
 character file, checked with their rules, charged under 8.6 and printed on the record."""
 
 from __future__ import annotations
@@ -190,7 +190,7 @@ def test_gm_columns_for_a_spell_are_printed_as_given(tables: Tables, tmp_path: P
 
 
 def test_a_character_without_them_is_written_as_before(tables: Tables) -> None:
-    # equipment_given: the partial file is not made whole for an archetype (issue 30), so nothing is bought.
+    # equipment_given: the partial file is not made whole for an archetype, so nothing is bought.
     plain = api.build("race: human\ngender: male\nseed: 3\nequipment_given: true\n", "h.yaml", tables=tables)
     written = dump_document(plain, "yaml")
     for key in (

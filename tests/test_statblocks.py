@@ -276,7 +276,7 @@ def test_a_bad_groups_table_stops_the_cli_a_line_a_problem(tmp_path: Path) -> No
         except SystemExit as exit_info:
             code = exit_info.code
     message = stderr.getvalue().decode("utf-8")
-    # Two problems, a line each (issue 30: every problem at once, one line each).
+    # Two problems, a line each (every problem at once, one line each).
     assert code == 2 and message.count("\n") == 2 and "Traceback" not in message
     assert f"{folder}/groups.yaml:5:5: groups.patrol: no leader" in message
     assert "groups.yaml:6:24: groups.patrol.members.soldier: count 0 of 'soldier'" in message

@@ -1,4 +1,4 @@
-"""Issue 29: the tables are loaded once per process and kept, so `api.roll()` in a loop is as fast as with the
+"""The tables are loaded once per process and kept, so `api.roll()` in a loop is as fast as with the
 tables passed in; a changed table file, another --tables folder or another --rules loads them again."""
 
 from __future__ import annotations

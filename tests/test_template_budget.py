@@ -1,4 +1,4 @@
-"""Templates that exhaust or reach outside (issue 14 item 6): one line each, for the PDF and the HTML."""
+"""Templates that exhaust or reach outside: one line each, for the PDF and the HTML."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ TEMPLATES = {
     "division": ("<p>{{ 1 / 0 }}</p>", "ZeroDivisionError"),
     "nul-in-url": ('<img src="file:///etc/passwd%00x">', "may not"),
     "http-image": ('<img src="http://example.com/x.png">', "may not"),
-    # issue 31 item 2: folded while compiling, huge numbers, doubling strings, repeated strings
+    # folded while compiling, huge numbers, doubling strings, repeated strings
     "power-folded": ("{{ 9**(9**9) }}", "too large a number"),
     "power": ("{{ 10**5000 }}", "too large a number"),
     "doubling-join": (
@@ -127,7 +127,7 @@ finally:
 @pytest.mark.parametrize("name", ["doubling-join", "center", "power-folded"])
 def test_a_bomb_ends_in_bounded_memory(tmp_path: Path, name: str) -> None:
     """Run from the command line: one line, exit 2, nothing written, and the render's process never held
-    more than its memory budget (issue 31: 1.6 GB, 3 GB, for ever)."""
+    more than its memory budget (once it held 1.6 GB, 3 GB, for ever)."""
     import subprocess
     import sys
 

@@ -1,4 +1,4 @@
-"""Issue 30 item 2: one whole character whichever way it is made. `roll`, `build` of a partial file and
+"""One whole character whichever way it is made. `roll`, `build` of a partial file and
 `batch` make the same kinds of choices for an archetype (a kit within the purse, a college and magic for
 casters, 8.6 skills where the Experience allows), and the file carries what the record shows from the race
 table (the starting age, the racial talents) and its JSON Schema names them."""

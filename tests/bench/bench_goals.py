@@ -1,4 +1,4 @@
-"""The batch and record speed and memory goals of issue 29, measured in one run beside a baseline chargen.
+"""The batch and record speed and memory goals, measured in one run beside a baseline chargen.
 
     python tests/bench/bench_goals.py --baseline /path/to/baseline-venv/bin/python
     python tests/bench/bench_goals.py --baseline ... --repeat 5 --pdf-count 2000   # the issue's figures

@@ -4,13 +4,13 @@ collect it); run it by hand:
     python tests/bench/bench_serve.py [--pdfs 500] [--runs 20]
     python tests/bench/bench_serve.py --concurrent 200
 
-Reports (issue 32):
+Reports:
   preview   server time of one update of the walk (the POST of an answer, the step's page, and the
             Character Record's HTML in its frame), in the application, step by step through a whole walk
   pdf       wall time of a PDF download from a running server (loopback), beside WeasyPrint's floor for
             the same page (tests/bench/bench_render.py's `floor`: WeasyPrint alone, stylesheets parsed once)
   memory    the resident memory of the server and its worker processes after 50 PDF downloads and after
-            --pdfs of them (issue 32: within 10%)
+            --pdfs of them (the goal: within 10%)
   first     the first PDF download from a server started at once and 10 s before, beside the median of
             the next --runs
   concurrent (with --concurrent N, instead of the above) 20 PDFs one after another, then N PDF requests
