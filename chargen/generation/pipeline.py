@@ -130,7 +130,7 @@ def _given_rolls(spec: CharacterInput) -> dict[str, object]:
     return {}
 
 
-@dataclass(slots=True, frozen=True)
+@dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
 class _Run:
     """What every step of one generation shares: the file, its seed, the dice, the tables, the options and
     the problems found so far."""
