@@ -6,6 +6,8 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -58,3 +60,30 @@ def tree_pss_mb(pid: int) -> float:
         except (OSError, StopIteration):
             pass  # it ended while it was read
     return total / 1024
+
+
+def wait_until(condition: Callable[[], object], what: str, seconds: float = 120) -> None:
+    """Wait for `condition` to hold, polled. The bound only keeps a broken test from hanging: a loaded
+    machine may take long, so no test asserts how quickly something happened, only that it did."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{what}: not within {seconds:g} s")
+        time.sleep(0.02)
+
+
+def started_then_held(folder: str, name: str) -> int:
+    """A pool task: a line in `folder/name` says it started (each run adds one), then it waits until
+    `folder/release` exists (at most 5 minutes); its process id."""
+    here = Path(folder)
+    with (here / name).open("a", encoding="ascii") as log:
+        log.write(f"{os.getpid()}\n")
+    with contextlib.suppress(AssertionError):
+        wait_until((here / "release").exists, "released", seconds=300)
+    return os.getpid()
+
+
+def starts(folder: Path, name: str) -> int:
+    """How many times `started_then_held` started for `name`."""
+    path = folder / name
+    return len(path.read_text(encoding="ascii").splitlines()) if path.exists() else 0

@@ -11,7 +11,6 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -19,6 +18,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from tests.processes import wait_until
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = [
@@ -58,10 +59,21 @@ class Served:
         return self.process.returncode
 
 
+#: The test running now (set by tests/conftest.py): one that starts a server or a browser must be in the
+#: slow tier, so that the fast one stays fast whoever adds the test.
+running: pytest.Item | None = None
+
+
+def slow_only(what: str) -> None:
+    if running is not None and running.get_closest_marker("slow") is None:
+        pytest.fail(f"{running.nodeid} {what}: mark it @pytest.mark.slow (the fast tier starts none)")
+
+
 @contextmanager
 def served(*args: str, cwd: Path | None = None, data: Path | None = None) -> Iterator[Served]:
     """`chargen [args] serve --port 0 --no-browser`, until the block ends (then stopped by Ctrl-C). Its
     walks are kept under `data` (XDG_DATA_HOME), a folder of its own unless given (a restart reuses one)."""
+    slow_only("starts `chargen serve`")
     with (
         tempfile.TemporaryDirectory(prefix="chargen-data-") as own,
         _served(args, cwd, data or Path(own)) as server,
@@ -108,6 +120,7 @@ def missing(why: str) -> None:
 @contextmanager
 def chromium() -> Iterator[Any]:
     """Playwright's Chromium: Debian's, headless, with nothing of its own on the network."""
+    slow_only("starts Chromium")
     need_browser()
     from playwright.sync_api import sync_playwright
 
@@ -140,11 +153,7 @@ def press(page: Any, name: str) -> None:
 
 
 def wait_for(check: Any, seconds: float = 60) -> None:
-    deadline = time.monotonic() + seconds
-    while not check():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out")
-        time.sleep(0.1)
+    wait_until(check, "the condition", seconds)
 
 
 def step(page: Any) -> str | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,7 @@ def obeys_5_2(values: list[int], points: int, maximum: int) -> bool:
 allocations = st.lists(st.integers(min_value=3, max_value=27), min_size=6, max_size=6)
 
 
+@pytest.mark.slow  # every order of many allocations
 @settings(max_examples=3000)
 @given(values=allocations, row=st.sampled_from(ROWS))
 def test_validator_matches_the_rule(values: list[int], row: object) -> None:
@@ -69,6 +71,7 @@ def near_the_maximum(draw: st.DrawFn) -> tuple[list[int], int, int]:
     return values, sum(values), row.maximum
 
 
+@pytest.mark.slow  # every order of many allocations
 @settings(max_examples=3000)
 @given(case=near_the_maximum())
 def test_place_limits_match_the_rule(case: tuple[list[int], int, int]) -> None:
@@ -190,6 +193,7 @@ def test_a_weapon_out_of_reach_is_passed_over() -> None:
     assert dwarf["PS"] >= 16 - 2 and dwarf["MD"] >= 18
 
 
+@pytest.mark.slow  # every order of many allocations
 @settings(max_examples=3000, deadline=None)
 @given(
     row=st.sampled_from(ROWS),

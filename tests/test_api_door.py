@@ -73,6 +73,7 @@ def test_a_seed_no_file_could_hold_is_refused_at_the_door_in_short(tmp_path: Pat
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow  # chargen in a process for each case
 def test_the_largest_seed_from_the_command_line_is_recorded_validates_and_reproduces(
     tmp_path: Path, tables: Any
 ) -> None:
@@ -88,6 +89,7 @@ def test_the_largest_seed_from_the_command_line_is_recorded_validates_and_reprod
     assert written != chargen(["roll", "--seed", str(MAX_NUMBER - 1)], tmp_path).stdout
 
 
+@pytest.mark.slow  # chargen in a process for each case
 @pytest.mark.parametrize("name", ["李小龙", "देवनागरी", "Bob 😀"])
 def test_a_name_the_record_cannot_print_is_refused_naming_its_characters(tmp_path: Path, name: str) -> None:
     result = chargen(["roll", "--seed", "1", "--name", name, "-o", "x.yaml"], tmp_path)

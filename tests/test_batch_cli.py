@@ -160,6 +160,7 @@ def test_a_folder_with_files_needs_force(tmp_path: Path) -> None:
     assert [name[:2] for name in sorted(written)] == ["1-", "2-"]
 
 
+@pytest.mark.slow  # chargen in a process for each case
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -212,6 +213,7 @@ def test_without_an_output_option_the_npcs_go_to_standard_output_as_jsonl() -> N
     assert len(plain.stdout.splitlines()) == 3
 
 
+@pytest.mark.slow  # chargen in a process for each case
 def test_no_progress_bar_when_stderr_is_a_pipe(tmp_path: Path) -> None:
     command = [sys.executable, "-m", "chargen", "batch", "-n", "50", "--seed", "1", "--jsonl", "-"]
     completed = subprocess.run(command, capture_output=True, text=True, cwd=REPO, check=True)
@@ -256,6 +258,7 @@ def _stderr_on_a_terminal(target: Path, extra: list[str]) -> str:
     return seen.decode("utf-8", "replace")
 
 
+@pytest.mark.slow  # chargen in a process for each case
 def test_progress_bar_on_a_terminal_unless_quiet(tmp_path: Path) -> None:
     shown = _stderr_on_a_terminal(tmp_path / "npcs.jsonl", [])
     assert "NPCs  [" + "#" * 36 + "]  300/300" in shown

@@ -22,6 +22,8 @@ from chargen.errors import ChargenError
 from chargen.tables import Tables
 from tests.processes import own_children
 
+pytestmark = pytest.mark.slow  # PDFs and worker processes
+
 
 def all_outputs(folder: Path, **extra: Any) -> BatchOptions:
     return BatchOptions(

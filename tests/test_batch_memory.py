@@ -24,6 +24,8 @@ from chargen.tables import Tables
 from chargen.views.cards import roster_card
 from tests.processes import alive, end, tree, tree_pss_mb
 
+pytestmark = pytest.mark.slow  # worker processes, signals and their clean-up
+
 ROOT = Path(__file__).parents[1]
 #: How long a run of a billion NPCs is watched (under 150 MB for its first 10 seconds).
 WATCHED_SECONDS = 10

@@ -275,6 +275,7 @@ def test_a_random_random_replaced_on_the_module_makes_the_rolls_generator(tables
     assert len(draws) == 3 and all(len(made) > 10 for made in draws)
 
 
+@pytest.mark.slow  # chargen in a process for each case
 def test_a_data_batch_starts_without_what_it_does_not_use(tmp_path: Path) -> None:
     # A JSONL batch's start-up is a part of its speed: it neither builds pydantic's model of
     # a character file (it reads none: api.roll_checked) nor imports the roster cards and the record's

@@ -56,6 +56,7 @@ def test_roll_json_with_options_matches_the_golden_file(capsys: pytest.CaptureFi
     assert json.loads(out)["race"] == "giant"
 
 
+@pytest.mark.slow  # chargen in a process for each case
 def test_roll_is_byte_identical_across_processes() -> None:
     command = [sys.executable, "-m", "chargen", "roll", "--seed", "77", "--optional", "PB"]
     first = subprocess.run(command, capture_output=True, check=True).stdout
@@ -295,6 +296,7 @@ def test_points_total_without_the_roll_picks_its_row(
     assert "points" not in character["rolls"]
 
 
+@pytest.mark.slow  # PDFs
 def test_roll_and_render_write_the_character_record(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

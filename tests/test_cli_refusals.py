@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.slow  # chargen in a process for each case
+
 
 def chargen(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(

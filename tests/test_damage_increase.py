@@ -261,6 +261,7 @@ def test_the_sheet_counts_the_notes_as_weapon_lines(tables: Tables) -> None:
     assert increased.page_two_new_page is False
 
 
+@pytest.mark.slow  # PDFs
 @pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 def test_a_record_with_18_5_as_a_person_sees_it(tables: Tables, tmp_path: Path, paper: str) -> None:
@@ -278,6 +279,7 @@ def test_a_record_with_18_5_as_a_person_sees_it(tables: Tables, tmp_path: Path, 
             assert lower.getextrema()[0] < 128, f"page {number} is half empty"
 
 
+@pytest.mark.slow  # PDFs
 def test_an_18_5_record_reads_at_phone_width(chromium: str, tables: Tables, tmp_path: Path) -> None:  # noqa: F811
     """No word of the notes under the weapons' damage is broken letter by letter at 420 px."""
     weapons = "[broadsword, {name: dagger, rank: 8, increase: rank}, spear, estoc]"

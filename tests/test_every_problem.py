@@ -55,6 +55,7 @@ def _chargen(folder: Path, *args: str, stdin: str | None = None) -> subprocess.C
     )
 
 
+@pytest.mark.slow  # chargen in a process for each case
 @pytest.mark.parametrize("command", ["build", "validate"])
 def test_nine_mistakes_nine_lines_in_one_run(tmp_path: Path, command: str) -> None:
     (tmp_path / "nine.yaml").write_text(NINE, encoding="utf-8")
@@ -140,6 +141,7 @@ BRANNOC_FIXES = {
 }
 
 
+@pytest.mark.slow  # chargen in a process for each case
 @pytest.mark.parametrize("command", ["build", "validate"])
 def test_seven_mistakes_of_a_hand_written_file_in_one_run(tmp_path: Path, command: str) -> None:
     """A file a new player wrote: a weight with its unit, a key of the rulebook's words, a Rank above the
@@ -167,6 +169,7 @@ def test_brannoc_put_right_builds_so_nothing_was_held_back() -> None:
     )
 
 
+@pytest.mark.slow  # chargen in a process for each case
 def test_a_typed_experience_bank_is_kept_or_refused_never_replaced(tmp_path: Path) -> None:
     """8.6: the Bank a player's file gives stays when the rules leave it; one they do not is refused,
     naming the overrides a GM writes, and nothing is written. In a file chargen wrote whole, validate
@@ -212,6 +215,7 @@ def test_yaml_errors_are_whole_with_line_and_column(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow  # chargen in a process for each case
 def test_a_ruleset_error_names_the_ruleset_and_its_key_once(tmp_path: Path) -> None:
     (tmp_path / "zero.yaml").write_text(
         "change:\n  combat:\n    stun:\n      endurance_divisor: 0\n", encoding="utf-8"
@@ -242,6 +246,7 @@ def test_a_broken_shipped_ruleset_names_no_installed_folder(tmp_path: Path) -> N
     assert not any("site-packages" in line or "/tables" in line or "Value error" in line for line in lines)
 
 
+@pytest.mark.slow  # chargen in a process for each case
 @pytest.mark.parametrize(
     ("args", "honoured"),
     [

@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+import pytest
 from pypdf import PdfReader
 
 from chargen import api
@@ -168,6 +169,7 @@ def test_explain_in_html_opens_each_value_to_its_working_without_script(tables: 
     assert all(href.removeprefix("#") in found for href in links)  # every link reaches its working
 
 
+@pytest.mark.slow  # PDFs
 def test_explain_in_pdf_adds_the_workings_page(tables: Tables) -> None:
     character = api.build(ROLF, "rolf.yaml", tables=tables)
     plain = PdfReader(io.BytesIO(render_pdf(character, tables)))

@@ -12,6 +12,8 @@ import pytest
 
 from chargen.paths import templates_dir
 
+pytestmark = pytest.mark.slow  # PDFs
+
 ROOT = Path(__file__).parents[1]
 NAMES = {
     "hebrew": "דוד בן ישי",

@@ -18,6 +18,8 @@ from chargen.cli import cli, main
 from tests.render_fixtures import build, record_pdf, tables
 from tests.render_fixtures.pdf_text import find_phrases, pdf_words
 
+pytestmark = pytest.mark.slow  # PDFs
+
 EXAMPLES = Path(__file__).resolve().parent / "examples"
 #: A caster's character file (a batch adept's: a college, a talent the race grants, spells).
 CASTER = Path(__file__).resolve().parent / "render_fixtures" / "caster.yaml"

@@ -20,6 +20,8 @@ from chargen.render.form import form_fields
 from tests.render_fixtures import build, record_pdf
 from tests.test_fillable import caster, filled
 
+pytestmark = pytest.mark.slow  # PDFs
+
 #: Pixels a point: both readers draw at 72 dpi, so a point of the page is a pixel.
 DPI = 72
 

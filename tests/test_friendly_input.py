@@ -192,6 +192,7 @@ def _complete(words: str) -> list[str]:
     return [line.partition(",")[2] for line in completed.stdout.splitlines()]
 
 
+@pytest.mark.slow  # chargen in a process for each case
 def test_shell_completion_offers_races_archetypes_and_tables() -> None:
     assert "elf" in _complete("chargen roll --race e")
     assert "elf,dwarf" in _complete("chargen roll --race-attempts elf,d")

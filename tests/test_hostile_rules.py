@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
 
 from chargen.paths import tables_dir
 from tests.test_hostile_yaml import chargen, one_line_exit_2
+
+pytestmark = pytest.mark.slow  # chargen in a process for each case
 
 
 def initiative(formula: str) -> str:
@@ -87,9 +88,8 @@ RULESETS = {
 def test_a_hostile_ruleset_is_one_line(tmp_path: Path, name: str) -> None:
     text, needle = RULESETS[name]
     (tmp_path / "house.yaml").write_text(text, encoding="utf-8")
-    started = time.monotonic()
+    # refused before any character is made: no bound to wait out (chargen() gives up on a hang)
     result = chargen(["--rules", "house.yaml", "roll", "--seed", "1", "-o", "x.yaml"], cwd=tmp_path)
-    assert time.monotonic() - started < 15
     one_line_exit_2(result, needle)
     assert sorted(path.name for path in tmp_path.iterdir()) == ["house.yaml"]
 
@@ -99,9 +99,7 @@ def test_a_named_pipe_in_place_of_a_table_is_refused_at_once(tmp_path: Path) -> 
     shutil.copytree(tables_dir(), folder)
     (folder / "races.yaml").unlink()
     os.mkfifo(folder / "races.yaml")  # nobody writes: reading it would wait for ever
-    started = time.monotonic()
-    result = chargen(["--tables", str(folder), "roll", "--seed", "1"], cwd=tmp_path)
-    assert time.monotonic() - started < 15
+    result = chargen(["--tables", str(folder), "roll", "--seed", "1"], cwd=tmp_path)  # a read would hang
     one_line_exit_2(result, "races.yaml: not a regular file")
 
 

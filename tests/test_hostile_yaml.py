@@ -18,6 +18,8 @@ from chargen.errors import ChargenError
 from chargen.paths import tables_dir
 from chargen.yamlio import TABLE_ALIAS_BUDGET, load_located
 
+pytestmark = pytest.mark.slow  # chargen in a process for each case
+
 ROLF = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
 
 LETTERS = "abcdefghi"

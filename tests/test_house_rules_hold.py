@@ -31,6 +31,7 @@ def nulls(value: Any, path: str = "") -> list[str]:
     return [path] if value is None else []
 
 
+@pytest.mark.slow  # many rolled characters
 def test_a_house_combat_batch_of_2000_has_no_null_derived_value(tables: Tables) -> None:
     # `chargen --rules house-combat batch -n 2000 --seed 3 --jsonl -` gave `defense: null` for every NPC.
     ran = subprocess.run(

@@ -18,6 +18,8 @@ import yaml
 from chargen.batch.writers import neutral
 from chargen.paths import tables_dir
 
+pytestmark = pytest.mark.slow  # chargen in a process for each case
+
 HOSTILE = [
     "<img src=http://127.0.0.1:9/x>",
     "[l](javascript:alert(1))",

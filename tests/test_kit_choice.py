@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
+
 from chargen import api
 from chargen.generation import equipment
 from chargen.generation.equipment import bought_equipment, given_equipment
@@ -95,6 +97,7 @@ def test_a_rolled_character_buys_the_aimed_weapon_then_armor_shield_and_more(tab
     assert (kit.armor, kit.shield.name if kit.shield else None) == (None, "buckler")
 
 
+@pytest.mark.slow  # many characters bought again
 def test_a_kit_bought_once_for_some_stats_and_purse_is_the_kit_for_them(tables: Tables) -> None:
     """bought_kit keeps each kit (and its price and problems) for the race size, PS, MD, AG and purse past which nothing changes:
     the same as buying it afresh for every value, for every archetype and race."""

@@ -22,6 +22,8 @@ from chargen.walkthrough import Walk, new_walk
 from tests.rules_checker import expected_values
 from tests.test_skills_record import box_text
 
+pytestmark = pytest.mark.slow  # chargen in a process for each case
+
 PROMPT = r": $"
 
 #: (wrong entry, the player's own entry) at every step, in the book's order.

@@ -20,6 +20,8 @@ from chargen.walkthrough import Walk, new_walk
 from chargen.walkthrough.outputs import path_problem
 from tests.test_new import PROMPT, STEPS
 
+pytestmark = pytest.mark.slow  # chargen in a process for each case
+
 #: Right entries of the whole walk after the concept, up to (not including) the name.
 RIGHT = [right for _, right in STEPS[1:-1]]
 

@@ -23,6 +23,7 @@ def kit(npc: Character) -> tuple[object, ...]:
     return (tuple((item.name, item.rank) for item in npc.weapons), npc.armor, npc.shield)
 
 
+@pytest.mark.slow  # many rolled characters
 @pytest.mark.parametrize("archetype", sorted(load_tables().archetypes))
 def test_two_thousand_npcs_of_each_archetype_are_fielded_as_they_come(tables: Tables, archetype: str) -> None:
     casts = bool(tables.archetypes[archetype].abilities.colleges)

@@ -63,6 +63,7 @@ def test_adepts_and_priests_always_have_a_college_and_magic(tables: Tables, arch
     assert colleges[first] >= 290
 
 
+@pytest.mark.slow  # many rolled characters
 def test_a_giant_adept_never_joins_the_college_opposed_to_its_element(tables: Tables) -> None:
     opposed = tables.abilities.opposed_elements
     seen: Counter[tuple[str | None, str | None]] = Counter()

@@ -23,6 +23,8 @@ from chargen.batch.npc import best_weapon
 from chargen.model import Character, WeaponLine
 from chargen.tables import Tables, load_tables
 
+pytestmark = pytest.mark.slow  # hundreds of NPCs an archetype, measured
+
 PAGE = Path(__file__).resolve().parents[1] / "docs" / "batches.md"
 #: NPCs per archetype (about 20 s for every archetype on the 2-core machine) and rolled characters per
 #: adventurer archetype; the seeds are 1..count.

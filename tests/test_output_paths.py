@@ -15,6 +15,8 @@ from chargen.batch import BatchOptions, run_batch
 from chargen.errors import ChargenError
 from chargen.output import Journal, write_all
 
+pytestmark = pytest.mark.slow  # chargen in a process for each case
+
 ROOT = Path(__file__).parents[1]
 
 

@@ -24,6 +24,8 @@ from chargen.cli import main
 from chargen.errors import ChargenError
 from tests.test_output_paths import ROOT, chargen, refused
 
+pytestmark = pytest.mark.slow  # chargen in a process for each case
+
 ROLF = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
 
 COMMANDS = {

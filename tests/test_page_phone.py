@@ -18,6 +18,8 @@ from tests.render_fixtures import build_text, crowded, human, record_html, recor
 from tests.serve_support import FLAGS as ARGS
 from tests.test_render_browser import chromium  # noqa: F401 (the fixture)
 
+pytestmark = pytest.mark.slow  # a server or a browser
+
 PHONE = {"width": 390, "height": 844}
 
 #: What sticks out at the page's width: elements wider than the viewport, scrolled boxes hiding content,

@@ -19,6 +19,8 @@ from chargen.batch.pdfstream import StreamingPdf
 from chargen.render import render_pdf
 from chargen.tables import Tables
 
+pytestmark = pytest.mark.slow  # PDFs
+
 
 def joined(records: list[bytes]) -> bytes:
     out = io.BytesIO()

@@ -14,9 +14,12 @@ from typing import Any
 
 import pytest
 
+from chargen import processes
 from chargen.errors import ChargenError
 from chargen.web.pool import Busy, Pool
-from tests.processes import alive
+from tests.processes import alive, started_then_held, starts, wait_until
+
+pytestmark = pytest.mark.slow  # worker processes, signals and their clean-up
 
 CHARGEN = Path(__file__).parents[1] / "chargen"
 
@@ -49,19 +52,46 @@ def in_threads(count: int, work: Callable[[int], Any]) -> list[Any]:
     return results
 
 
-def test_the_pool_says_busy_rather_than_queue_without_end() -> None:
+def in_thread(work: Callable[[], Any]) -> Callable[[], Any]:
+    """`work()` started in a thread; call what this returns to wait for it: its value, or what it raised."""
+    done: list[Any] = []
+
+    def run() -> None:
+        try:
+            done.append((work(), None))
+        except BaseException as error:  # raised again in the test's thread
+            done.append((None, error))
+
+    thread = threading.Thread(target=run)
+    thread.start()
+
+    def result() -> Any:
+        thread.join(timeout=300)
+        assert done, "the task never came back"
+        value, error = done[0]
+        if error is not None:
+            raise error
+        return value
+
+    return result
+
+
+def test_the_pool_says_busy_rather_than_queue_without_end(tmp_path: Path) -> None:
     pool = Pool(workers=1, waiting=1, initializer=None)
     try:
-        first = threading.Thread(target=pool.run, args=(time.sleep, 2))
+        first = threading.Thread(target=pool.run, args=(started_then_held, str(tmp_path), "first"))
         first.start()
-        time.sleep(0.3)
-        started = time.monotonic()
+        wait_until(lambda: starts(tmp_path, "first") == 1, "the first task started")
         with pytest.raises(Busy, match="busy"):
-            pool.run(time.sleep, 0)
-        assert time.monotonic() - started < 0.5  # refused at once, not after a wait
-        first.join(timeout=60)
+            pool.run(abs, 0)
+        # refused while the first still runs (it runs until released): refused at once, not after a wait
+        assert first.is_alive()
+        (tmp_path / "release").touch()
+        first.join(timeout=120)
+        assert not first.is_alive()
         assert pool.run(abs, -3) == 3
     finally:
+        (tmp_path / "release").touch()
         pool.close()
 
 
@@ -72,10 +102,7 @@ def test_workers_are_replaced_after_their_share_of_tasks() -> None:
     finally:
         pool.close()
     assert pids[0] == pids[1] and pids[2] == pids[3] and len(set(pids)) == 3
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and any(alive(pid) for pid in pids):
-        time.sleep(0.05)
-    assert [pid for pid in pids if alive(pid)] == []
+    wait_until(lambda: not any(alive(pid) for pid in pids), "every worker ended with its pool")
 
 
 def test_a_backlog_never_hangs_the_pool() -> None:
@@ -91,32 +118,44 @@ def test_a_backlog_never_hangs_the_pool() -> None:
 
 def test_a_timed_out_task_ends_its_worker(pool: Pool) -> None:
     worker = pool.run(os.getpid)
-    started = time.monotonic()
     with pytest.raises(ChargenError, match="took longer than 1 seconds and was given up"):
         pool.run(time.sleep, 60, timeout=1)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and alive(worker):
-        time.sleep(0.05)
-    assert not alive(worker), "the worker went on with the task nobody waits for"
-    assert time.monotonic() - started < 6
+    # an idle worker lives on with its pool: this one ends only because its task was given up
+    wait_until(lambda: not alive(worker), "the worker ended with the task nobody waits for")
     assert pool.run(os.getpid) not in (worker, None)  # a fresh pool took over
 
 
-def test_a_task_beside_a_timed_out_one_is_made_again() -> None:
+def test_a_task_beside_a_timed_out_one_is_made_again(tmp_path: Path) -> None:
     pool = Pool(workers=2, initializer=None)
     try:
-
-        def work(index: int) -> Any:
-            if index == 0:
-                return pool.run(time.sleep, 60, timeout=1.5)
-            time.sleep(0.3)
-            return pool.run(time.sleep, 3)  # running when the other is given up, its worker ended too
-
-        stuck, other = in_threads(2, work)
+        other = in_thread(lambda: pool.run(started_then_held, str(tmp_path), "other"))
+        wait_until(lambda: starts(tmp_path, "other") == 1, "the other task started")
+        with pytest.raises(ChargenError, match=r"took longer than 1\.5 seconds"):
+            pool.run(time.sleep, 60, timeout=1.5)  # its pool given up, the other's worker ended too
+        wait_until(lambda: starts(tmp_path, "other") == 2, "the other task made again by the fresh pool")
+        (tmp_path / "release").touch()
+        assert isinstance(other(), int)  # made again: no error
     finally:
+        (tmp_path / "release").touch()
         pool.close()
-    assert isinstance(stuck, ChargenError)
-    assert other is None  # made again by the fresh pool: no error
+
+
+def test_a_task_whose_pool_is_given_up_twice_is_one_clear_error(tmp_path: Path) -> None:
+    """Made again once when a task beside it is given up; given up again, the player is told to try
+    again (a worker stopped), not left with an error of chargen's own."""
+    pool = Pool(workers=2, initializer=None)
+    try:
+        other = in_thread(lambda: pool.run(started_then_held, str(tmp_path), "other"))
+        for runs in (1, 2):
+            wait_until(lambda runs=runs: starts(tmp_path, "other") == runs, "the other task started")
+            with pytest.raises(ChargenError, match="took longer than"):
+                pool.run(time.sleep, 60, timeout=1)
+        with pytest.raises(processes.WorkerDied, match=r"^a worker process stopped while making this"):
+            other()
+        assert starts(tmp_path, "other") == 2
+    finally:
+        (tmp_path / "release").touch()
+        pool.close()
 
 
 def test_a_worker_that_dies_is_one_clear_error(pool: Pool) -> None:

@@ -11,6 +11,7 @@ import json
 import os
 from typing import Any
 
+import pytest
 import yaml
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
@@ -21,6 +22,8 @@ from chargen.character_file import CharacterInput, dump_document
 from chargen.errors import ChargenError
 from chargen.model import Character
 from chargen.tables import load_tables
+
+pytestmark = pytest.mark.slow  # a property over many random files and choices
 
 TABLES = load_tables()
 EXAMPLES = int(os.environ.get("CHARGEN_HYPOTHESIS_EXAMPLES", "3000"))

@@ -25,6 +25,8 @@ from pathlib import Path
 import pexpect
 import pytest
 
+pytestmark = pytest.mark.slow  # the docs' examples, each command a process
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = Path(__file__).resolve().parent / "examples"  # files the examples use (rolf.yaml, ...)
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]

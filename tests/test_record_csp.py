@@ -22,6 +22,8 @@ from chargen.tables import Tables
 from tests.serve_support import CHROMIUM
 from tests.serve_support import FLAGS as ARGS
 
+pytestmark = pytest.mark.slow  # a server or a browser
+
 ROLF = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
 HOST = "http://127.0.0.1:9"
 

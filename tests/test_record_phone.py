@@ -20,6 +20,8 @@ from tests.render_fixtures import human
 from tests.test_render_browser import FLAGS, chromium  # noqa: F401 (the fixture)
 from tests.test_skills_record import ADEPT
 
+pytestmark = pytest.mark.slow  # a server or a browser
+
 # Every word of four letters or more (a hyphen may break a compound), in every text node, sits on one line.
 CHECK = """
 <script>

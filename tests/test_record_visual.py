@@ -23,7 +23,10 @@ from chargen.render.build import build_sheet
 from chargen.tables import Tables, load_tables
 from tests.test_skills_record import ADEPT
 
-pytestmark = pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="needs pdftoppm (poppler-utils)"),
+]  # PDFs
 
 FIGHTER_WEAPONS = [
     "dagger",

@@ -22,6 +22,8 @@ from tests.render_fixtures import crowded, human, record_html
 from tests.render_fixtures.fields import expected_fields
 from tests.render_fixtures.pdf_text import pdf_fields
 
+pytestmark = pytest.mark.slow  # a server or a browser
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = [
     "--headless",

@@ -17,6 +17,8 @@ from tests import render_fixtures as fixtures
 from tests.render_fixtures.fields import derived_field_keys, expected_fields, html_fields
 from tests.render_fixtures.pdf_text import pdf_fields
 
+pytestmark = pytest.mark.slow  # PDFs
+
 MUTANT_VALUE = 3
 
 

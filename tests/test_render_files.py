@@ -120,6 +120,7 @@ def _modules_after(code: str) -> set[str]:
     return set(result.stdout.split())
 
 
+@pytest.mark.slow  # chargen in a process for each case
 def test_html_rendering_never_imports_weasyprint() -> None:
     modules = _modules_after(
         "from chargen.render import render_html; from chargen.tables import load_tables;"

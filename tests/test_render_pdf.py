@@ -20,6 +20,8 @@ from tests.render_fixtures import REPO, build_text, crowded, human, named, recor
 from tests.render_fixtures.fields import expected_fields
 from tests.render_fixtures.pdf_text import pdf_fields, pdf_words
 
+pytestmark = pytest.mark.slow  # PDFs
+
 POINTS_PER_INCH = 72
 
 

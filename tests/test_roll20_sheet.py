@@ -193,6 +193,7 @@ def documented_differences() -> set[str]:
     return found
 
 
+@pytest.mark.slow  # PDFs
 def test_edited_inputs_leave_the_record_only_where_the_docs_say(
     characters: list[Character], tables: Tables
 ) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -27,6 +28,7 @@ options = st.fixed_dictionaries(
 )
 
 
+@pytest.mark.slow  # many rolled characters
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 @given(choice=options)
 def test_every_rolled_character_obeys_the_rules(choice: dict[str, object]) -> None:
@@ -34,6 +36,7 @@ def test_every_rolled_character_obeys_the_rules(choice: dict[str, object]) -> No
     check_character(to_document(character), TABLES)
 
 
+@pytest.mark.slow  # many rolled characters
 @settings(max_examples=150, deadline=None)
 @given(choice=options)
 def test_build_of_a_rolled_character_gives_it_back(choice: dict[str, object]) -> None:

@@ -23,6 +23,8 @@ from tests.render_fixtures.fields import parse_html
 from tests.test_record_visual import DPI, pictures
 from tests.test_skills_record import ADEPT
 
+pytestmark = pytest.mark.slow  # PDFs
+
 #: The longest card: a fire giant (Endurance 23 + 25), four weapons, armor and a ranked shield.
 GIANT = """
 name: Thokk Hillbreaker Treetall of the Burning Crags

@@ -15,6 +15,8 @@ from chargen.rules.allocation import allocation_problems
 from chargen.tables import load_tables
 from tests.serve_support import Served, press, press_empty, step
 
+pytestmark = pytest.mark.slow  # a server or a browser
+
 TABLES = load_tables()
 
 

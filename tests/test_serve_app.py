@@ -26,6 +26,7 @@ def client(tmp_path: Path) -> Iterator[Any]:
     shared(app).close()
 
 
+@pytest.mark.slow  # a GM batch and its PDFs
 def test_a_batch_shows_its_progress_then_its_files(client: Any) -> None:
     started = client.post("/gm", data={"count": "12", "seed": "4", "files": ["npcs.jsonl", "records.pdf"]})
     assert started.status_code == 303

@@ -128,6 +128,7 @@ def test_port_80_may_go_unsaid() -> None:
     assert not host_check("127.0.0.1", 8000).allows("localhost")
 
 
+@pytest.mark.slow  # a server of its own
 def test_a_server_on_another_loopback_address_refuses_another_host_name() -> None:
     import http.client
     import signal
@@ -186,6 +187,7 @@ shared(app).close()
 """
 
 
+@pytest.mark.slow  # a server of its own
 def test_30_browsers_each_uploading_a_ruleset_grow_the_server_little() -> None:
     import subprocess
     import sys

@@ -18,6 +18,8 @@ from chargen.rules.combat import armor_cost
 from chargen.tables import load_tables
 from tests.serve_support import Served, press, press_empty, served, step
 
+pytestmark = pytest.mark.slow  # a server or a browser
+
 #: What a key path of the character file looks like (`rolls.race[0]`, `allocation.PS`, `race_attempts`).
 KEY_PATH = re.compile(r"\b(rolls|allocation|race_attempts|weapons|race_type)(\.|\[|_)\w*")
 

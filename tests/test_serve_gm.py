@@ -18,6 +18,8 @@ import pytest
 from chargen.web.app import create_app, shared
 from chargen.web.saved import Saved
 
+pytestmark = pytest.mark.slow  # GM batches with their PDFs
+
 GROUP = "bandit=15,thief=4,bandit-chief=1"
 
 

@@ -18,6 +18,8 @@ import pytest
 
 from tests.serve_support import Served, served, wait_for
 
+pytestmark = pytest.mark.slow  # a server or a browser
+
 #: Every route of the page (a job id and file name that are not this browser's stand in for the GM's).
 ROUTES = [
     "/",

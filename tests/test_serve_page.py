@@ -25,6 +25,8 @@ from tests.serve_support import (
     type_entry,
 )
 
+pytestmark = pytest.mark.slow  # a server or a browser
+
 EXAMPLES = Path(__file__).parent / "examples"
 
 

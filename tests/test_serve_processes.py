@@ -30,7 +30,10 @@ ROLF = Path(__file__).parent / "examples" / "rolf.yaml"
 HEAVY_NOTES = 200
 NOTE = " ".join(["a note the player wrote down at the table"] * 10)
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads processes from /proc")
+pytestmark = [
+    pytest.mark.slow,
+    pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="reads processes from /proc"),
+]  # a server or a browser
 
 
 def heavy_rolf() -> str:

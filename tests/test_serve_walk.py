@@ -18,6 +18,8 @@ from pypdf import PdfReader
 
 from tests.serve_support import Requests, Served, press, press_empty, step, type_entry
 
+pytestmark = pytest.mark.slow  # a server or a browser
+
 _DICE = re.compile(r"(\d*)D(\d+)")
 
 

@@ -14,6 +14,8 @@ import pytest
 
 from tests.processes import alive, children, end
 
+pytestmark = pytest.mark.slow  # worker processes, signals and their clean-up
+
 ROOT = Path(__file__).parents[1]
 
 

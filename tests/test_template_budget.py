@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import time
+import re
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -60,11 +61,9 @@ def test_a_hostile_template_is_one_line(
     source, needle = TEMPLATES[name]
     template = tmp_path / f"{name}.j2"
     template.write_text(source, encoding="utf-8")
-    started = time.monotonic()
     with pytest.raises(RenderError) as failure:
         render(rolf, tables, template=template)
-    assert time.monotonic() - started < bounded.MAX_SECONDS + 1.5  # the budget, and a loaded machine's slack
-    assert needle in str(failure.value)
+    assert needle in str(failure.value)  # stopped, by its budget or the sandbox, and saying which
     assert "\n" not in str(failure.value)
 
 
@@ -124,6 +123,7 @@ finally:
 """
 
 
+@pytest.mark.slow  # a template run to its memory bound
 @pytest.mark.parametrize("name", ["doubling-join", "center", "power-folded"])
 def test_a_bomb_ends_in_bounded_memory(tmp_path: Path, name: str) -> None:
     """Run from the command line: one line, exit 2, nothing written, and the render's process never held
@@ -156,7 +156,22 @@ def test_a_template_file_is_a_regular_file_of_bounded_size(
         os.mkfifo(template)  # nobody writes: reading it would wait for ever
     else:
         template.write_text("x" * (bounded.MAX_TEMPLATE_BYTES + 1))
-    started = time.monotonic()
-    with pytest.raises(RenderError, match=r"not a regular file|larger than 1024 kB"):
-        render_html(rolf, tables, template=template)
-    assert time.monotonic() - started < 1
+    refused: list[BaseException] = []
+
+    def render() -> None:
+        try:
+            render_html(rolf, tables, template=template)
+        except BaseException as error:  # read below
+            refused.append(error)
+
+    reading = threading.Thread(target=render, daemon=True)
+    reading.start()
+    reading.join(timeout=60)  # only against a hang: refused before the file is read, it comes back at once
+    if reading.is_alive() and kind == "fifo":
+        with open(template, "w"):  # let the reader go
+            pass
+        reading.join()
+        pytest.fail("the named pipe was opened and waited on")
+    assert not reading.is_alive(), "the template was read"
+    assert len(refused) == 1 and isinstance(refused[0], RenderError), refused
+    assert re.search(r"not a regular file|larger than 1024 kB", str(refused[0]))

@@ -75,6 +75,7 @@ class Pool:
         self._current: processes.Pool | None = None
         self._given = 0  # tasks given to the current pool
         self._retiring: list[processes.Pool] = []
+        self._closers: list[threading.Thread] = []  # one a retired pool: the only one to close it
         self._closed = False
 
     def start(self) -> None:
@@ -154,7 +155,9 @@ class Pool:
             with self._lock:
                 self._retiring.remove(old)
 
-        threading.Thread(target=close, name="chargen-pool-retire", daemon=True).start()
+        closer = threading.Thread(target=close, name="chargen-pool-retire", daemon=True)
+        self._closers = [*(thread for thread in self._closers if thread.is_alive()), closer]
+        closer.start()
 
     def _give_up(self, workers: processes.Pool) -> None:
         """A task of `workers` timed out or its pool broke: its workers are ended and, if it is still the
@@ -170,12 +173,16 @@ class Pool:
         """Stop every worker (the server is stopping): running tasks are ended, not waited for."""
         with self._lock:
             self._closed = True
-            ending = [*self._retiring, *([self._current] if self._current else [])]
+            current, retiring, closers = self._current, list(self._retiring), list(self._closers)
             self._current = None
-        for workers in ending:
+        for workers in [*retiring, *([current] if current else [])]:
             workers.stop()
-        for workers in ending:
-            workers.close(stop=True)
+        if current is not None:
+            current.close(stop=True)
+        # A retired pool is closed by its own thread alone: two shutdowns of one executor at once close
+        # its pipes twice (EBADF, or worse, a descriptor opened again in between).
+        for closer in closers:
+            closer.join()
 
 
 class Batches:
