@@ -272,6 +272,7 @@ def test_broken_table_names_file_entry_and_line(tmp_path: Path, capsys: pytest.C
     assert err.count("\n") == 1
 
 
+@pytest.mark.slow  # chargen in a process
 def test_help_does_not_import_weasyprint_or_pydantic() -> None:
     probe = "import sys; from chargen.cli import cli; print(sorted(m for m in ('weasyprint', 'pydantic') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout

@@ -62,6 +62,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return int(exit_info.value.code or 0), captured.out, captured.err
 
 
+@pytest.mark.slow  # PDFs
 def test_render_of_a_house_file_prints_the_house_captions(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -88,6 +88,7 @@ def test_hostile_names_print_as_text(name: str) -> None:
     assert [node.text() for node in parse_html(page).find_all("h1", "name")] == [" ".join(name.split())]
 
 
+@pytest.mark.slow  # chargen in a process
 def test_same_character_same_bytes(page: str) -> None:
     assert record_html(human()) == page
     code = "import sys; from tests.render_fixtures import human, record_html; sys.stdout.write(record_html(human()))"

@@ -17,6 +17,8 @@ import pytest
 from chargen.web.app import create_app, shared
 from chargen.web.saved import Saved
 
+pytestmark = pytest.mark.slow  # chargen in a process beside the page
+
 ROLF = Path(__file__).parent / "examples" / "rolf.yaml"
 
 
