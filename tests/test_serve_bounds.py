@@ -232,3 +232,20 @@ def test_uploaded_rulesets_are_bounded_as_a_whole(monkeypatch: Any, tmp_path: Pa
     for number, key in enumerate(keys, 10):
         again, browser = store.get(key, keep=False)
         assert again == key and browser.rules.uploaded == ((f"house{number}", _ruleset(number)),)
+
+
+@pytest.mark.parametrize("multipart", [False, True], ids=["urlencoded", "multipart"])
+def test_a_form_of_the_most_fields_is_read_and_one_more_is_refused(client: Any, multipart: bool) -> None:
+    def post(count: int) -> Any:
+        fields = [("shipped", "house-combat")] * count
+        if multipart:
+            from werkzeug.datastructures import MultiDict
+
+            return client.post("/rules", data=MultiDict(fields), content_type="multipart/form-data")
+        body = "&".join(f"{name}={value}" for name, value in fields)
+        return client.post("/rules", data=body, content_type="application/x-www-form-urlencoded")
+
+    assert post(MAX_FORM_FIELDS).status_code == 303
+    refused = post(MAX_FORM_FIELDS + 1)
+    assert refused.status_code == 413
+    assert f"{MAX_FORM_FIELDS} form fields" in _text(refused)
