@@ -8,7 +8,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +19,7 @@ from chargen.batch import BatchOptions, run_batch, workers
 from chargen.batch.npc import NpcOutput, Plan, make_output
 from chargen.errors import ChargenError
 from chargen.tables import Tables
-from tests.processes import own_children
+from tests.processes import own_children, wait_until
 
 pytestmark = pytest.mark.slow  # PDFs and worker processes
 
@@ -200,10 +199,10 @@ def test_ctrl_c_leaves_no_file(tmp_path: Path) -> None:
         text=True,
         env={**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])},
     )
-    deadline = time.monotonic() + 30
-    while not any(tmp_path.glob(".npcs.jsonl.*.part")) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    time.sleep(0.5)  # well into the run
+    # well into the run: NPCs written to the file it has not yet put in place
+    wait_until(
+        lambda: any(part.stat().st_size for part in tmp_path.glob(".npcs.jsonl.*.part")), "NPCs written"
+    )
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=60)
     assert process.returncode == 130
