@@ -34,7 +34,13 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Protocol
 
-from chargen.checked_io import CheckedText, checked_stream, write_fully
+from chargen.checked_io import (
+    CheckedText,
+    StandardOutputError,
+    checked_stream,
+    standard_output_errors,
+    write_fully,
+)
 from chargen.errors import VALUE_WIDTH, ChargenError
 from chargen.output_kinds import KINDS
 from chargen.stopping import STOPPING
@@ -318,11 +324,12 @@ def write_stdout(data: bytes) -> None:
     """Bytes to standard output, after whatever text is already waiting there, every byte checked."""
     out = sys.stdout
     if out is None:  # closed when Python started (`>&-`); the command line says so at its start
-        raise OSError(errno.EBADF, "standard output is closed")
+        raise StandardOutputError(errno.EBADF, "standard output is closed")
     out.flush()
     real = out is sys.__stdout__ or isinstance(out, CheckedText)  # the process's own, not a test's
     if real:
-        write_fully(out.fileno(), data)
+        with standard_output_errors():
+            write_fully(out.fileno(), data)
         return
     stream = getattr(out, "buffer", None)
     if stream is None:  # a text stream put in place of standard output (tests, embedding programs)

@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from chargen import __version__, stopping
-from chargen.checked_io import checked_stdout
+from chargen.checked_io import StandardOutputError, checked_stdout
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.explain import explain_command
 from chargen.cli.export import export_command
@@ -117,9 +117,11 @@ def main(argv: Sequence[str] | None = None) -> None:
         _fail("aborted", 128 + signal.SIGINT)
     except (BrokenPipeError, _ReaderGone):
         _reader_gone()
-    except OSError as error:  # standard output full or gone (`>/dev/full`); files report their own names
+    except StandardOutputError as error:  # standard output full (`>/dev/full`)
         _quiet_stdout()
         _fail(f"cannot write standard output ({error.strerror or error})", 2)
+    except OSError as error:  # what chargen's own messages did not name: told by its path, or as it is
+        _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error.strerror or error), 2)
     finally:
         stopping.restore(previous)
     sys.exit(code if isinstance(code, int) else 0)

@@ -134,7 +134,7 @@ class Pool:
         """A fresh pool takes the next tasks (lock held); `old` ends once its tasks are done."""
         fresh = processes.Pool(
             self._workers,
-            method="forkserver",
+            method=processes.server_method(),
             preload=PRELOAD,
             initializer=self._initializer,
         )
@@ -192,7 +192,7 @@ class Batches:
             self._reap()
             if len(self._running) >= BATCHES:
                 raise Busy(f"{BATCHES} batches are being made already; try again when one is done")
-            self._running[key] = processes.start_job(function, *args, method="forkserver")
+            self._running[key] = processes.start_job(function, *args, method=processes.server_method())
 
     def running(self, key: str) -> bool:
         """Whether the batch known by `key` is still being made."""
