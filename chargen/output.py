@@ -93,7 +93,10 @@ def would_replace(path: str) -> bool:
     if path == STDOUT:
         return False
     target = Path(os.path.realpath(path))  # a symbolic link: the file it points to is what is replaced
-    return target.exists() and not is_special(target)
+    if is_special(target):
+        return False
+    # a link is a name taken, even one pointing nowhere: writing through it needs --force as a file does
+    return target.exists() or os.path.islink(path)
 
 
 def check_targets(targets: Sequence[tuple[str, str, str]], *, force: bool) -> None:
@@ -244,6 +247,8 @@ class StagedFile:
             if self.target.is_dir():
                 raise ChargenError(f"{self.shown}: is a folder; give a file name")
             self.in_place = is_special(self.target)
+            if not force and not self.in_place and os.path.islink(target):
+                raise exists(self.shown)  # asked for early; again here for a link made since
             if self.in_place:  # staged in an unnamed file: nothing to leave behind, whatever happens
                 self.stream = tempfile.TemporaryFile(buffering=buffer_size or -1)  # noqa: SIM115
                 return

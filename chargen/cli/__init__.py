@@ -24,7 +24,7 @@ from chargen.cli.info import schema_command, tables_command
 from chargen.cli.new import new_command
 from chargen.cli.rules import rules_group
 from chargen.cli.serve import serve_command
-from chargen.cli.shared import RULES_HELP, checked_rules, one_line, with_global_options
+from chargen.cli.shared import RULES_HELP, Group, checked_rules, one_line, with_global_options
 from chargen.errors import ChargenError
 from chargen.errors import one_line as one_line_text
 
@@ -33,7 +33,7 @@ class _ReaderGone(BaseException):
     """Standard output's reader went away; a BaseException so click does not turn it into exit 1."""
 
 
-class _Chargen(click.Group):
+class _Chargen(Group):
     """The command group, passing two things to main() that click would otherwise handle its own way: a
     closed standard output (click: exit 1) and Ctrl-C (click: a blank line, then Abort)."""
 
@@ -91,7 +91,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `chargen` script and of `python -m chargen`. Every failure is one line on stderr:
     exit 2 for what a user can fix, 128 + the signal's number when stopped, 141 (quietly) when whoever
     reads standard output stops reading (`chargen batch ... --jsonl - | head`)."""
-    if not _stdout_open():
+    if _closed_at_start(0):  # `<&-`: reading finds nothing, as from /dev/null
+        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's own, for good
+    if _closed_at_start(2):  # `2>&-`: what chargen says goes nowhere, as asked
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - as above
+    if _closed_at_start(1) or sys.stdout is None:
         _fail("standard output is closed; send it somewhere, e.g. >/dev/null", 2)
     checked_stdout()
     previous = stopping.install()
@@ -127,19 +131,20 @@ def main(argv: Sequence[str] | None = None) -> None:
     sys.exit(code if isinstance(code, int) else 0)
 
 
-def _stdout_open() -> bool:
-    """Whether standard output is there to write to. A closed one (`>&-`) gets /dev/null in its place at
-    once, so that no file chargen opens takes its number and receives what was meant for the terminal."""
+def _closed_at_start(fd: int) -> bool:
+    """Whether a standard stream's file descriptor (0, 1, 2) was closed when chargen started. A closed one
+    gets /dev/null in its place at once, so that no file chargen opens takes its number and receives
+    what was meant for the terminal (or is read as the answers to `chargen new`)."""
     try:
-        os.fstat(1)
+        os.fstat(fd)
     except OSError:
         with contextlib.suppress(OSError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            if devnull != 1:
-                os.dup2(devnull, 1)
+            devnull = os.open(os.devnull, os.O_RDWR)
+            if devnull != fd:
+                os.dup2(devnull, fd)
                 os.close(devnull)
-        return False
-    return sys.stdout is not None
+        return True
+    return False
 
 
 def _fail(message: str, status: int) -> NoReturn:
