@@ -31,7 +31,8 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 CONSOLE = re.compile(r"```console\n(.*?)```", re.DOTALL)
 # A Python example, and what it prints when the page says so right after it.
 PYTHON = re.compile(r"```python\n(.*?)```(\n\nIt prints:\n\n```text\n(.*?)```)?", re.DOTALL)
-ENV = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "COLUMNS": "100"}
+# PYTHONPATH: this checkout's chargen, whichever the environment has installed
+ENV = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "COLUMNS": "100", "PYTHONPATH": str(ROOT)}
 
 
 def examples(text: str) -> list[list[tuple[str, str]]]:
