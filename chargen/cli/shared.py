@@ -17,16 +17,22 @@ class RefusesRepeats(click.Command):
     list (`--rules`) may be repeated."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
-        _, _, order = self.make_parser(ctx).parse_args(args=list(args))
-        seen: set[str] = set()
-        for param in order:
-            if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
-                continue
-            if param.name in seen:
-                name = max(param.opts, key=len)
-                raise click.BadOptionUsage(name, f"{name} was given twice; give it once", ctx)
-            seen.add(str(param.name))
+        if not ctx.resilient_parsing:  # shell completion reads a line being typed: nothing is refused
+            _refuse_repeats(self, ctx, args)
         return super().parse_args(ctx, args)
+
+
+def _refuse_repeats(command: click.Command, ctx: click.Context, args: list[str]) -> None:
+    """A BadOptionUsage for the first option taking one value that `args` give twice."""
+    _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+    seen: set[str] = set()
+    for param in order:
+        if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
+            continue
+        if param.name in seen:
+            name = max(param.opts, key=len)
+            raise click.BadOptionUsage(name, f"{name} was given twice; give it once", ctx)
+        seen.add(str(param.name))
 
 
 class Command(RefusesRepeats, click.Command):
