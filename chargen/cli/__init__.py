@@ -91,8 +91,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `chargen` script and of `python -m chargen`. Every failure is one line on stderr:
     exit 2 for what a user can fix, 128 + the signal's number when stopped, 141 (quietly) when whoever
     reads standard output stops reading (`chargen batch ... --jsonl - | head`)."""
-    if _closed_at_start(0):  # `<&-`: reading finds nothing, as from /dev/null
-        sys.stdin = open(0, encoding="utf-8", closefd=False)  # noqa: SIM115 - the process's own, for good
+    _closed_at_start(0)  # `<&-`: sys.stdin stays None, which reading it says (chargen.yamlio.read_stdin)
     if _closed_at_start(2):  # `2>&-`: what chargen says goes nowhere, as asked
         sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - as above
     if _closed_at_start(1) or sys.stdout is None:

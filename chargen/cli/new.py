@@ -45,7 +45,7 @@ def new_command(context: click.Context, seed: int | None, outputs: Outputs) -> N
     from chargen.errors import InputError
     from chargen.walkthrough import new_walk
 
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if sys.stdin is None or not (sys.stdin.isatty() and sys.stdout.isatty()):  # None: closed (`<&-`)
         raise InputError(
             "new: asks its questions in a terminal; without one, use `chargen roll` or `chargen build FILE`"
         )
