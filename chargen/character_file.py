@@ -278,6 +278,7 @@ class CharacterInput(_Strict):
     experience_bank: int | None = None
     overrides: dict[Id, Override] | None = Field(
         None,
+        max_length=MAX_ENTRIES,
         description="the GM's values in place of the rules' own, by name as `chargen explain` takes it "
         "(defense, weapons.broadsword.strike_chance, experience_bank): {value, reason}",
     )

@@ -8,11 +8,30 @@ when the reader left mid-write, so chargen writes standard output through `Check
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import io
 import os
 import sys
+from collections.abc import Iterator
 from typing import Any
+
+
+class StandardOutputError(OSError):
+    """Standard output could not be written (a full disk, `>/dev/full`); an OSError of anything else is
+    told by its own path or resource."""
+
+
+@contextlib.contextmanager
+def standard_output_errors() -> Iterator[None]:
+    """An OSError writing standard output raised as StandardOutputError; a reader gone (BrokenPipeError)
+    is left as it is, for the command line ends quietly then."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise StandardOutputError(error.errno, error.strerror) from error
 
 
 def write_fully(fd: int, data: bytes | memoryview) -> None:
@@ -29,10 +48,11 @@ class CheckedRaw(io.RawIOBase):
     """A raw stream over a file descriptor whose write() writes everything (`write_fully`). Wrapped in
     io.BufferedWriter it is what every output file, and standard output, is written through."""
 
-    def __init__(self, fd: int, *, closefd: bool = True) -> None:
+    def __init__(self, fd: int, *, closefd: bool = True, standard_output: bool = False) -> None:
         super().__init__()
         self.fd = fd
         self.closefd = closefd
+        self.standard_output = standard_output
 
     def writable(self) -> bool:
         return True
@@ -45,7 +65,11 @@ class CheckedRaw(io.RawIOBase):
 
     def write(self, data: Any) -> int:
         view = memoryview(data)
-        write_fully(self.fd, view)
+        if self.standard_output:
+            with standard_output_errors():
+                write_fully(self.fd, view)
+        else:
+            write_fully(self.fd, view)
         return view.nbytes
 
     def close(self) -> None:
@@ -54,8 +78,11 @@ class CheckedRaw(io.RawIOBase):
         super().close()
 
 
-def checked_stream(fd: int, *, closefd: bool = True, buffer_size: int | None = None) -> io.BufferedWriter:
-    return io.BufferedWriter(CheckedRaw(fd, closefd=closefd), buffer_size or io.DEFAULT_BUFFER_SIZE)
+def checked_stream(
+    fd: int, *, closefd: bool = True, buffer_size: int | None = None, standard_output: bool = False
+) -> io.BufferedWriter:
+    raw = CheckedRaw(fd, closefd=closefd, standard_output=standard_output)
+    return io.BufferedWriter(raw, buffer_size or io.DEFAULT_BUFFER_SIZE)
 
 
 class CheckedText(io.TextIOWrapper):
@@ -71,7 +98,7 @@ def checked_stdout() -> None:
         return
     current.flush()
     sys.stdout = CheckedText(
-        checked_stream(current.fileno(), closefd=False),
+        checked_stream(current.fileno(), closefd=False, standard_output=True),
         encoding=current.encoding,
         errors=current.errors,
         line_buffering=current.line_buffering,

@@ -36,6 +36,12 @@ def _context(item: ErrorDetails, key: str) -> Any:
     return (item.get("ctx") or {}).get(key)
 
 
+def _length(item: ErrorDetails) -> Any:
+    """A list's or mapping's length: pydantic stops counting a mapping's entries past its bound."""
+    given = item.get("input")
+    return _context(item, "actual_length") or (len(given) if isinstance(given, dict | list) else "too many")
+
+
 def _expected(item: ErrorDetails) -> str:
     return str(_context(item, "expected")).replace("'", "")
 
@@ -45,9 +51,7 @@ _WORDS: dict[str, Callable[[ErrorDetails], str]] = {
     "string_too_short": lambda item: "must not be empty",
     "string_too_long": lambda item: f"is longer than {_context(item, 'max_length')} characters",
     "too_short": lambda item: f"needs at least {_context(item, 'min_length')} item(s)",
-    "too_long": lambda item: (
-        f"has {_context(item, 'actual_length')} items; at most {_context(item, 'max_length')} are allowed"
-    ),
+    "too_long": lambda item: f"has {_length(item)} items; at most {_context(item, 'max_length')} are allowed",
     "string_type": lambda item: "should be text",
     "int_type": lambda item: "should be a whole number",
     "int_parsing": lambda item: "should be a whole number",

@@ -34,7 +34,13 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Protocol
 
-from chargen.checked_io import CheckedText, checked_stream, write_fully
+from chargen.checked_io import (
+    CheckedText,
+    StandardOutputError,
+    checked_stream,
+    standard_output_errors,
+    write_fully,
+)
 from chargen.errors import VALUE_WIDTH, ChargenError
 from chargen.output_kinds import KINDS
 from chargen.stopping import STOPPING
@@ -87,7 +93,10 @@ def would_replace(path: str) -> bool:
     if path == STDOUT:
         return False
     target = Path(os.path.realpath(path))  # a symbolic link: the file it points to is what is replaced
-    return target.exists() and not is_special(target)
+    if is_special(target):
+        return False
+    # a link is a name taken, even one pointing nowhere: writing through it needs --force as a file does
+    return target.exists() or os.path.islink(path)
 
 
 def check_targets(targets: Sequence[tuple[str, str, str]], *, force: bool) -> None:
@@ -238,6 +247,8 @@ class StagedFile:
             if self.target.is_dir():
                 raise ChargenError(f"{self.shown}: is a folder; give a file name")
             self.in_place = is_special(self.target)
+            if not force and not self.in_place and os.path.islink(target):
+                raise exists(self.shown)  # asked for early; again here for a link made since
             if self.in_place:  # staged in an unnamed file: nothing to leave behind, whatever happens
                 self.stream = tempfile.TemporaryFile(buffering=buffer_size or -1)  # noqa: SIM115
                 return
@@ -318,11 +329,12 @@ def write_stdout(data: bytes) -> None:
     """Bytes to standard output, after whatever text is already waiting there, every byte checked."""
     out = sys.stdout
     if out is None:  # closed when Python started (`>&-`); the command line says so at its start
-        raise OSError(errno.EBADF, "standard output is closed")
+        raise StandardOutputError(errno.EBADF, "standard output is closed")
     out.flush()
     real = out is sys.__stdout__ or isinstance(out, CheckedText)  # the process's own, not a test's
     if real:
-        write_fully(out.fileno(), data)
+        with standard_output_errors():
+            write_fully(out.fileno(), data)
         return
     stream = getattr(out, "buffer", None)
     if stream is None:  # a text stream put in place of standard output (tests, embedding programs)

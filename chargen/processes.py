@@ -24,7 +24,12 @@ gh-115634).
 
 Workers start by fork where the platform has it safely (Linux): they begin with this process's tables
 and caches. Elsewhere (macOS, whose system libraries are not fork-safe, and Windows) they are spawned. A
-process with threads (the server) names "forkserver": a clean process forks each worker.
+process with threads (the server) asks `server_method()`: a fork server (a clean process forks each
+worker) whose socket is in a short private folder of its own, whatever the temporary folder's name; a
+Unix socket's path holds at most 107 bytes (103 on macOS), and multiprocessing would put it three
+folders down in the temporary folder. Where no short folder can be made, workers are spawned.
+
+A process that cannot be started (no file descriptors left, no memory) is one ChargenError naming it.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ import collections
 import contextlib
 import itertools
 import multiprocessing
+import multiprocessing.util
 import os
 import shutil
 import signal
@@ -60,10 +66,27 @@ WINDOW_PER_JOB = 4
 JOB_GRACE = 3.0
 #: What a process sends a worker to end the task it is running (None: no such signal).
 STOP_TASK = getattr(signal, "SIGUSR1", None)
+#: The longest path a Unix socket may have: 107 bytes on Linux, 103 on macOS (the smaller of the two).
+SOCKET_PATH_MAX = 103
+#: What multiprocessing adds to its temporary folder's path for the fork server's socket.
+LISTENER = "/listener-XXXXXXXX"
 
 
 class WorkerDied(ChargenError):
     """A worker process ended before it sent its result (killed, or out of memory)."""
+
+
+class CannotStart(ChargenError):
+    """A process could not be started: the system refused it (too many open files, no memory)."""
+
+
+@contextlib.contextmanager
+def _start_errors() -> Iterator[None]:
+    """An OSError while processes or their pipes are made, told as what it is."""
+    try:
+        yield
+    except OSError as error:
+        raise CannotStart(f"cannot start worker processes ({error.strerror or error})") from None
 
 
 def start_method() -> str:
@@ -71,15 +94,16 @@ def start_method() -> str:
     return "fork" if sys.platform.startswith("linux") else "spawn"
 
 
-def scratch_folder(kind: str) -> str:
-    """A new temporary folder `chargen-KIND-PID-*`: whose it is stays readable after its owner is gone."""
-    return tempfile.mkdtemp(prefix=f"chargen-{kind}-{os.getpid()}-")
+def scratch_folder(kind: str, where: str | None = None) -> str:
+    """A new temporary folder `chargen-KIND-PID-*` (in `where`, default the temporary folder): whose it is
+    stays readable after its owner is gone."""
+    return tempfile.mkdtemp(prefix=f"chargen-{kind}-{os.getpid()}-", dir=where)
 
 
-def remove_left_folders(kind: str) -> None:
+def remove_left_folders(kind: str, where: str | None = None) -> None:
     """Remove the `chargen-KIND-PID-*` folders of owners no longer running (killed outright: SIGKILL,
-    out of memory), so they do not pile up in the temporary folder."""
-    for folder in Path(tempfile.gettempdir()).glob(f"chargen-{kind}-*-*"):
+    out of memory), so they do not pile up in `where` (default: the temporary folder)."""
+    for folder in Path(where or tempfile.gettempdir()).glob(f"chargen-{kind}-*-*"):
         owner = folder.name.split("-")[2]
         if owner.isascii() and owner.isdigit() and not _running(int(owner)):
             shutil.rmtree(folder, ignore_errors=True)
@@ -93,6 +117,42 @@ def _running(pid: int) -> bool:
     except PermissionError:  # another user's: running
         return True
     return True
+
+
+_server_method: str | None = None
+
+
+def server_method() -> str:
+    """How a process with threads starts its workers: "forkserver", its socket in a short private folder
+    (see the module's text), or "spawn" where none can be made. Decided once, before the first worker."""
+    global _server_method
+    if _server_method is None:
+        _server_method = "forkserver" if _short_socket_folder() else "spawn"
+    return _server_method
+
+
+def _short_socket_folder() -> bool:
+    """Whether multiprocessing's temporary folder, where the fork server's socket goes, is short enough:
+    made here, in the temporary folder or else in /tmp, before multiprocessing makes one of its own."""
+    for base in dict.fromkeys((tempfile.gettempdir(), "/tmp")):
+        socket = f"{base}/chargen-sockets-{os.getpid()}-XXXXXXXX/pymp-XXXXXXXX{LISTENER}"
+        if len(socket) > SOCKET_PATH_MAX or not os.path.isdir(base):
+            continue
+        remove_left_folders("sockets", base)
+        try:
+            folder = scratch_folder("sockets", base)
+        except OSError:
+            continue
+        multiprocessing.util.Finalize(  # after multiprocessing removes its own folder in it
+            None, shutil.rmtree, args=(folder,), kwargs={"ignore_errors": True}, exitpriority=-200
+        )
+        usual, tempfile.tempdir = tempfile.tempdir, folder
+        try:
+            multiprocessing.util.get_temp_dir()  # made now, in `folder`, and kept for the process
+        finally:
+            tempfile.tempdir = usual
+        break
+    return len(multiprocessing.util.get_temp_dir() + LISTENER) <= SOCKET_PATH_MAX
 
 
 # In a worker: set by the pool's owner when it stops early (see the module's text).
@@ -192,25 +252,28 @@ class Pool:
             if preload:
                 context.set_forkserver_preload(list(preload))
             self._starting = _Noting(context)
-            self._stop_event = context.Event()
-            self.executor = ProcessPoolExecutor(
-                max_workers=workers,
-                mp_context=cast(BaseContext, self._starting),  # a context, as far as the pool can tell
-                initializer=_start_worker,
-                initargs=(os.getpid(), self.scratch, self._stop_event, initializer, initargs),
-            )
+            with _start_errors():
+                self._stop_event = context.Event()
+                self.executor = ProcessPoolExecutor(
+                    max_workers=workers,
+                    mp_context=cast(BaseContext, self._starting),  # a context, as far as the pool can tell
+                    initializer=_start_worker,
+                    initargs=(os.getpid(), self.scratch, self._stop_event, initializer, initargs),
+                )
         except BaseException:
             shutil.rmtree(self.scratch, ignore_errors=True)
             raise
 
     def submit(self, function: Callable[..., Made], *args: Any) -> Future[Made]:
-        """`function(*args)` in a worker. BrokenProcessPool when a worker of this pool has died."""
-        return cast("Future[Made]", self.executor.submit(_run, function, *args))
+        """`function(*args)` in a worker. BrokenProcessPool when a worker of this pool has died; CannotStart
+        when its workers cannot be started."""
+        with _start_errors():
+            return cast("Future[Made]", self.executor.submit(_run, function, *args))
 
     def start(self) -> None:
         """Start every worker now (and so run its initializer) rather than with the first tasks."""
         for _ in range(self.workers):
-            self.executor.submit(_nothing)
+            self.submit(_nothing)
 
     def stop(self) -> None:
         """End the work in flight: queued tasks skipped, running ones ended with their worker."""
@@ -293,7 +356,8 @@ def start_job(function: Callable[..., None], *args: Any, method: str | None = No
     temporaries are cleaned up on the way out."""
     context = multiprocessing.get_context(method or start_method())
     process: BaseProcess = context.Process(target=_job, args=(os.getpid(), function, *args))  # type: ignore[attr-defined]
-    process.start()
+    with _start_errors():
+        process.start()
     return process
 
 
@@ -321,7 +385,8 @@ def fork_call(child: Callable[[], None]) -> int:
     child leaves by os._exit whatever happens, so nothing of the parent's (buffers, exit handlers) runs
     twice: status 0 when `child` returned, 1 when it raised."""
     owner = os.getpid()
-    pid = os.fork()
+    with _start_errors():
+        pid = os.fork()
     if pid != 0:
         return pid
     status = 1

@@ -66,7 +66,6 @@ _PLAIN_TAGS = {
     "tag:yaml.org,2002:float",
     "tag:yaml.org,2002:str",
 }
-_CONSTRUCTOR = yaml.constructor.SafeConstructor()
 _RESOLVER = yaml.resolver.Resolver()
 
 
@@ -115,6 +114,9 @@ class _Builder:
         self.root: Any = None
         self.documents = 0
         self.problems: list[Problem] = []
+        # A constructor of its own: PyYAML's keeps the nodes it is making, so one shared by the server's
+        # request threads lost a node another thread finished (a KeyError, answered 500 under load).
+        self.constructor = yaml.constructor.SafeConstructor()
 
     def fail(self, event: Any, problem: str) -> ChargenError:
         return ChargenError(f"{_at(self.source, event.start_mark)}: {problem}")
@@ -169,7 +171,7 @@ class _Builder:
         node = yaml.ScalarNode(tag, event.value, event.start_mark, event.end_mark)
         # construct_document, not construct_object: the constructor then forgets the node (construct_object
         # keeps every node it made, with its marks, for the document's end: in a server, for ever)
-        value = _CONSTRUCTOR.construct_document(node)
+        value = self.constructor.construct_document(node)
         if isinstance(value, int | float) and not isinstance(value, bool) and not abs(value) <= MAX_NUMBER:
             raise self.fail(event, f"number {_short(event.value)} is out of range (at most {MAX_NUMBER:,})")
         return value

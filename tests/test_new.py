@@ -292,6 +292,9 @@ def test_ctrl_c_leaves_nothing_written(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 130
     assert list(tmp_path.iterdir()) == []
+    # it leaves as `quit` does, as the README says: it printed "chargen: error: aborted"
+    assert child.before.splitlines()[-1] == "Left the walk; nothing was written."
+    assert "error" not in child.before
 
 
 def test_without_a_terminal_it_refuses_in_one_line(tmp_path: Path) -> None:

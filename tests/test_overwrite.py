@@ -173,9 +173,9 @@ def limit_file_size() -> None:
 
 @pytest.mark.parametrize("unbuffered", ["", "1"])
 def test_a_short_write_to_standard_output_is_an_error(tmp_path: Path, unbuffered: str) -> None:
-    with open(tmp_path / "x.pdf", "wb") as out:
+    with open(tmp_path / "x.html", "wb") as out:
         result = subprocess.run(
-            [sys.executable, "-m", "chargen", "roll", "--seed", "1", "--pdf", "-"],
+            [sys.executable, "-m", "chargen", "roll", "--seed", "1", "--html", "-"],
             stdout=out,
             stderr=subprocess.PIPE,
             preexec_fn=limit_file_size,
@@ -185,6 +185,23 @@ def test_a_short_write_to_standard_output_is_an_error(tmp_path: Path, unbuffered
         )
     assert result.returncode == 2
     assert result.stderr.decode() == "chargen: error: cannot write standard output (File too large)\n"
+
+
+def test_a_pdf_whose_fonts_cannot_be_written_names_the_temporary_folder(tmp_path: Path) -> None:
+    """WeasyPrint writes the record's fonts to the temporary folder: a full disk there is told as that,
+    not as standard output's failure."""
+    result = subprocess.run(
+        [sys.executable, "-m", "chargen", "roll", "--seed", "1", "--pdf", str(tmp_path / "x.pdf")],
+        capture_output=True,
+        preexec_fn=limit_file_size,
+        timeout=120,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)},
+    )
+    assert (result.returncode, os.listdir(tmp_path)) == (2, [])
+    assert result.stderr.decode() == (
+        f"chargen: error: cannot write the record's fonts to {tmp_path} (File too large)\n"
+    )
 
 
 def test_a_short_write_is_written_again(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -4,6 +4,7 @@ clear error; and the one process module: no other module of chargen starts proce
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import threading
@@ -16,7 +17,7 @@ import pytest
 
 from chargen import processes
 from chargen.errors import ChargenError
-from chargen.web.pool import Busy, Pool
+from chargen.web.pool import Busy, Pool, TryAgain
 from tests.processes import alive, started_then_held, starts, wait_until
 
 pytestmark = pytest.mark.slow  # worker processes, signals and their clean-up
@@ -171,3 +172,44 @@ def test_one_module_starts_processes() -> None:
     }
     assert {name for name, text in texts.items() if starting.search(text)} == {"processes.py"}
     assert [name for name, text in texts.items() if "max_tasks_per_child" in text] == []
+
+
+def test_tasks_beside_a_worker_that_died_are_made_or_told_to_try_again() -> None:
+    """Under load the page answered one of 40 PDFs with a 500. A worker that dies fails every task of its
+    pool: each is made again by a fresh pool, or answered "try again" (TryAgain: 503), never another error;
+    and closing the pool while a broken one is being shut down raised OSError (a pipe closed twice)."""
+    for _ in range(3):
+        pool = Pool(workers=2, waiting=8, initializer=None)
+        try:
+            results = in_threads(8, functools.partial(_run_dies_at_3, pool))
+        finally:
+            pool.close()
+        assert [result for result in results if not isinstance(result, int | TryAgain)] == []
+        assert [index for index, result in enumerate(results) if isinstance(result, int)] == [
+            result for result in results if isinstance(result, int)
+        ]
+
+
+def _run_dies_at_3(pool: Pool, index: int) -> int:
+    return pool.run(_dies_at_3, index, timeout=60)
+
+
+def _dies_at_3(index: int) -> int:
+    if index == 3:
+        os._exit(9)
+    time.sleep(0.3)  # running or queued when task 3's worker dies
+    return index
+
+
+def test_the_page_answers_try_again_with_503() -> None:
+    from chargen.web.app import create_app, shared
+
+    app = create_app()
+    client = app.test_client()
+    rolf = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
+    assert client.post("/open", data={"text": rolf}).status_code == 303
+    shared(app).pool.close()  # as when the server stops: nothing more is made
+    answer = client.get("/open/character.letter.pdf")
+    assert answer.status_code == 503
+    assert "the server is stopping; nothing was made" in answer.get_data(as_text=True)
+    shared(app).close()

@@ -33,7 +33,8 @@ PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
 CONSOLE = re.compile(r"```console\n(.*?)```", re.DOTALL)
 # A Python example, and what it prints when the page says so right after it.
 PYTHON = re.compile(r"```python\n(.*?)```(\n\nIt prints:\n\n```text\n(.*?)```)?", re.DOTALL)
-ENV = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "COLUMNS": "100"}
+# PYTHONPATH: this checkout's chargen, whichever the environment has installed
+ENV = {"PATH": str(Path(sys.executable).parent) + ":/usr/bin:/bin", "COLUMNS": "100", "PYTHONPATH": str(ROOT)}
 
 
 def examples(text: str) -> list[list[tuple[str, str]]]:
@@ -88,11 +89,14 @@ def run_program(code: str) -> subprocess.CompletedProcess[str]:
 
 
 def _cases(find: Callable[[str], list[object]]) -> list[object]:
-    return [
-        pytest.param(page, index, id=f"{page.relative_to(ROOT)}-{index}")
-        for page in PAGES
-        for index in range(len(find(page.read_text(encoding="utf-8"))))
-    ]
+    """Each example of every page; one that makes a PDF is slow (WeasyPrint lays the record out)."""
+    cases = []
+    for page in PAGES:
+        for index, example in enumerate(find(page.read_text(encoding="utf-8"))):
+            slow = "pdf" in str(example).lower()
+            marks = [pytest.mark.slow] if slow else []
+            cases.append(pytest.param(page, index, id=f"{page.relative_to(ROOT)}-{index}", marks=marks))
+    return cases
 
 
 @pytest.mark.parametrize(("page", "index"), _cases(examples))
@@ -115,6 +119,20 @@ def test_the_readme_shows_the_library_in_python() -> None:
     """The README's scripting example is one the tests run (it once raised a NameError), with what it prints."""
     found = programs((ROOT / "README.md").read_text(encoding="utf-8"))
     assert found and all(expected is not None for _, expected in found)
+
+
+def test_no_example_shows_a_file_it_lacks() -> None:
+    """docs/explain.md's `--format json` example printed `rolf-full.yaml: cannot read`: its file was made
+    by an earlier block, each block runs in a fresh folder, and --update wrote the error down as its
+    output."""
+    lacking = [
+        (page.name, command)
+        for page in PAGES
+        for block in examples(page.read_text(encoding="utf-8"))
+        for command, output in block
+        if "cannot read (No such file or directory)" in output
+    ]
+    assert lacking == []
 
 
 def test_every_docs_page_is_found() -> None:

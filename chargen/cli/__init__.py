@@ -16,7 +16,7 @@ from typing import Any, NoReturn
 import click
 
 from chargen import __version__, stopping
-from chargen.checked_io import checked_stdout
+from chargen.checked_io import StandardOutputError, checked_stdout
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.explain import explain_command
 from chargen.cli.export import export_command
@@ -24,7 +24,7 @@ from chargen.cli.info import schema_command, tables_command
 from chargen.cli.new import new_command
 from chargen.cli.rules import rules_group
 from chargen.cli.serve import serve_command
-from chargen.cli.shared import RULES_HELP, checked_rules, one_line, with_global_options
+from chargen.cli.shared import RULES_HELP, Group, checked_rules, one_line, with_global_options
 from chargen.errors import ChargenError
 from chargen.errors import one_line as one_line_text
 
@@ -33,7 +33,7 @@ class _ReaderGone(BaseException):
     """Standard output's reader went away; a BaseException so click does not turn it into exit 1."""
 
 
-class _Chargen(click.Group):
+class _Chargen(Group):
     """The command group, passing two things to main() that click would otherwise handle its own way: a
     closed standard output (click: exit 1) and Ctrl-C (click: a blank line, then Abort)."""
 
@@ -91,7 +91,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     """Entry point of the `chargen` script and of `python -m chargen`. Every failure is one line on stderr:
     exit 2 for what a user can fix, 128 + the signal's number when stopped, 141 (quietly) when whoever
     reads standard output stops reading (`chargen batch ... --jsonl - | head`)."""
-    if not _stdout_open():
+    _closed_at_start(0)  # `<&-`: sys.stdin stays None, which reading it says (chargen.yamlio.read_stdin)
+    if _closed_at_start(2):  # `2>&-`: what chargen says goes nowhere, as asked
+        sys.stderr = open(2, "w", encoding="utf-8", closefd=False)  # noqa: SIM115 - as above
+    if _closed_at_start(1) or sys.stdout is None:
         _fail("standard output is closed; send it somewhere, e.g. >/dev/null", 2)
     checked_stdout()
     previous = stopping.install()
@@ -117,27 +120,30 @@ def main(argv: Sequence[str] | None = None) -> None:
         _fail("aborted", 128 + signal.SIGINT)
     except (BrokenPipeError, _ReaderGone):
         _reader_gone()
-    except OSError as error:  # standard output full or gone (`>/dev/full`); files report their own names
+    except StandardOutputError as error:  # standard output full (`>/dev/full`)
         _quiet_stdout()
         _fail(f"cannot write standard output ({error.strerror or error})", 2)
+    except OSError as error:  # what chargen's own messages did not name: told by its path, or as it is
+        _fail(f"{error.filename}: {error.strerror}" if error.filename else str(error.strerror or error), 2)
     finally:
         stopping.restore(previous)
     sys.exit(code if isinstance(code, int) else 0)
 
 
-def _stdout_open() -> bool:
-    """Whether standard output is there to write to. A closed one (`>&-`) gets /dev/null in its place at
-    once, so that no file chargen opens takes its number and receives what was meant for the terminal."""
+def _closed_at_start(fd: int) -> bool:
+    """Whether a standard stream's file descriptor (0, 1, 2) was closed when chargen started. A closed one
+    gets /dev/null in its place at once, so that no file chargen opens takes its number and receives
+    what was meant for the terminal (or is read as the answers to `chargen new`)."""
     try:
-        os.fstat(1)
+        os.fstat(fd)
     except OSError:
         with contextlib.suppress(OSError):
-            devnull = os.open(os.devnull, os.O_WRONLY)
-            if devnull != 1:
-                os.dup2(devnull, 1)
+            devnull = os.open(os.devnull, os.O_RDWR)
+            if devnull != fd:
+                os.dup2(devnull, fd)
                 os.close(devnull)
-        return False
-    return sys.stdout is not None
+        return True
+    return False
 
 
 def _fail(message: str, status: int) -> NoReturn:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import click
 
 from chargen.cli.options import not_empty, tables_from
-from chargen.cli.shared import COUNT, SEED, completer
+from chargen.cli.shared import COUNT, SEED, Command, completer
 from chargen.output_kinds import KINDS
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def _npc_count(options: BatchOptions, tables: Tables) -> int:
     return options.count * parse_group(options.group, tables).size
 
 
-@click.command("batch")
+@click.command("batch", cls=Command)
 @click.option(
     "--count",
     "-n",

@@ -5,14 +5,14 @@ from __future__ import annotations
 import click
 
 from chargen.cli.options import Outputs, emit, output_options, tables_from
-from chargen.cli.shared import SEED, completer
+from chargen.cli.shared import SEED, Command, completer
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
     return [part.strip() for value in values for part in value.split(",") if part.strip()]
 
 
-@click.command("roll")
+@click.command("roll", cls=Command)
 @click.option("--seed", type=SEED, help="Seed for the dice; the same seed gives the same character.")
 @click.option("--name", help="The character's name (default: one from tables/names.yaml).")
 @click.option(
@@ -83,7 +83,7 @@ def roll_command(
     emit(document, tables, outputs)
 
 
-@click.command("build")
+@click.command("build", cls=Command)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.option("--seed", type=SEED, help="Seed for any dice the file does not give.")
 @output_options
@@ -103,7 +103,7 @@ def build_command(
     emit(document, api.record_tables(document, tables), outputs)  # the file's own rulesets
 
 
-@click.command("validate")
+@click.command("validate", cls=Command)
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.pass_context
 def validate_command(context: click.Context, files: tuple[str, ...]) -> None:
@@ -132,7 +132,7 @@ def validate_command(context: click.Context, files: tuple[str, ...]) -> None:
         context.exit(2)
 
 
-@click.command("render")
+@click.command("render", cls=Command)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @output_options
 @click.pass_context

@@ -5,9 +5,10 @@ from __future__ import annotations
 import click
 
 from chargen.cli.options import tables_from
+from chargen.cli.shared import Command
 
 
-@click.command("explain")
+@click.command("explain", cls=Command)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
 @click.argument("values", nargs=-1)
 @click.option(

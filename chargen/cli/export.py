@@ -7,9 +7,10 @@ from pathlib import Path
 import click
 
 from chargen.cli.options import not_empty, tables_from
+from chargen.cli.shared import Command
 
 
-@click.command("export")
+@click.command("export", cls=Command)
 @click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
 @click.option(
     "--to",

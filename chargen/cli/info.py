@@ -8,10 +8,10 @@ from pathlib import Path
 import click
 
 from chargen.cli.options import tables_from
-from chargen.cli.shared import complete_table_names
+from chargen.cli.shared import Command, complete_table_names
 
 
-@click.command("tables")
+@click.command("tables", cls=Command)
 @click.argument("name", required=False, shell_complete=complete_table_names)
 @click.option(
     "--format",
@@ -75,7 +75,7 @@ def _export(source: Path, target: Path, names: list[str]) -> None:
         raise InputError(f"--export: cannot write {target} ({error.strerror})") from None
 
 
-@click.command("schema")
+@click.command("schema", cls=Command)
 def schema_command() -> None:
     """Print the JSON Schema of a character file (for editors)."""
     from chargen.character_file import json_schema

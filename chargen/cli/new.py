@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import sys
 import textwrap
 from dataclasses import replace
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from chargen.cli.options import Outputs, emit, output_options, tables_from
-from chargen.cli.shared import SEED
+from chargen.cli.shared import SEED, Command
 from chargen.render.captions import NO_BREAK, damage_increase_note
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ class _Quit(Exception):
     """The player chose to leave: nothing is written."""
 
 
-@click.command("new")
+@click.command("new", cls=Command)
 @click.option("--seed", type=SEED, help="Seed for the dice you leave to chargen (a walk repeats).")
 @output_options
 @click.pass_context
@@ -44,7 +45,7 @@ def new_command(context: click.Context, seed: int | None, outputs: Outputs) -> N
     from chargen.errors import InputError
     from chargen.walkthrough import new_walk
 
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if sys.stdin is None or not (sys.stdin.isatty() and sys.stdout.isatty()):  # None: closed (`<&-`)
         raise InputError(
             "new: asks its questions in a terminal; without one, use `chargen roll` or `chargen build FILE`"
         )
@@ -60,6 +61,9 @@ def new_command(context: click.Context, seed: int | None, outputs: Outputs) -> N
     except _Quit:
         click.echo("Left the walk; nothing was written.")
         return
+    except (click.Abort, KeyboardInterrupt):  # Ctrl-C (or the end of input) at a prompt or between them
+        click.echo("\nLeft the walk; nothing was written.")
+        context.exit(128 + signal.SIGINT)
     emit(document, tables, chosen, print_default=False)
     written = [path for path in (chosen.output, chosen.pdf, chosen.html) if path]
     click.echo(f"wrote {' and '.join(written)}; `chargen build {chosen.output}` gives this character back")

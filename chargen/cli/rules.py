@@ -7,6 +7,7 @@ from pathlib import Path
 import click
 
 from chargen.cli.options import tables_from
+from chargen.cli.shared import Group
 from chargen.errors import KeyPath
 
 STARTER = """\
@@ -25,7 +26,7 @@ change:
 """
 
 
-@click.group("rules")
+@click.group("rules", cls=Group)
 def rules_group() -> None:
     """House rules: rulesets layered over the book's tables (see --rules)."""
 

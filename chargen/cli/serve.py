@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import click
 
+from chargen.cli.shared import Command
 
-@click.command("serve")
+
+@click.command("serve", cls=Command)
 @click.option(
     "--host",
     default="127.0.0.1",

@@ -11,6 +11,40 @@ import click
 from click.shell_completion import CompletionItem
 
 
+class RefusesRepeats(click.Command):
+    """A command (or group) that refuses an option taking one value given twice: click keeps the last
+    one silently, so `--pdf a.pdf --pdf b.pdf` would make only b.pdf. Flags and options that take a
+    list (`--rules`) may be repeated."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        if not ctx.resilient_parsing:  # shell completion reads a line being typed: nothing is refused
+            _refuse_repeats(self, ctx, args)
+        return super().parse_args(ctx, args)
+
+
+def _refuse_repeats(command: click.Command, ctx: click.Context, args: list[str]) -> None:
+    """A BadOptionUsage for the first option taking one value that `args` give twice."""
+    _, _, order = command.make_parser(ctx).parse_args(args=list(args))
+    seen: set[str] = set()
+    for param in order:
+        if not isinstance(param, click.Option) or param.multiple or param.count or param.is_flag:
+            continue
+        if param.name in seen:
+            name = max(param.opts, key=len)
+            raise click.BadOptionUsage(name, f"{name} was given twice; give it once", ctx)
+        seen.add(str(param.name))
+
+
+class Command(RefusesRepeats, click.Command):
+    """Every command of chargen (RefusesRepeats)."""
+
+
+class Group(RefusesRepeats, click.Group):
+    """Every group of chargen's commands (RefusesRepeats), its commands made as Command."""
+
+    command_class = Command
+
+
 def _set_tables(context: click.Context, _: click.Parameter, value: str | None) -> None:
     """`chargen roll --tables DIR` means what `chargen --tables DIR roll` means."""
     if value is not None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import os
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, TypedDict
@@ -177,7 +178,11 @@ def write_pdf(
     `fill_last_page(lines)`: the page again with that many more ruled lines in its last boxes, laid out
     instead when the last page is left mostly empty and the longer page keeps the same page count.
     `forms`: the page's form elements styled `appearance: auto` become PDF form fields."""
-    engine = _engine()
+    try:
+        engine = _engine()
+    except OSError as error:  # WeasyPrint writes the fonts it is given to the temporary folder
+        where = tempfile.gettempdir()
+        raise RenderError(f"cannot write the record's fonts to {where} ({error.strerror or error})") from None
     refused: list[str] = []
     stylesheets = [engine.fonts, engine.layout] if default_template else [engine.fonts]
     try:

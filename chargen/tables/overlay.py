@@ -79,11 +79,24 @@ def find_ruleset(spec: str) -> Ruleset:
 def ruleset_from_text(text: str, name: str, source: str, *, shipped: bool = False) -> Ruleset:
     """A ruleset from its text (a file's, or one uploaded to `chargen serve`), named as a file of that stem
     would be; its hash is of the UTF-8 bytes, as a file's (read_file decoded them exactly)."""
+    _check_name(name, source)
     located = load_located(text, source, alias_budget=TABLE_ALIAS_BUDGET)
     if located.data is not None and not isinstance(located.data, dict):
         raise ChargenError(f"{located.where(())}: a ruleset is a mapping of change/add/remove")
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
     return Ruleset(name, source, digest, shipped, located)
+
+
+def _check_name(name: str, source: str) -> None:
+    """A ruleset's name (its file's, without .yaml) goes into character files and the record's footer:
+    one line the record's fonts print, like a character's name."""
+    from chargen.printable import check_printable
+
+    try:
+        check_printable(name)
+    except ValueError as error:
+        message = f"{shown(source)}: a ruleset is named after its file, and {shown(name)}: {error}"
+        raise ChargenError(f"{message}; rename the file") from None
 
 
 @dataclass

@@ -18,7 +18,7 @@ from chargen.web import files_pages, gm_pages, walk_pages
 from chargen.web.context import COOKIE, Server, browser, page, server, shared
 from chargen.web.jobs import RulesChoice
 from chargen.web.limits import MAX_FORM_FIELDS, HostCheck, too_many_fields
-from chargen.web.pool import Batches, Busy, Pool
+from chargen.web.pool import Batches, Pool, TryAgain
 from chargen.web.saved import Saved
 from chargen.web.state import Store
 
@@ -122,7 +122,7 @@ def _http_error(error: HTTPException) -> Response:
 
 
 def _chargen_error(error: ChargenError) -> Response:
-    status = 503 if isinstance(error, Busy) else 422
+    status = 503 if isinstance(error, TryAgain) else 422
     return _refused(status, " ".join(str(error).split()))
 
 

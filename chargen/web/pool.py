@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Callable
-from concurrent.futures import Future
+from concurrent.futures import CancelledError, Future
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing.process import BaseProcess
 from typing import Any, TypeVar
@@ -42,7 +42,12 @@ BATCHES = 2
 PRELOAD = ("chargen.web.jobs", "chargen.api", "chargen.render")
 
 
-class Busy(ChargenError):
+class TryAgain(ChargenError):
+    """Nothing was made, through no fault of what was sent (the server busy or stopping, a worker lost or
+    not started): the page answers 503, and the user tries again."""
+
+
+class Busy(TryAgain):
     """Too much work is waiting: the page says so and the user tries again."""
 
 
@@ -74,8 +79,7 @@ class Pool:
         self._lock = threading.Lock()
         self._current: processes.Pool | None = None
         self._given = 0  # tasks given to the current pool
-        self._retiring: list[processes.Pool] = []
-        self._closers: list[threading.Thread] = []  # one a retired pool: the only one to close it
+        self._retiring: dict[processes.Pool, threading.Thread] = {}
         self._closed = False
 
     def start(self) -> None:
@@ -95,30 +99,30 @@ class Pool:
             self._slots.release()
 
     def _run(self, function: Callable[..., T], args: tuple[Any, ...], timeout: float) -> T:
-        for attempt in (1, 2):
-            workers, future = self._submit(function, args)
+        for _ in (1, 2):
+            try:
+                workers, future = self._submit(function, args)
+            except processes.CannotStart as error:
+                raise TryAgain(f"{error}; try again in a moment") from None
             try:
                 return future.result(timeout=timeout)
             except TimeoutError:
                 self._give_up(workers)
-                raise ChargenError(f"this took longer than {timeout:g} seconds and was given up") from None
-            except BrokenProcessPool:
-                on_purpose = workers.stopped  # ended for another task, not by this one's worker dying
+                raise TryAgain(f"this took longer than {timeout:g} seconds and was given up") from None
+            except (BrokenProcessPool, CancelledError):
+                # Its pool broke (a worker died: this task's or another's) or was ended for another
+                # task: every task it held fails so, and each is made once more by a fresh pool.
                 self._give_up(workers)
                 if self._closed:
-                    raise ChargenError("the server is stopping; nothing was made") from None
-                if not on_purpose or attempt == 2:
-                    raise processes.WorkerDied(
-                        "a worker process stopped while making this (killed, or out of memory); try again"
-                    ) from None
-        raise AssertionError("unreachable: the second attempt returns or raises")
+                    raise TryAgain("the server is stopping; nothing was made") from None
+        raise TryAgain("a worker process stopped while making this (killed, or out of memory); try again")
 
     def _submit(self, function: Callable[..., T], args: tuple[Any, ...]) -> tuple[processes.Pool, Future[T]]:
         """The task given to the current pool, a fresh one once the current one has made its share (under
         the lock, so no pool is shut down between being chosen and being given the task)."""
         with self._lock:
             if self._closed:
-                raise ChargenError("the server is stopping; nothing was made")
+                raise TryAgain("the server is stopping; nothing was made")
             if self._current is None or self._given >= self._per_pool:
                 self._replace(self._current)
             assert self._current is not None
@@ -135,7 +139,7 @@ class Pool:
         """A fresh pool takes the next tasks (lock held); `old` ends once its tasks are done."""
         fresh = processes.Pool(
             self._workers,
-            method="forkserver",
+            method=processes.server_method(),
             preload=PRELOAD,
             initializer=self._initializer,
         )
@@ -146,18 +150,17 @@ class Pool:
 
     def _retire(self, old: processes.Pool, *, stop: bool) -> None:
         """`old` shut down in a thread of its own, so no request waits for it (lock held)."""
-        self._retiring.append(old)
         if stop:
             old.stop()
 
         def close() -> None:
             old.close(stop=stop)
             with self._lock:
-                self._retiring.remove(old)
+                del self._retiring[old]
 
-        closer = threading.Thread(target=close, name="chargen-pool-retire", daemon=True)
-        self._closers = [*(thread for thread in self._closers if thread.is_alive()), closer]
-        closer.start()
+        closing = threading.Thread(target=close, name="chargen-pool-retire", daemon=True)
+        self._retiring[old] = closing
+        closing.start()
 
     def _give_up(self, workers: processes.Pool) -> None:
         """A task of `workers` timed out or its pool broke: its workers are ended and, if it is still the
@@ -173,16 +176,14 @@ class Pool:
         """Stop every worker (the server is stopping): running tasks are ended, not waited for."""
         with self._lock:
             self._closed = True
-            current, retiring, closers = self._current, list(self._retiring), list(self._closers)
-            self._current = None
+            current, self._current = self._current, None
+            retiring = dict(self._retiring)
         for workers in [*retiring, *([current] if current else [])]:
             workers.stop()
         if current is not None:
             current.close(stop=True)
-        # A retired pool is closed by its own thread alone: two shutdowns of one executor at once close
-        # its pipes twice (EBADF, or worse, a descriptor opened again in between).
-        for closer in closers:
-            closer.join()
+        for closing in retiring.values():  # each closed by its own thread: closed twice, a pipe was too
+            closing.join()
 
 
 class Batches:
@@ -199,7 +200,10 @@ class Batches:
             self._reap()
             if len(self._running) >= BATCHES:
                 raise Busy(f"{BATCHES} batches are being made already; try again when one is done")
-            self._running[key] = processes.start_job(function, *args, method="forkserver")
+            try:
+                self._running[key] = processes.start_job(function, *args, method=processes.server_method())
+            except processes.CannotStart as error:
+                raise TryAgain(f"{error}; try again in a moment") from None
 
     def running(self, key: str) -> bool:
         """Whether the batch known by `key` is still being made."""
