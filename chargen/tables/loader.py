@@ -227,24 +227,32 @@ def _stamp(directory: Path) -> Stamp:
 
 def with_recorded_rules(tables: Tables, recorded: Sequence[Any] | None) -> Tables:
     """The tables a character file asks for: its recorded rulesets in order (a shipped one found by name, a
-    GM's file only when given again with --rules, unchanged since), then any others given."""
+    GM's file only when given again with --rules, unchanged since), then any others given. A ruleset is
+    known by its name and its content's digest together: two `house` files are two rulesets."""
     if not recorded:
         return tables
-    given = {ruleset.name: ruleset for ruleset in tables.rulesets}
-    chosen: list[Ruleset] = []
-    for index, used in enumerate(recorded):
-        ruleset = given.pop(used.name, None) or _shipped(used.name)
-        if ruleset is None:
-            message = (
-                f"made with the ruleset {used.name!r}, which is not given: add --rules FILE with that ruleset"
-            )
-            raise InputError(Problem(("rules", index), message, value=used.sha256))
-        if ruleset.digest != used.sha256:
-            message = f"the ruleset {used.name!r} ({ruleset.source}) has changed since the file was made (now {ruleset.digest})"
-            raise InputError(Problem(("rules", index), message, value=used.sha256))
-        chosen.append(ruleset)
-    ordered = (*chosen, *given.values())
+    given = list(tables.rulesets)
+    chosen = [_recorded_ruleset(given, index, used) for index, used in enumerate(recorded)]
+    ordered = (*chosen, *given)
     return tables if ordered == tables.rulesets else load_tables(tables.directory, ordered)
+
+
+def _recorded_ruleset(given: list[Ruleset], index: int, used: Any) -> Ruleset:
+    """The ruleset of that name and digest: taken from `given`, else the shipped one; else why not."""
+    for position, ruleset in enumerate(given):
+        if (ruleset.name, ruleset.digest) == (used.name, used.sha256):
+            return given.pop(position)
+    shipped = _shipped(used.name)
+    if shipped is not None and shipped.digest == used.sha256:
+        return shipped
+    named = next((ruleset for ruleset in given if ruleset.name == used.name), shipped)
+    if named is None:
+        message = (
+            f"made with the ruleset {used.name!r}, which is not given: add --rules FILE with that ruleset"
+        )
+    else:
+        message = f"the ruleset {used.name!r} ({named.source}) has changed since the file was made (now {named.digest})"
+    raise InputError(Problem(("rules", index), message, value=used.sha256))
 
 
 def _shipped(name: str) -> Ruleset | None:
