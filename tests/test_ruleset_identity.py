@@ -100,3 +100,74 @@ def test_the_pages_downloads_under_two_houses(houses_client: Any) -> None:
     assert len(re.findall(r"name: house, sha256: \w+", answer.get_data(as_text=True))) == 2
     record = houses_client.get("/new/character.letter.pdf")  # built again from its file, in a worker
     assert record.status_code == 200 and record.get_data().startswith(b"%PDF"), record.status_code
+
+
+def _answered(client: Any) -> None:
+    found = re.search(r'name="step" value="([^"]+)"', client.get("/new").get_data(as_text=True))
+    assert found is not None
+    assert client.post("/new", data={"step": found.group(1), "action": "empty"}).status_code == 303
+
+
+@pytest.mark.parametrize("tables", [False, True])
+def test_a_kept_walk_finds_its_rules_when_the_server_starts_again_from_another_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, tables: bool
+) -> None:
+    """Started in A with `--rules house.yaml` (and `--tables tables`), started again from B with
+    `--rules ../A/house.yaml` (`--tables ../A/tables`): the same files, and the browser's walk goes on."""
+    import shutil
+
+    from chargen.paths import tables_dir
+    from chargen.web.context import COOKIE
+
+    (tmp_path / "A").mkdir()
+    (tmp_path / "B").mkdir()
+    (tmp_path / "A" / "house.yaml").write_text(UNRANKED, encoding="utf-8")
+    if tables:
+        shutil.copytree(tables_dir(), tmp_path / "A" / "tables", ignore=shutil.ignore_patterns("rulesets"))
+    saved = Saved(tmp_path / "walks")
+    monkeypatch.chdir(tmp_path / "A")
+    first = create_app(RulesChoice("tables" if tables else None, ("house.yaml",)), saved=saved)
+    client = first.test_client()
+    _answered(client)
+    cookie = client.get_cookie(COOKIE)
+    assert cookie is not None
+    shared(first).close()
+    monkeypatch.chdir(tmp_path / "B")
+    again = create_app(RulesChoice("../A/tables" if tables else None, ("../A/house.yaml",)), saved=saved)
+    try:
+        browser = again.test_client()
+        browser.set_cookie(COOKIE, cookie.value)
+        for path in ("/new", "/gm"):
+            answer = browser.get(path)
+            assert answer.status_code == 200, (path, answer.get_data(as_text=True)[-400:])
+        assert "House rules: " in browser.get("/new").get_data(as_text=True)
+    finally:
+        shared(again).close()
+
+
+def test_a_walk_kept_records_its_ruleset_by_absolute_path_and_digest_and_reads_an_older_record(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json
+
+    from chargen.tables.overlay import find_ruleset
+    from chargen.web.saved import Kept, KeptWalks
+
+    monkeypatch.chdir(tmp_path)
+    Path("house.yaml").write_text(UNRANKED, encoding="utf-8")
+    saved = Saved(tmp_path / "walks")
+    assert saved.save("browser", KeptWalks(Kept(5, RulesChoice(".", ("house.yaml", "house-combat")), [""])))
+    (written,) = (tmp_path / "walks").glob("*.json")
+    rules = json.loads(written.read_text(encoding="utf-8"))["walk"]["rules"]
+    assert rules["directory"] == str(tmp_path)
+    assert rules["named"] == [
+        {"rules": str(tmp_path / "house.yaml"), "sha256": find_ruleset("house.yaml").digest},
+        {"rules": "house-combat", "sha256": find_ruleset("house-combat").digest},
+    ]
+    kept = saved.load("browser")
+    assert kept is not None and kept.walk.rules.named == (str(tmp_path / "house.yaml"), "house-combat")
+    older = json.loads(written.read_text(encoding="utf-8"))
+    older["walk"]["rules"]["named"] = ["house.yaml"]  # as a version before this one kept it: as typed
+    written.write_text(json.dumps(older), encoding="utf-8")
+    kept = saved.load("browser")
+    assert kept is not None and kept.walk.rules.named == ("house.yaml",)
