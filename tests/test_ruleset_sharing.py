@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from chargen import api
+from chargen.errors import TableError
 from chargen.paths import tables_dir
 from chargen.tables import Tables, load_tables, loader, overlay
 from chargen.tables.overlay import ruleset_from_text
@@ -64,7 +65,7 @@ def test_a_folder_a_ruleset_mends_still_loads_with_it(tmp_path: Path) -> None:
     combat = folder / "combat.yaml"
     combat.write_text(combat.read_text(encoding="utf-8") + "stray: 1\n", encoding="utf-8")
     mend = ruleset_from_text("remove: [combat.stray]\n", "mend", "mend.yaml")
-    with pytest.raises(Exception, match="stray"):
+    with pytest.raises(TableError, match="stray"):
         load_tables(folder)
     assert load_tables(folder, [mend]).rulesets == (mend,)
 
