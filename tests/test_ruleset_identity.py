@@ -171,3 +171,55 @@ def test_a_walk_kept_records_its_ruleset_by_absolute_path_and_digest_and_reads_a
     written.write_text(json.dumps(older), encoding="utf-8")
     kept = saved.load("browser")
     assert kept is not None and kept.walk.rules.named == ("house.yaml",)
+
+
+class _Browser:
+    """One browser of a live `chargen serve`: its cookie kept across a restart of the server."""
+
+    def __init__(self) -> None:
+        import http.cookiejar
+        import urllib.request
+
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies))
+
+    def send(self, url: str, form: dict[str, str] | None = None) -> tuple[int, str]:
+        import urllib.error
+        import urllib.parse
+        import urllib.request
+
+        data = urllib.parse.urlencode(form).encode() if form is not None else None
+        origin = "/".join(url.split("/")[:3])
+        request = urllib.request.Request(url, data=data, headers={"Origin": origin})
+        try:
+            with self.opener.open(request, timeout=120) as answer:
+                return answer.status, answer.read().decode("utf-8")
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode("utf-8")
+
+
+def test_chargen_serve_started_again_from_another_folder_goes_on_with_the_walk_under_its_rules(
+    tmp_path: Path,
+) -> None:
+    from tests.serve_support import served
+
+    for folder in ("A", "B", "data"):
+        (tmp_path / folder).mkdir()
+    (tmp_path / "A" / "house.yaml").write_text(UNRANKED, encoding="utf-8")
+    browser = _Browser()
+    with served("--rules", "house.yaml", cwd=tmp_path / "A", data=tmp_path / "data") as server:
+        status, page = browser.send(server.url + "new")
+        found = re.search(r'name="step" value="([^"]+)"', page)
+        assert status == 200 and found is not None
+        answer = browser.send(server.url + "new", {"step": found.group(1), "action": "empty"})
+        assert answer[0] == 200
+    rules = "../A/house.yaml"
+    with served("--rules", rules, cwd=tmp_path / "B", data=tmp_path / "data") as server:
+        for path in ("new", "gm"):
+            status, page = browser.send(server.url + path)
+            assert status == 200, (path, page[-400:])
+        # the same rules as the server's own: choosing them again starts no new walk
+        status, page = browser.send(server.url + "rules", {"keep": "yes"})
+        assert status == 200 and "tick the box" not in page
+        status, page = browser.send(server.url + "new")
+        assert found.group(1) not in re.findall(r'name="step" value="([^"]+)"', page)

@@ -40,6 +40,12 @@ class RulesChoice:
     def names(self) -> list[str]:
         return [*self.named, *(name for name, _ in self.uploaded)]
 
+    def anchored(self) -> RulesChoice:
+        """The same rules named wherever the server runs from: the folder and each ruleset file by its
+        absolute path (a shipped ruleset by name), as a kept walk records them."""
+        named = tuple(ruleset_record(spec)["rules"] for spec in self.named)
+        return replace(self, directory=kept_directory(self.directory), named=named)
+
 
 def kept_directory(directory: str | None) -> str | None:
     """How a kept walk records its --tables folder: by its absolute path, so a server started again from
