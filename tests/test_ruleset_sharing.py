@@ -114,3 +114,19 @@ def test_the_page_parses_an_uploaded_ruleset_once(client: Any, parses: list[str]
     for path in ("/gm", "/new", "/gm", "/new/record.html", "/rules"):
         assert client.get(path).status_code == 200, path
     assert parses == ["heavy.yaml"]
+
+
+def test_loaded_tables_hold_no_parse_of_their_ruleset() -> None:
+    """A ruleset's parse (with its line marks, many times its text) is let go once its tables are loaded:
+    they are found again by its digest."""
+    import gc
+
+    from chargen.yamlio import Located
+
+    tables = load_tables(rules=[ruleset_from_text(one_formula(3000), "parsed", "parsed-once.yaml")])
+    gc.collect()
+    held = [
+        item for item in gc.get_objects() if isinstance(item, Located) and item.source == "parsed-once.yaml"
+    ]
+    assert not held
+    assert tables.raw("combat")["strike_chance"]["unranked"].endswith("+ 3000")  # made again when asked

@@ -20,6 +20,7 @@ from chargen.paths import tables_dir
 from chargen.tables import schema
 from chargen.tables.abilities_schema import AbilitiesFile, RecordFile
 from chargen.tables.groups_schema import Group, GroupsFile
+from chargen.tables.memo import per_tables
 from chargen.tables.overlay import Merge, Ruleset, find_ruleset, layered
 from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, load_located, read_file
 
@@ -67,7 +68,6 @@ class Tables:
     record: RecordFile
     group_file: GroupsFile
     rulesets: tuple[Ruleset, ...] = ()  # the house rules layered over the tables, in order
-    layered_data: dict[str, Any] | None = field(default=None, compare=False, repr=False)
     #: The table files as read, with their line marks: the book's tables' own, shared by every ruleset
     #: layered over them (a ruleset's message names the line of a table it broke).
     sources: dict[str, Located] = field(default_factory=dict, compare=False, repr=False)
@@ -128,12 +128,24 @@ class Tables:
 
     def raw(self, name: str) -> Any:
         """One table file as plain data (for `chargen tables NAME`), with the rulesets' changes."""
-        if self.layered_data is not None:
-            return self.layered_data[name]
+        if self.rulesets:
+            return _layered_data(self)[name]
         if name in self.sources:
             return self.sources[name].data
         text = read_file(self.directory / f"{name}.yaml", name, regular=True)
         return load_located(text, name, alias_budget=TABLE_ALIAS_BUDGET).data
+
+
+@per_tables(maxsize=1)
+def _layered_data(tables: Tables) -> dict[str, Any]:
+    """The table files' data with the rulesets' changes, made again when asked for (`chargen tables`, `rules
+    show`) rather than kept with every ruleset's tables."""
+    problems: list[str] = []
+    # tables sent to a worker come without the files as read
+    files = tables.sources or _read_all(tables.directory, tables.directory, problems)
+    if problems:
+        raise TableError("; ".join(problems), problems)
+    return layered({name: item.data for name, item in files.items()}, tables.rulesets).data
 
 
 def _validate(
@@ -229,6 +241,8 @@ def _current(key: _Key, stamp: Stamp) -> Tables:
     if tables is None:
         base = _base(key, stamp) if key[2] else None
         tables = _load(*key, base=base)
+        for ruleset in tables.rulesets:
+            ruleset.let_parse_go()  # found again by its digest, never parsed for these tables again
         _SHARED[key, stamp] = tables
     return tables
 
@@ -327,7 +341,6 @@ def _load(
             Path(directory),
             *models.values(),  # type: ignore[arg-type,misc]
             rulesets=rulesets,
-            layered_data=merge.data if rulesets else None,
             sources=located,
             layered_over=base,
         )

@@ -45,6 +45,11 @@ class Ruleset:
             raise ChargenError(f"{located.where(())}: a ruleset is a mapping of change/add/remove")
         return located
 
+    def let_parse_go(self) -> None:
+        """Free the parsed text, parsed again if asked for: tables loaded with this ruleset need only its
+        digest (a 1 MB ruleset's parse holds about 15 MB)."""
+        self.__dict__.pop("located", None)
+
     @property
     def reference(self) -> dict[str, str]:
         """What a character file records: `{name: ..., sha256: ...}`."""
