@@ -167,14 +167,20 @@ def _ruleset(number: int) -> str:
 
 #: Run in a fresh process: a test process's heap, freed by earlier tests, would hide the growth.
 _GROWTH = """
-import gc, io, psutil
+import gc, io, tempfile
+from pathlib import Path
+import psutil
 from chargen.web.app import create_app, shared
+from chargen.web.saved import Saved
 from tests.test_serve_bounds import _ruleset
 
-app = create_app()
-def upload(number, name):
+walks = tempfile.TemporaryDirectory()  # kept aside, not in the user's folder
+app = create_app(saved=Saved(Path(walks.name)))
+def upload(number, name):  # a browser of its own uploads a distinct ruleset and opens the walk under it
+    client = app.test_client()
     data = {"ruleset": (io.BytesIO(_ruleset(number).encode()), name)}
-    assert app.test_client().post("/rules", data=data, content_type="multipart/form-data").status_code == 303
+    assert client.post("/rules", data=data, content_type="multipart/form-data").status_code == 303
+    assert client.get("/new").status_code == 200 and client.get("/new/record.html").status_code == 200
 for number in range(10):  # the loaded tables' cache filled first: its bound is not the question
     upload(number, f"warm{number}.yaml")
 gc.collect()
@@ -184,11 +190,12 @@ for number in range(10, 40):
 gc.collect()
 print((psutil.Process().memory_info().rss - before) / 30)
 shared(app).close()
+walks.cleanup()
 """
 
 
 @pytest.mark.slow  # a server of its own
-def test_30_browsers_each_uploading_a_ruleset_grow_the_server_little() -> None:
+def test_30_browsers_each_opening_the_walk_under_a_ruleset_of_their_own_grow_the_server_little() -> None:
     import subprocess
     import sys
 

@@ -26,7 +26,8 @@ def serve_command(context: click.Context, host: str, port: int, no_browser: bool
     from chargen.web.server import serve
 
     obj = context.find_root().obj or {}
-    rules = RulesChoice(directory=obj.get("tables_dir"), named=tuple(obj.get("rules", ())))
+    # named as a kept walk records them: restarted from another folder, the server finds a walk's rules
+    rules = RulesChoice(directory=obj.get("tables_dir"), named=tuple(obj.get("rules", ()))).anchored()
     try:
         serve(rules, host, port, browser=not no_browser, echo=lambda line: click.echo(line, err=True))
     except stopping.Stopped:  # a second signal while serve was stopping: its processes end with it anyway

@@ -8,7 +8,7 @@ import os
 import re
 import weakref
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from time import monotonic
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -20,6 +20,7 @@ from chargen.paths import tables_dir
 from chargen.tables import schema
 from chargen.tables.abilities_schema import AbilitiesFile, RecordFile
 from chargen.tables.groups_schema import Group, GroupsFile
+from chargen.tables.memo import per_tables
 from chargen.tables.overlay import Merge, Ruleset, find_ruleset, layered
 from chargen.yamlio import TABLE_ALIAS_BUDGET, Located, load_located, read_file
 
@@ -67,7 +68,12 @@ class Tables:
     record: RecordFile
     group_file: GroupsFile
     rulesets: tuple[Ruleset, ...] = ()  # the house rules layered over the tables, in order
-    layered_data: dict[str, Any] | None = field(default=None, compare=False, repr=False)
+    #: The table files as read, with their line marks: the book's tables' own, shared by every ruleset
+    #: layered over them (a ruleset's message names the line of a table it broke).
+    sources: dict[str, Located] = field(default_factory=dict, compare=False, repr=False)
+    #: With rulesets, the same folder's tables without them, whose tables these share: kept while these
+    #: are, so the next ruleset layered over the folder shares them too.
+    layered_over: Tables | None = field(default=None, compare=False, repr=False)
 
     @functools.cached_property
     def races(self) -> dict[str, schema.Race]:
@@ -114,16 +120,32 @@ class Tables:
         return {}
 
     def __getstate__(self) -> dict[str, Any]:
-        # Sent to a worker process without the memos: they would only make the pickle bigger, and the
-        # worker fills its own.
-        return {key: value for key, value in self.__dict__.items() if key != "memos"}
+        # Sent to a worker process without the memos, the files as read and the tables layered over: they
+        # would only make the pickle bigger; the worker fills its own memos, and loads its own tables for
+        # any other rulesets.
+        left_out: dict[str, object] = {"sources": {}, "layered_over": None}
+        return {key: left_out.get(key, value) for key, value in self.__dict__.items() if key != "memos"}
 
     def raw(self, name: str) -> Any:
         """One table file as plain data (for `chargen tables NAME`), with the rulesets' changes."""
-        if self.layered_data is not None:
-            return self.layered_data[name]
+        if self.rulesets:
+            return _layered_data(self)[name]
+        if name in self.sources:
+            return self.sources[name].data
         text = read_file(self.directory / f"{name}.yaml", name, regular=True)
         return load_located(text, name, alias_budget=TABLE_ALIAS_BUDGET).data
+
+
+@per_tables(maxsize=1)
+def _layered_data(tables: Tables) -> dict[str, Any]:
+    """The table files' data with the rulesets' changes, made again when asked for (`chargen tables`, `rules
+    show`) rather than kept with every ruleset's tables."""
+    problems: list[str] = []
+    # tables sent to a worker come without the files as read
+    files = tables.sources or _read_all(tables.directory, tables.directory, problems)
+    if problems:
+        raise TableError("; ".join(problems), problems)
+    return layered({name: item.data for name, item in files.items()}, tables.rulesets).data
 
 
 def _validate(
@@ -204,13 +226,34 @@ def _kept(key: _Key) -> Tables:
     if known is not None and known.stamp == stamp:
         known.checked = now
         return known.tables
-    tables = _SHARED.get((key, stamp)) or _load(*key)
-    _SHARED[key, stamp] = tables
+    tables = _current(key, stamp)
     _LOADED.pop(key, None)
     while len(_LOADED) >= KEPT_TABLES:
         del _LOADED[next(iter(_LOADED))]  # the longest kept
     _LOADED[key] = _Loaded(tables, stamp, now)
     return tables
+
+
+def _current(key: _Key, stamp: Stamp) -> Tables:
+    """The tables of `key` as its files stand (`stamp`): the ones in use if any, else loaded, with rulesets
+    layered over the tables without them (loaded or found the same way), sharing what they do not change."""
+    tables = _SHARED.get((key, stamp))
+    if tables is None:
+        base = _base(key, stamp) if key[2] else None
+        tables = _load(*key, base=base)
+        for ruleset in tables.rulesets:
+            ruleset.let_parse_go()  # found again by its digest, never parsed for these tables again
+        _SHARED[key, stamp] = tables
+    return tables
+
+
+def _base(key: _Key, stamp: Stamp) -> Tables | None:
+    """The folder's tables without the rulesets of `key`; None when they do not load by themselves (a
+    ruleset may mend what a --tables folder gets wrong: the folder is then read whole with it)."""
+    try:
+        return _current((key[0], key[1], ()), stamp)
+    except TableError:
+        return None
 
 
 def _stamp(directory: Path) -> Stamp:
@@ -227,24 +270,32 @@ def _stamp(directory: Path) -> Stamp:
 
 def with_recorded_rules(tables: Tables, recorded: Sequence[Any] | None) -> Tables:
     """The tables a character file asks for: its recorded rulesets in order (a shipped one found by name, a
-    GM's file only when given again with --rules, unchanged since), then any others given."""
+    GM's file only when given again with --rules, unchanged since), then any others given. A ruleset is
+    known by its name and its content's digest together: two `house` files are two rulesets."""
     if not recorded:
         return tables
-    given = {ruleset.name: ruleset for ruleset in tables.rulesets}
-    chosen: list[Ruleset] = []
-    for index, used in enumerate(recorded):
-        ruleset = given.pop(used.name, None) or _shipped(used.name)
-        if ruleset is None:
-            message = (
-                f"made with the ruleset {used.name!r}, which is not given: add --rules FILE with that ruleset"
-            )
-            raise InputError(Problem(("rules", index), message, value=used.sha256))
-        if ruleset.digest != used.sha256:
-            message = f"the ruleset {used.name!r} ({ruleset.source}) has changed since the file was made (now {ruleset.digest})"
-            raise InputError(Problem(("rules", index), message, value=used.sha256))
-        chosen.append(ruleset)
-    ordered = (*chosen, *given.values())
+    given = list(tables.rulesets)
+    chosen = [_recorded_ruleset(given, index, used) for index, used in enumerate(recorded)]
+    ordered = (*chosen, *given)
     return tables if ordered == tables.rulesets else load_tables(tables.directory, ordered)
+
+
+def _recorded_ruleset(given: list[Ruleset], index: int, used: Any) -> Ruleset:
+    """The ruleset of that name and digest: taken from `given`, else the shipped one; else why not."""
+    for position, ruleset in enumerate(given):
+        if (ruleset.name, ruleset.digest) == (used.name, used.sha256):
+            return given.pop(position)
+    shipped = _shipped(used.name)
+    if shipped is not None and shipped.digest == used.sha256:
+        return shipped
+    named = next((ruleset for ruleset in given if ruleset.name == used.name), shipped)
+    if named is None:
+        message = (
+            f"made with the ruleset {used.name!r}, which is not given: add --rules FILE with that ruleset"
+        )
+    else:
+        message = f"the ruleset {used.name!r} ({named.source}) has changed since the file was made (now {named.digest})"
+    raise InputError(Problem(("rules", index), message, value=used.sha256))
 
 
 def _shipped(name: str) -> Ruleset | None:
@@ -265,17 +316,23 @@ def _read_all(root: Path, shown: Path, problems: list[str]) -> dict[str, Located
     return located
 
 
-def _load(directory: str, shown_as: str, rulesets: tuple[Ruleset, ...] = ()) -> Tables:
+def _load(
+    directory: str, shown_as: str, rulesets: tuple[Ruleset, ...] = (), base: Tables | None = None
+) -> Tables:
     """Tables of `directory` (resolved: the cache key); messages name the folder as the user gave it, or the
-    ruleset's file, line and column for what a ruleset changed."""
+    ruleset's file, line and column for what a ruleset changed. With rulesets, `base` is the same folder's
+    tables without them: its files as read, and every table no ruleset names, are used as they are."""
     shown = Path(shown_as)
     problems: list[str] = []
-    located = _read_all(Path(directory), shown, problems)
+    located = base.sources if base is not None else _read_all(Path(directory), shown, problems)
     merge = layered({name: item.data for name, item in located.items()}, rulesets)
     problems.extend(merge.problems)
+    kept = _table_models(base) if base is not None else {}
     models: dict[str, BaseModel] = {}
     for name, model in FILES.items():
-        if name in located and not merge.problems:
+        if name in kept and name not in merge.copied:
+            models[name] = kept[name]
+        elif name in located and not merge.problems:
             checked = _validate(name, located[name], merge, model, problems)
             if checked is not None:
                 models[name] = checked
@@ -284,7 +341,8 @@ def _load(directory: str, shown_as: str, rulesets: tuple[Ruleset, ...] = ()) -> 
             Path(directory),
             *models.values(),  # type: ignore[arg-type,misc]
             rulesets=rulesets,
-            layered_data=merge.data if rulesets else None,
+            sources=located,
+            layered_over=base,
         )
         from chargen.tables.checks import cross_check
 
@@ -301,6 +359,13 @@ def _load(directory: str, shown_as: str, rulesets: tuple[Ruleset, ...] = ()) -> 
         # One line each on the command line (TableError.lines), each naming its own file and key.
         raise TableError(f"{folder}{layers}: {count}: " + "; ".join(problems), problems)
     return tables
+
+
+def _table_models(tables: Tables) -> dict[str, BaseModel]:
+    """Each table file's checked model in `tables`, by file name (Tables' fields after `directory` are the
+    FILES' models, in their order)."""
+    names = [item.name for item in fields(Tables)[1 : 1 + len(FILES)]]
+    return {file: getattr(tables, name) for file, name in zip(FILES, names, strict=True)}
 
 
 def covers(bands: Iterable[schema.Band], low: int, high: int, dice: object = None) -> str | None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,14 +27,28 @@ KeyPath = tuple[str | int, ...]
 
 @dataclass(frozen=True)
 class Ruleset:
-    """One loaded ruleset: its name (a shipped one's, or the file's stem), where it came from, a hash of its
-    bytes (a character file records it), whether it is shipped, and its parsed text with line marks."""
+    """One ruleset: its name (a shipped one's, or the file's stem), where it came from, a hash of its bytes
+    (a character file records it), whether it is shipped, and its text. The text is parsed when first
+    layered (`located`): tables already loaded with this ruleset are found by the hash without it."""
 
     name: str
     source: str
     digest: str
     shipped: bool
-    located: Located = field(compare=False, repr=False)
+    text: str = field(compare=False, repr=False)
+
+    @functools.cached_property
+    def located(self) -> Located:
+        """The parsed text with line marks (a ruleset is a mapping of change/add/remove)."""
+        located = load_located(self.text, self.source, alias_budget=TABLE_ALIAS_BUDGET)
+        if located.data is not None and not isinstance(located.data, dict):
+            raise ChargenError(f"{located.where(())}: a ruleset is a mapping of change/add/remove")
+        return located
+
+    def let_parse_go(self) -> None:
+        """Free the parsed text, parsed again if asked for: tables loaded with this ruleset need only its
+        digest (a 1 MB ruleset's parse holds about 15 MB)."""
+        self.__dict__.pop("located", None)
 
     @property
     def reference(self) -> dict[str, str]:
@@ -80,11 +95,8 @@ def ruleset_from_text(text: str, name: str, source: str, *, shipped: bool = Fals
     """A ruleset from its text (a file's, or one uploaded to `chargen serve`), named as a file of that stem
     would be; its hash is of the UTF-8 bytes, as a file's (read_file decoded them exactly)."""
     _check_name(name, source)
-    located = load_located(text, source, alias_budget=TABLE_ALIAS_BUDGET)
-    if located.data is not None and not isinstance(located.data, dict):
-        raise ChargenError(f"{located.where(())}: a ruleset is a mapping of change/add/remove")
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
-    return Ruleset(name, source, digest, shipped, located)
+    return Ruleset(name, source, digest, shipped, text)
 
 
 def _check_name(name: str, source: str) -> None:
@@ -109,6 +121,8 @@ class Merge:
     problems: list[str] = field(default_factory=list)
     #: The ruleset's own key path of each table key path it touched (`change.combat.stun`).
     origins: dict[KeyPath, KeyPath] = field(default_factory=dict)
+    #: The tables copied to be changed (every other is the base's own data, unchanged).
+    copied: set[str] = field(default_factory=set)
 
     def where(self, path: KeyPath, fallback: str) -> str:
         for length in range(len(path), 0, -1):
@@ -192,8 +206,23 @@ def _remove(merge: Merge, ruleset: Ruleset, paths: Any) -> None:
 
 
 def layered(data: dict[str, Any], rulesets: tuple[Ruleset, ...]) -> Merge:
-    """The tables' data with every ruleset applied in order (the base data is not changed)."""
-    merge = Merge(copy.deepcopy(data))
+    """The tables' data with every ruleset applied in order. The base data is not changed: a table a
+    ruleset names is copied before it is changed, and every other is the base's own (`Merge.copied`)."""
+    named = {table for ruleset in rulesets for table in _tables_named(ruleset.located.data)}
+    copied = named & data.keys()
+    merge = Merge({table: copy.deepcopy(body) if table in copied else body for table, body in data.items()})
+    merge.copied = copied
     for ruleset in rulesets:
         apply(merge, ruleset)
     return merge
+
+
+def _tables_named(document: Any) -> set[str]:
+    """Every table a ruleset's parts name (what `apply` may change), whatever shape its parts have."""
+    named: set[str] = set()
+    for body in (document or {}).values():
+        if isinstance(body, dict):
+            named.update(str(table) for table in body)
+        elif isinstance(body, list):
+            named.update(str(path).partition(".")[0] for path in body)
+    return named

@@ -40,6 +40,38 @@ class RulesChoice:
     def names(self) -> list[str]:
         return [*self.named, *(name for name, _ in self.uploaded)]
 
+    def anchored(self) -> RulesChoice:
+        """The same rules named wherever the server runs from: the folder and each ruleset file by its
+        absolute path (a shipped ruleset by name), as a kept walk records them."""
+        named = tuple(ruleset_record(spec)["rules"] for spec in self.named)
+        return replace(self, directory=kept_directory(self.directory), named=named)
+
+
+def kept_directory(directory: str | None) -> str | None:
+    """How a kept walk records its --tables folder: by its absolute path, so a server started again from
+    another folder (or with the path typed otherwise) reads the same tables."""
+    return str(Path(directory).resolve()) if directory is not None else None
+
+
+def ruleset_record(spec: str) -> dict[str, str]:
+    """How a kept walk records one of its rulesets (--rules NAME|FILE): a shipped one by name, a file by its
+    absolute path, each with its content's digest (which ruleset it is, as a character file records it).
+    A file gone since is recorded as it was named: reading the walk back then names what is missing."""
+    from chargen.errors import ChargenError
+    from chargen.tables.overlay import find_ruleset
+
+    try:
+        ruleset = find_ruleset(spec)
+    except ChargenError:
+        return {"rules": spec}
+    return {"rules": spec if ruleset.shipped else str(Path(spec).resolve()), "sha256": ruleset.digest}
+
+
+def ruleset_from_record(record: object) -> str:
+    """A kept walk's ruleset read back: its name or path (a walk kept by an earlier version recorded the
+    path as typed)."""
+    return str(record["rules"]) if isinstance(record, dict) else str(record)
+
 
 def record_pdf(rules: RulesChoice, document: str, paper: str, fillable: bool = False) -> bytes:
     """`chargen render FILE --pdf [--fillable]`: the character file built, its Character Record printed."""

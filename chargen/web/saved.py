@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from chargen.web.jobs import RulesChoice
+from chargen.web.jobs import RulesChoice, kept_directory, ruleset_from_record, ruleset_record
 
 MAX_SAVED = 1000
 IDLE_DAYS = 30
@@ -104,7 +104,10 @@ class Saved:
 def _plain(kept: Kept | None) -> object:
     if kept is None:
         return None
-    rules = {"directory": kept.rules.directory, "named": list(kept.rules.named)}
+    rules = {
+        "directory": kept_directory(kept.rules.directory),
+        "named": [ruleset_record(spec) for spec in kept.rules.named],
+    }
     uploaded = [list(pair) for pair in kept.rules.uploaded]
     return {"seed": kept.seed, "rules": {**rules, "uploaded": uploaded}, "answers": kept.answers}
 
@@ -119,7 +122,7 @@ def _kept(data: dict[str, object]) -> Kept:
     if len(answers) > MAX_ANSWERS or not all(isinstance(a, str) and len(a) <= MAX_ENTRY for a in answers):
         raise ValueError("answers out of bounds")
     directory = rules.get("directory")
-    named = tuple(str(name) for name in rules.get("named", ()))
+    named = tuple(ruleset_from_record(record) for record in rules.get("named", ()))
     uploaded = tuple((str(name), str(text)) for name, text in rules.get("uploaded", ()))
     chosen = RulesChoice(str(directory) if directory is not None else None, named, uploaded)
     return Kept(seed, chosen, list(answers))
