@@ -33,7 +33,8 @@ def _listed(kept: Kept, ident: str) -> Listed:
         if walk.current is None:
             kept.label = (walk.document().name, True)
         else:
-            kept.label = (f"{walk.concept or 'no concept chosen yet'}, unfinished", False)
+            concept = (walk.concept or "no concept chosen yet").replace("-", " ").capitalize()
+            kept.label = (f"{concept}, unfinished", False)
     label, finished = kept.label
     return Listed(ident, label, finished, len(kept.answers), kept.rules.names)
 
@@ -57,11 +58,12 @@ def change_saved() -> Response:
     state = browser()
     action, ident = request.form.get("action", ""), request.form.get("walk", "")
     with state.lock:
-        if state.find_aside(ident) is None:
-            return saved_page(404)
-        if action == "delete" and request.form.get("confirmed") != "yes":
-            return saved_page(409, confirm=ident)
-        _change(state, action, ident)
+        found = state.find_aside(ident) is not None
+        asked = action == "delete" and request.form.get("confirmed") != "yes"
+        if found and not asked:
+            _change(state, action, ident)
+    if not found or asked:  # the list's page takes the lock itself
+        return saved_page(404) if not found else saved_page(409, confirm=ident)
     where = "walk.walk_page" if action == "resume" else "saved.saved_page"
     return redirect(url_for(where), 303)  # type: ignore[return-value]
 
