@@ -197,6 +197,9 @@ def test_the_bound_lets_go_the_largest_first_never_one_holding_nothing(
     store.choose_rules(newcomer, RulesChoice(uploaded=(("new", _ruleset(3)),)))  # the next: one goes
     assert large.key not in store._browsers and small.key in store._browsers
     assert all(key in store._browsers for key in plain)
+    monkeypatch.setattr(state_module, "MAX_HELD", 0)  # more than all others hold: all that hold go
+    store.save(newcomer)
+    assert small.key not in store._browsers and all(key in store._browsers for key in plain)
 
 
 def test_a_failed_save_leaves_no_partial_file_and_says_why(tmp_path: Path) -> None:
