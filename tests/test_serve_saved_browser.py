@@ -48,3 +48,12 @@ def test_a_browser_closed_and_opened_again_finds_its_walk(tmp_path: Path) -> Non
             assert scroll <= 0
             page.screenshot(path=str(tmp_path / f"saved-{width}.png"), full_page=True)
             context.close()
+
+
+def test_a_data_folder_that_cannot_be_written_is_named_once_at_start(tmp_path: Path) -> None:
+    blocked = tmp_path / "a file"
+    blocked.write_text("", encoding="utf-8")  # the data folder would be inside a file: nothing is written
+    with served(data=blocked) as server:
+        pass
+    said = [line for line in server.log if "walks are kept in memory only" in line]
+    assert len(said) == 1 and str(blocked / "chargen" / "walks") in said[0]
