@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -156,7 +157,13 @@ def test_two_browsers_sharing_an_upload_share_it_after_a_restart(tmp_path: Path)
     again = _restarted(tmp_path, keys)
     first, second = (again.get(key)[1] for key in keys)
     assert first.rules.uploaded[0][1] is second.rules.uploaded[0][1]
-    assert again.held() == len(_ruleset(3)) + 2 * len("fighter")  # the text counted once
+    answers = sum(
+        sys.getsizeof(text)
+        for browser in (first, second)
+        for kept in browser.walks.all()
+        for text in kept.answers
+    )
+    assert again.held() == sys.getsizeof(_ruleset(3)) + answers  # the text counted once
 
 
 def test_browsers_read_back_are_trimmed_to_max_browsers(tmp_path: Path) -> None:
@@ -173,7 +180,7 @@ def test_browsers_read_back_are_trimmed_to_max_browsers(tmp_path: Path) -> None:
 
 
 def test_browsers_read_back_are_counted_against_the_bound(tmp_path: Path, monkeypatch: Any) -> None:
-    monkeypatch.setattr(state_module, "MAX_HELD", 3 * len(_ruleset(10)) + 10)
+    monkeypatch.setattr(state_module, "MAX_HELD", 3 * (sys.getsizeof(_ruleset(10)) + sys.getsizeof("a")))
     saved = Saved(tmp_path)
     keys = [f"browser {number}" for number in range(10, 16)]
     for number, key in enumerate(keys, 10):
@@ -241,7 +248,7 @@ def test_the_bounds_are_those_the_docs_state() -> None:
         f"{MAX_ENTRY} characters",
         f"{MAX_ASIDE} walks put aside",
         f"{MAX_BROWSERS} browsers",
-        f"{state_module.MAX_HELD // 1_000_000} million characters",
+        f"{state_module.MAX_HELD // 1_000_000} MB of memory",
     ):
         assert bound in hardening, bound
     assert saved_module.MAX_SAVED == MAX_SAVED

@@ -10,6 +10,7 @@ its opened file and batches go), and an id unused for IDLE_SECONDS is let go.
 from __future__ import annotations
 
 import secrets
+import sys
 import threading
 import time
 from collections import OrderedDict
@@ -28,9 +29,10 @@ MAX_JOBS = 3
 #: Browsers whose walk is kept as last replayed (the others replay theirs from their answers on their next
 #: request): a walk holds its tables, and the tables of a GM's uploaded ruleset are the walk's own.
 MAX_WALKS = 16
-#: Characters the store holds for all browsers together: the text of every uploaded ruleset (each once,
-#: however many walks and browsers chose it), every opened file and every walk's answers. Past it, the
-#: browsers that hold most are let go first (the oldest of equals), never one that holds nothing.
+#: Bytes of memory the store's texts take for all browsers together (as Python holds them: a text of
+#: 4-byte characters takes 4 bytes a character): every uploaded ruleset (each once, however many walks and
+#: browsers chose it), every opened file and every walk's answers. Past it, the browsers that hold most
+#: are let go first (the oldest of equals), never one that holds nothing.
 MAX_HELD = 32_000_000
 
 
@@ -110,9 +112,9 @@ class Browser:
         self.walks.aside.append(self.walks.walk.copy())
 
     def held(self) -> int:
-        """The characters of answers and opened file this browser holds (its uploads are counted apart)."""
-        answers = sum(len(text) for kept in self.walks.all() for text in kept.answers)
-        return answers + (len(self.opened[1]) if self.opened else 0)
+        """The bytes of answers and opened file this browser holds (its uploads are counted apart)."""
+        answers = sum(sys.getsizeof(text) for kept in self.walks.all() for text in kept.answers)
+        return answers + (sys.getsizeof(self.opened[1]) if self.opened else 0)
 
     def uploads(self) -> list[str]:
         return [text for kept in self.walks.all() for _, text in kept.rules.uploaded]
@@ -214,19 +216,23 @@ class Store:
         return dropped
 
     def held(self) -> int:
-        """The characters the store holds: answers, opened files and uploads (each text once)."""
-        texts = {id(text): len(text) for other in self._browsers.values() for text in other.uploads()}
+        """The bytes the store's texts take: answers, opened files and uploads (each text once)."""
+        texts = {
+            id(text): sys.getsizeof(text) for other in self._browsers.values() for text in other.uploads()
+        }
         return sum(texts.values()) + sum(other.held() for other in self._browsers.values())
 
     def _frees(self) -> list[int]:
-        """For each browser in order, the characters letting it go frees (an upload it alone holds)."""
+        """For each browser in order, the bytes letting it go frees (an upload it alone holds too)."""
         holders: dict[int, set[int]] = {}
         for index, other in enumerate(self._browsers.values()):
             for text in other.uploads():
                 holders.setdefault(id(text), set()).add(index)
         sizes = []
         for index, other in enumerate(self._browsers.values()):
-            alone = {id(text): len(text) for text in other.uploads() if holders[id(text)] == {index}}
+            alone = {
+                id(text): sys.getsizeof(text) for text in other.uploads() if holders[id(text)] == {index}
+            }
             sizes.append(other.held() + sum(alone.values()))
         return sizes
 
