@@ -227,14 +227,14 @@ def test_uploaded_rulesets_are_bounded_as_a_whole(monkeypatch: Any, tmp_path: Pa
     from chargen.web.jobs import RulesChoice
     from chargen.web.saved import Saved
 
-    monkeypatch.setattr(state, "MAX_UPLOADED_BYTES", 3 * len(_ruleset(10)))
+    monkeypatch.setattr(state, "MAX_HELD", 3 * len(_ruleset(10)))
     store = state.Store(RulesChoice(), saved=Saved(tmp_path))
     keys = []
     for number in range(10, 15):
         key, browser = store.get(None)
         store.choose_rules(browser, RulesChoice(uploaded=((f"house{number}", _ruleset(number)),)))
         keys.append(key)
-        assert store._uploaded_bytes() <= state.MAX_UPLOADED_BYTES  # the oldest let go from memory
+        assert store.held() <= state.MAX_HELD  # the oldest let go from memory
     # let go from memory, not lost: each walk comes back from its file, under its own rules
     for number, key in enumerate(keys, 10):
         again, browser = store.get(key, keep=False)

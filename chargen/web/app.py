@@ -14,7 +14,7 @@ from flask import Flask, Response, g, render_template, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from chargen.errors import ChargenError
-from chargen.web import files_pages, gm_pages, walk_pages
+from chargen.web import files_pages, gm_pages, saved_pages, walk_pages
 from chargen.web.context import COOKIE, Server, browser, page, server, shared
 from chargen.web.jobs import RulesChoice
 from chargen.web.limits import MAX_FORM_FIELDS, HostCheck, too_many_fields
@@ -27,6 +27,8 @@ __all__ = ["create_app", "shared"]
 #: Largest request body: a character file or ruleset is at most 1,000,000 bytes (chargen.yamlio), plus
 #: the form around it.
 MAX_BODY = 1_100_000
+#: How long the browser keeps its id unused (its walks are kept on disk for IDLE_DAYS unused).
+COOKIE_DAYS = 365
 #: The page's own policy: its origin only; no inline script or style, no plugins, no framing by others.
 PAGE_POLICY = (
     "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
@@ -59,7 +61,7 @@ def create_app(
     app.register_error_handler(ChargenError, _chargen_error)
     app.register_error_handler(Exception, _unexpected)
     app.add_url_rule("/", "home", lambda: page("home.html", steps=len(browser().answers)))
-    for blueprint in (walk_pages.pages, files_pages.pages, gm_pages.pages):
+    for blueprint in (walk_pages.pages, saved_pages.pages, files_pages.pages, gm_pages.pages):
         app.register_blueprint(blueprint)
     return app
 
@@ -101,8 +103,10 @@ def _headers(response: Response) -> Response:
     response.headers["Cross-Origin-Resource-Policy"] = "same-origin"
     if not request.path.startswith("/static/"):  # a response that says it may be kept (a font) is kept
         response.headers.setdefault("Cache-Control", "no-store")
-    if g.get("browser_key") and request.cookies.get(COOKIE) != g.browser_key:
-        response.set_cookie(COOKIE, g.browser_key, httponly=True, samesite="Strict", path="/")
+    if g.get("browser_key"):  # set, or renewed on use: a walk outlives the browser (a year unused)
+        response.set_cookie(
+            COOKIE, g.browser_key, max_age=COOKIE_DAYS * 86400, httponly=True, samesite="Strict", path="/"
+        )
     return response
 
 

@@ -83,7 +83,7 @@ def open_file() -> Response:
         return open_page(problems=_problems(error))
     if sent is None:
         return open_page(problems=[Shown("", "", "Choose a file to upload, or paste one.", "")])
-    browser().opened = sent
+    server().store.open_file(browser(), sent)
     return redirect(url_for("files.open_page"), 303)  # type: ignore[return-value]
 
 

@@ -76,6 +76,9 @@ def serve(
     named = f"[{host}]" if ":" in host else host
     url = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::', '') else named}:{actual}/"
     echo(f"chargen serve: {url} ({reach(host, actual)}; Ctrl-C stops it)")
+    unkept = state.store.saved.prepare()
+    if unkept is not None:
+        echo(f"chargen serve: walks are kept in memory only: cannot write {unkept}")
     if browser:
         threading.Timer(0.5, webbrowser.open, (url,)).start()
     _run_until_stopped(server, state)

@@ -52,20 +52,27 @@ def replayed(state: Browser) -> Replayed:
     kept = state.walk
     if isinstance(kept, Replayed) and kept.made_of == _made_of(state):
         return kept
-    walk = new_walk(state.rules.tables(), state.seed)
+    walk, taken = replay(state.walks.walk)
+    del state.answers[len(taken) :]
+    made = Replayed(_made_of(state), walk, taken)
+    state.walk = made
+    return made
+
+
+def replay(kept: Kept) -> tuple[Walk, list[Taken]]:
+    """A kept walk made again: its seed, then each answer, up to the first one that no longer holds (which
+    cannot happen under the same rules; the walk goes on from what still holds)."""
+    walk = new_walk(kept.rules.tables(), kept.seed)
     taken: list[Taken] = []
-    for index, text in enumerate(state.answers):
+    for text in kept.answers:
         question = walk.current
         try:
             if question is None:
                 raise InputError("the walk is done")
             taken.append(Taken(_key(question, text), walk.answer(text)))
-        except ChargenError:  # cannot happen with the same rules; the walk goes on from what still holds
-            del state.answers[index:]
+        except ChargenError:
             break
-    made = Replayed(_made_of(state), walk, taken)
-    state.walk = made
-    return made
+    return walk, taken
 
 
 def _key(question: Question, entry: str) -> str:
@@ -86,7 +93,7 @@ def walk_page(
     with state.lock:
         made = replayed(state)
         walk, question = made.walk, made.walk.current
-        dropped = state.walks.dropped
+        aside = state.walks.aside
         return page(
             "walk.html",
             status,
@@ -101,7 +108,8 @@ def walk_page(
             entry=entry,
             allocated=allocated or {},
             refused_at=_refused_at(error),
-            dropped=len(dropped.answers) if dropped is not None else 0,
+            dropped=len(aside[-1].answers) if aside else 0,
+            unsaved=state.unsaved,
             downloads=DOWNLOADS if question is None else {},
             name=walk.document().name if question is None else "",
         )
@@ -162,7 +170,7 @@ def _back_to(state: Browser, keep: int, *, undoable: bool) -> None:
     """Undo the steps after the first `keep`, with the walk's own `back` (the walk as it was kept for Undo
     when `undoable`: one step back is undone by answering it again); saved."""
     if undoable:
-        state.walks.dropped = Kept(state.seed, state.rules, list(state.answers))
+        state.put_aside()
     made = replayed(state)
     while len(state.answers) > keep and made.walk.back():
         state.answers.pop()
