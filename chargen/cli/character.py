@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from chargen.cli.options import Outputs, emit, output_options, tables_from
-from chargen.cli.shared import SEED, completer
+from chargen.cli.shared import SEED, completer, say_rolled
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -99,8 +99,9 @@ def build_command(
 
     text, source = api.read_source(file)
     tables = tables_from(context)
-    document = api.build(text, source, seed=seed, tables=tables)
-    emit(document, api.record_tables(document, tables), outputs)  # the file's own rulesets
+    made = api.built(text, source, seed=seed, tables=tables)
+    emit(made.character, api.record_tables(made.character, tables), outputs)  # the file's own rulesets
+    say_rolled(made, source)
 
 
 @click.command("validate")
@@ -149,5 +150,6 @@ def render_command(
         raise InputError("render: give --html OUT.html, --pdf OUT.pdf and/or --statblock FILE")
     text, source = api.read_source(file)
     tables = tables_from(context)
-    document = api.build(text, source, tables=tables)
-    emit(document, api.record_tables(document, tables), outputs, print_default=False)
+    made = api.built(text, source, tables=tables)
+    emit(made.character, api.record_tables(made.character, tables), outputs, print_default=False)
+    say_rolled(made, source)
