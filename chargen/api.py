@@ -8,7 +8,7 @@ from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from chargen.all_problems import Problems
+from chargen.all_problems import Problems, reads
 from chargen.api_door import (
     check_equip,
     check_names,
@@ -233,13 +233,18 @@ def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables 
     return _generated(spec, seed, tables, Problems())
 
 
+#: The tables a file's rulesets make (house rules), and the GM's rulings laid on the rules' values.
+_RULESETS = reads("rules")(with_recorded_rules)
+_RULINGS = reads("overrides")(with_overrides)
+
+
 def _generated(
     spec: CharacterInput, seed: int | None, tables: Tables | None, problems: Problems
 ) -> Character:
     """`spec` made whole; every problem of its names and steps (with `problems`, its reading's) raised."""
     # A file that names no seed rolls with the seed its own text gives: one text, one character.
     chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else text_seed(spec)
-    recorded = problems.step(("rules",), with_recorded_rules, tables or load_tables(), spec.rules)
+    recorded = problems.step(_RULESETS, tables or load_tables(), spec.rules)
     if recorded is None:
         raise problems.error()
     tables = recorded
@@ -250,7 +255,7 @@ def _generated(
     options = Options(equip="buy" if partial and not spec.equipment_given else "none")
     named = resolve_names(spec, tables, problems)
     character = generate(named, tables, seed=chosen_seed, options=options, problems=problems)
-    ruled = problems.step(("overrides",), with_overrides, character, spec.overrides, tables)
+    ruled = problems.step(_RULINGS, character, spec.overrides, tables)
     if ruled is None:  # the GM's rulings, each with its reason
         raise problems.error()
     return ruled
