@@ -1,10 +1,12 @@
 """Every problem of a character file in one run: a file with seven mistakes hears of seven.
 
 Each step of reading and building a character (the file's shape, the names in it, then each step of the
-book) adds what it finds wrong to one `Problems`, and notes the file's keys those problems are at. A step
-that reads a key found wrong, or needs what a failed step would have made, is skipped: its problems may be
-the broken key's doing, not the file's, and chargen never reports a problem the file does not have. The
-player hears of those, if real, once the key is right. Nothing is run twice."""
+book) adds what it finds wrong to one `Problems`, and notes the file's keys those problems are at. Each step
+declares the file's keys it reads (`@reads`, typed by FileKey): one it needs found wrong, the step is not
+run, for its problems may be the broken key's doing, not the file's, and chargen never reports a problem the
+file does not have; one it can spare found wrong is set aside and the rest checked. A step whose input a
+failed step would have made runs on what it can still check (chargen.generation.pipeline). Nothing is run
+twice, and no problem is told twice."""
 
 from __future__ import annotations
 
