@@ -88,10 +88,9 @@ def test_the_page_builds_an_opened_file_once(client: Any, monkeypatch: pytest.Mo
 
     monkeypatch.setattr(api, "built", counted)
     client.post("/open", data={"text": DWARF, "name": "dwarf.yaml"})
-    client.get("/open")
-    client.get("/open/record.html")
-    for kind in TEXT_DOWNLOADS:
-        client.get(f"/open/character.{kind}")
+    answers = [client.get("/open"), client.get("/open/record.html")]
+    answers += [client.get(f"/open/character.{kind}") for kind in TEXT_DOWNLOADS]
+    assert [answer.status_code for answer in answers] == [200] * (2 + len(TEXT_DOWNLOADS))
     assert built == ["dwarf.yaml"]
 
 
