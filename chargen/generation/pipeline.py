@@ -14,14 +14,20 @@ from typing import Literal
 from chargen.all_problems import Problems, reads
 from chargen.character_file import CharacterInput
 from chargen.dice import Dice, NoSeed
-from chargen.errors import InputError, Problem
-from chargen.generation import birthrights, characteristics
+from chargen.errors import InputError
+from chargen.generation import characteristics
 from chargen.generation.abilities import (
     FileAbilities,
     bought_abilities,
     file_abilities,
     given_abilities,
     with_abilities,
+)
+from chargen.generation.birth_steps import (
+    aspect_step,
+    gender_step,
+    hand_step,
+    race_and_type_step,
 )
 from chargen.generation.decisions import (
     NO_ABILITIES,
@@ -40,12 +46,10 @@ from chargen.generation.heritage import Heritage, heritage
 from chargen.generation.points_steps import RolledPoints, allocation_step, points_row, points_step
 from chargen.generation.variety import varied_equipment
 from chargen.model import Character
-from chargen.names import unknown_name
 from chargen.rules.characteristics import combined_modifiers, modified_characteristics
 from chargen.tables import Tables
 from chargen.tables.memo import per_tables
 from chargen.tables.schema import Race
-from chargen.vocabulary import GENDERS
 
 Equip = Literal["none", "buy", "give"]
 
@@ -272,62 +276,6 @@ def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:
     return Modifiers.of(combined_modifiers(race.modifiers, type_modifiers), dict(gender.modifiers))
 
 
-def birthrights_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Birthrights:
-    """6.1-6.3, 6.6, 6.9, 7.1: gender, hand, race, type, aspect (generate runs each as a step of its own)."""
-    gender = gender_step(spec, dice)
-    hand = hand_step(spec, dice, tables)
-    outcome, race_type = race_and_type_step(spec, dice, tables)
-    aspect = aspect_step(spec, tables.races[outcome.race], dice, tables)
-    return Birthrights(gender, hand, outcome, race_type, aspect)
-
-
-@reads("gender")
-def gender_step(spec: CharacterInput, dice: Dice) -> str:
-    """6.1: the gender the file gives, or chosen."""
-    return spec.gender or dice.choice(GENDERS)
-
-
-@reads("hand", "rolls.hand")
-def hand_step(spec: CharacterInput, dice: Dice, tables: Tables) -> str:
-    """6.2: the hand the file gives, or rolled (both given, they must agree)."""
-    return _given_or_rolled("hand", spec.hand, dice, lambda: birthrights.primary_hand(dice, tables))
-
-
-@reads("race", "race_attempts", "race_type", "rolls.race", "rolls.race_type")
-def race_and_type_step(spec: CharacterInput, dice: Dice, tables: Tables) -> tuple[RaceResult, str | None]:
-    """6.3, 6.6, 6.9: the race and its type."""
-    outcome = race_step(spec, dice, tables)
-    return outcome, birthrights.race_type(outcome.race, spec.race_type, dice, tables)
-
-
-@reads("aspect", "rolls.aspect")
-def aspect_step(spec: CharacterInput, race: Race, dice: Dice, tables: Tables) -> str:
-    """7.1: the aspect the file gives, or rolled."""
-    return birthrights.aspect(race, spec.aspect, dice, tables)
-
-
-def race_step(spec: CharacterInput, dice: Dice, tables: Tables) -> RaceResult:
-    """6.3: the race the file sets, or the first of its attempts that succeeds, or rolled attempts."""
-    if spec.race_attempts is not None:
-        outcome = birthrights.race_by_attempts(spec.race_attempts, dice, tables)
-        if spec.race is not None and spec.race != outcome.race:
-            raise InputError(
-                Problem(
-                    ("race",),
-                    f"file says {spec.race} but race_attempts {outcome.attempts} with rolls.race "
-                    f"{dice.record['race']} give {outcome.race}",
-                    "6.3",
-                    spec.race,
-                )
-            )
-        return outcome
-    if spec.race is not None:
-        if spec.race not in tables.races:
-            raise unknown_name(("race",), spec.race, tables.races, "a race (6.3)")
-        return RaceResult(spec.race, None)
-    return birthrights.race_by_attempts(birthrights.non_human_attempts(dice, tables), dice, tables)
-
-
 @reads("equipment_given", "unarmed_rank", spare=("armor", "weapons", "shield"))
 def kit_step(
     spec: CharacterInput,
@@ -376,20 +324,6 @@ def _file_kit(
     if checked.problems:
         raise InputError(checked.problems)
     return Kit(equipment, given, checked.cost)
-
-
-def _given_or_rolled(key: str, chosen: str | None, dice: Dice, roll: Callable[[], str]) -> str:
-    """A value the GM may set outright, or roll; when both are given they must agree."""
-    if chosen is not None and key not in dice.given:
-        return chosen
-    rolled = roll()
-    if chosen is not None and chosen != rolled:
-        raise InputError(
-            Problem(
-                (key,), f"file says {chosen} but rolls.{key} {dice.record[key]} gives {rolled}", value=chosen
-            )
-        )
-    return rolled
 
 
 def _name(race: str, gender: str, dice: Dice, tables: Tables, options: Options) -> str:
