@@ -179,3 +179,11 @@ def test_the_pages_pdfs_are_the_same_character(client: Any) -> None:
     assert client.get("/open/character.a4.pdf").get_data() == first
     client.post("/open", data={"text": DWARF, "name": "dwarf.yaml"})
     assert client.get("/open/character.a4.pdf").get_data() == first
+
+
+def test_a_file_that_does_not_build_is_refused_alike_at_every_door(client: Any) -> None:
+    client.post("/open", data={"text": "race: elfe\n", "name": "elfe.yaml"})
+    answers = [client.get(address) for address in ("/open", "/open/record.html", "/open/character.yaml")]
+    answers.append(client.get("/open/character.yaml"))
+    assert [answer.status_code for answer in answers] == [422] * 4
+    assert all("is not a race (6.3)" in answer.get_data(as_text=True) for answer in answers)

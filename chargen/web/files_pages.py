@@ -77,8 +77,8 @@ def _built(name: str, text: str, tables: Tables) -> Opened:
 
     try:
         return Opened(name, text, api.built(text, name, tables=tables), None)
-    except ChargenError as error:
-        return Opened(name, text, None, error)
+    except ChargenError as error:  # kept without its traceback: its frames would hold the Tables
+        return Opened(name, text, None, error.with_traceback(None))
 
 
 def _opened() -> Opened | None:
@@ -122,7 +122,7 @@ def _opened_character() -> Character:
     if opened is None:
         raise InputError("open a character file first")
     if opened.error is not None:
-        raise opened.error
+        raise opened.error.with_traceback(None)  # each raise its own frames, not the last one's too
     assert opened.built is not None  # built, or its error
     return opened.built.character
 
