@@ -13,7 +13,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Generic, Literal, ParamSpec, TypeVar, get_args
+from typing import Concatenate, Generic, Literal, ParamSpec, TypeVar, get_args
 
 from chargen.character_file import CharacterInput
 from chargen.dice import Unrolled
@@ -120,20 +120,27 @@ class Problems:
             pass
         return None
 
-    def set_aside(self, declared: Reads, spec: CharacterInput) -> CharacterInput | None:
-        """`spec` with the keys a step `declared` it can spare that were found wrong left empty, for it to
-        check the rest; None when it needs one found wrong, or would be left with nothing of what it spares
-        (it is not run: an empty kit would be bought in its place)."""
-        if not self.failed:
+    def step_on(
+        self,
+        step: Step[Concatenate[CharacterInput, P], T],
+        spec: CharacterInput,
+        /,
+        *args: P.args,
+        **kwargs: P.kwargs,
+    ) -> T | None:
+        """`step(spec, *args)` as Problems.step runs it, with the keys it can spare that were found wrong set
+        aside, so it checks the rest."""
+        return self.step(step, self.set_aside(step.reads, spec), *args, **kwargs)
+
+    def set_aside(self, declared: Reads, spec: CharacterInput) -> CharacterInput:
+        """`spec` with the keys a step `declared` it can spare that were found wrong left empty (a given die
+        found wrong is left out of the file as it is read: chargen.character_reading)."""
+        if not self.failed:  # a good file's steps: one test
             return spec
-        if self.blocked(declared.needs):
-            return None
-        failed = [key for key in declared.spare if key in self.failed]
+        fields = CharacterInput.model_fields
+        failed = [key for key in declared.spare if key in self.failed and key in fields]
         if not failed:
             return spec
-        if not any(getattr(spec, key) for key in declared.spare if key not in failed):
-            return None
-        fields = CharacterInput.model_fields
         empty: dict[str, object] = {key: fields[key].get_default(call_default_factory=True) for key in failed}
         return spec.model_copy(update=empty)
 

@@ -121,8 +121,25 @@ def test_the_dwarf_put_right_builds_so_nothing_was_held_back() -> None:
                 "<in>:3:17: skills[0].name: 'heeler' is not a skill (48-62); did you mean 'healer'?",
             ],
         ),
+        # A misspelt archetype hides no allocation the file gives (5.2 checks it whatever archetype it names).
+        (
+            "archetype: fightr\nallocation: {PS: 25, MD: 15, AG: 14, EN: 18, MA: 5, WP: 11}\n",
+            [
+                "<in>:1:12: archetype: 'fightr' is not an archetype (tables/archetypes.yaml); did you mean "
+                "'fighter'?",
+                "<in>:2:13: allocation: PS 25 is above the maximum 23; rule 5.2",
+            ],
+        ),
+        # Without the allocation, a misspelt archetype makes none up: no Rank is judged against its PS.
+        (
+            "archetype: fightr\nweapons: [{name: heavy-crossbow, rank: 1}]\n",
+            [
+                "<in>:1:12: archetype: 'fightr' is not an archetype (tables/archetypes.yaml); did you mean "
+                "'fighter'?"
+            ],
+        ),
     ],
-    ids=["seed", "allocation", "heritage"],
+    ids=["seed", "allocation", "heritage", "archetype", "archetype-alone"],
 )
 def test_a_broken_key_hides_nothing_and_makes_nothing_up(text: str, lines: list[str]) -> None:
     with pytest.raises(InputError) as error:

@@ -125,7 +125,8 @@ def _parts(run: _Run) -> _Parts:
     spec, dice, tables, step = run.spec, run.dice, run.tables, run.problems.step
     row_step = ROW_BY_ROLL if "points" in dice.given else ROW_BY_TOTAL
     row = step(row_step, spec, dice, tables)
-    rolled = step(POINTS, spec, row, dice, tables) if row is not None else None
+    points = ALLOCATED if spec.allocation is not None else POINTS
+    rolled = run.problems.step_on(points, spec, row, dice, tables) if row is not None else None
     optional = step(OPTIONAL, spec.optional, dice, tables)
     gender = step(gender_step, spec, dice)
     hand = step(hand_step, spec, dice, tables)
@@ -133,17 +134,20 @@ def _parts(run: _Run) -> _Parts:
     aspect = step(aspect_step, spec, tables.races[race[0].race], dice, tables) if race is not None else None
     background = step(HERITAGE, dice, tables)
     chosen = None
-    listed = run.problems.set_aside(FILE_ABILITIES.reads, spec)
-    if race is not None and listed is not None:
+    if race is not None:
         experience = background.experience_points if background is not None else None
-        chosen = step(FILE_ABILITIES, listed, race[0].race, race[1], experience, tables)
+        chosen = run.problems.step_on(FILE_ABILITIES, spec, race[0].race, race[1], experience, tables)
     return _Parts(rolled, optional, gender, hand, race, aspect, background, chosen)
 
 
 #: 5.1: the row by the roll the file gives, or by the points or allocation it states.
 ROW_BY_ROLL = reads("points", "rolls.points")(points_row)
 ROW_BY_TOTAL = reads("points", "allocation")(points_row)
+#: 5.2: the points allocated by the archetype (a broken one, or a broken roll of 5.1, would make up an
+#: allocation and every problem of its PS and MD), or by the file, checked against the row its roll or its
+#: own total gives whatever archetype it names.
 POINTS = reads("archetype", "strategy", "points", "allocation", "rolls.points")(points_step)
+ALLOCATED = reads("points", "allocation", spare=("archetype", "strategy", "rolls.points"))(points_step)
 OPTIONAL = reads("optional", "rolls.beauty")(characteristics.optional_characteristics)
 HERITAGE = reads(
     "rolls.social_status", "rolls.birth_order", "rolls.sibling_rank", "rolls.experience", "rolls.silver"
@@ -218,11 +222,8 @@ def _equipped(
     points = allocation_step(rolled, modifiers, tables)
     primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
     race = tables.races[born.race.race]
-    kit_spec = problems.set_aside(kit_step.reads, run.spec)
-    if kit_spec is None:
-        return None
-    kit = problems.step(
-        kit_step, kit_spec, run.options, points.archetype, primaries, background, race, tables, run.dice
+    kit = problems.step_on(
+        kit_step, run.spec, run.options, points.archetype, primaries, background, race, tables, run.dice
     )
     return None if kit is None else (points, modifiers, kit)
 
@@ -232,7 +233,7 @@ def _checked_rest(run: _Run, parts: _Parts) -> None:
     PS and MD only given its allocation, race and gender, its price only given its race, the purse only
     given its heritage: every problem of the kit the rest does not hide, none made up."""
     spec = run.problems.set_aside(kit_step.reads, run.spec)
-    if spec is None or not (spec.weapons or spec.armor or spec.shield):
+    if run.problems.blocked(kit_step.reads.needs) or not (spec.weapons or spec.armor or spec.shield):
         return
     race = run.tables.races[parts.race[0].race] if parts.race is not None else None
     primaries = None
