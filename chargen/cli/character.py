@@ -85,7 +85,11 @@ def roll_command(
 
 @click.command("build")
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--seed", type=SEED, help="Seed for any dice the file does not give.")
+@click.option(
+    "--seed",
+    type=SEED,
+    help="Seed for any dice the file does not give (default: its own seed, else one its text gives).",
+)
 @output_options
 @click.pass_context
 def build_command(
