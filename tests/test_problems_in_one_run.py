@@ -138,8 +138,16 @@ def test_the_dwarf_put_right_builds_so_nothing_was_held_back() -> None:
                 "'fighter'?"
             ],
         ),
+        # A die no step reads is told beside another mistake, once every step that reads a die has run.
+        (
+            "race: human\nskills: [heeler]\nrolls: {social_status: 50, birth_order: 1, sibling_rank: 3}\n",
+            [
+                "<in>:2:10: skills[0].name: 'heeler' is not a skill (48-62); did you mean 'healer'?",
+                "<in>:3:58: rolls.sibling_rank: 3 was given but no step uses it",
+            ],
+        ),
     ],
-    ids=["seed", "allocation", "heritage", "archetype", "archetype-alone"],
+    ids=["seed", "allocation", "heritage", "archetype", "archetype-alone", "unused-die"],
 )
 def test_a_broken_key_hides_nothing_and_makes_nothing_up(text: str, lines: list[str]) -> None:
     with pytest.raises(InputError) as error:

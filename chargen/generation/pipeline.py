@@ -86,6 +86,8 @@ def generate(
     whole = parts.whole()
     if whole is None or problems.items:
         _checked_rest(run, parts)
+        if whole is not None:  # every step that reads a given roll has run
+            problems.add(run.dice.unused())
         raise problems.error()
     made = _made(run, *whole)
     if made is None:
