@@ -24,7 +24,7 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 #: A key of the character file a step reads: a field of CharacterInput, or `rolls.x`, a die the file gives
-#: (each given die stands apart). tests/test_every_problem.py holds this to the file's schema.
+#: (each given die stands apart). tests/test_problems_in_one_run.py holds this to the file's schema.
 FileKey = Literal[
     "schema_version", "name", "player", "campaign", "seed", "rules", "archetype", "strategy", "gender",
     "race", "race_attempts", "race_type", "hand", "aspect", "points", "allocation", "optional", "rolls",
@@ -45,7 +45,7 @@ EVERY_STEP: tuple[FileKey, ...] = ("rules", "schema_version")
 @dataclass(frozen=True, slots=True)
 class Reads:
     """The keys of the file a step reads. `needs`: one found wrong, the step is not run (its problems might
-    be the broken key's doing). `spare`: one found wrong is set aside (left empty, Problems.set_aside) and
+    be the broken key's doing). `spare`: one found wrong is set aside (left empty, Problems.step_on) and
     the step checks the rest, for a step whose checks of the rest do not rest on it and whose sums can
     then be told too little, never wrongly."""
 
