@@ -146,8 +146,23 @@ def test_the_dwarf_put_right_builds_so_nothing_was_held_back() -> None:
                 "<in>:3:58: rolls.sibling_rank: 3 was given but no step uses it",
             ],
         ),
+        # A 5.1 roll found wrong: the allocation is held to the row its own total gives, as with no roll.
+        (
+            "rolls: {points: 40}\nallocation: {PS: 25, MD: 15, AG: 14, EN: 18, MA: 5, WP: 11}\n",
+            [
+                "<in>:1:17: rolls.points: 40 is not a 2D10 roll (2-20); rule 5.1",
+                "<in>:2:13: allocation: PS 25 is above the maximum 23; rule 5.2",
+            ],
+        ),
+        (
+            "rolls: {points: 40}\nallocation: {PS: 23, MD: 15, AG: 14, EN: 18, MA: 5, WP: 13}\n",
+            ["<in>:1:17: rolls.points: 40 is not a 2D10 roll (2-20); rule 5.1"],
+        ),
     ],
-    ids=["seed", "allocation", "heritage", "archetype", "archetype-alone", "unused-die"],
+    ids=[
+        *("seed", "allocation", "heritage", "archetype", "archetype-alone", "unused-die"),
+        *("broken-roll", "broken-roll-alone"),
+    ],
 )
 def test_a_broken_key_hides_nothing_and_makes_nothing_up(text: str, lines: list[str]) -> None:
     with pytest.raises(InputError) as error:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from chargen.all_problems import Problems, reads
+from chargen.all_problems import Problems, file_key, reads
 from chargen.character_file import CharacterInput
 from chargen.dice import Dice, NoSeed
 from chargen.errors import InputError
@@ -86,8 +86,8 @@ def generate(
     whole = parts.whole()
     if whole is None or problems.items:
         _checked_rest(run, parts)
-        if whole is not None:  # every step that reads a given roll has run
-            problems.add(run.dice.unused())
+        if whole is not None:  # every step that reads a given roll has run (a die found wrong: told)
+            problems.add(item for item in run.dice.unused() if file_key(item.path) not in problems.failed)
         raise problems.error()
     made = _made(run, *whole)
     if made is None:
@@ -127,6 +127,9 @@ def _parts(run: _Run) -> _Parts:
     spec, dice, tables, step = run.spec, run.dice, run.tables, run.problems.step
     row_step = ROW_BY_ROLL if "points" in dice.given else ROW_BY_TOTAL
     row = step(row_step, spec, dice, tables)
+    if row is None and spec.allocation is not None and "rolls.points" in run.problems.failed:
+        # 5.2's limits by the points the allocation adds up to, as for a file that gives no roll (no die read)
+        row = step(ROW_BY_TOTAL, spec, Dice(NoSeed()), tables)
     points = ALLOCATED if spec.allocation is not None else POINTS
     rolled = run.problems.step_on(points, spec, row, dice, tables) if row is not None else None
     optional = step(OPTIONAL, spec.optional, dice, tables)
