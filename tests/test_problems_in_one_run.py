@@ -158,10 +158,19 @@ def test_the_dwarf_put_right_builds_so_nothing_was_held_back() -> None:
             "rolls: {points: 40}\nallocation: {PS: 23, MD: 15, AG: 14, EN: 18, MA: 5, WP: 13}\n",
             ["<in>:1:17: rolls.points: 40 is not a 2D10 roll (2-20); rule 5.1"],
         ),
+        # A race type found wrong hides neither the race's price of armor nor its purse (8.5, 18.1).
+        (
+            "race: dwarf\nrace_type: fire\nrolls: {silver: 1, social_status: 1}\narmor: full-plate\n",
+            [
+                "<in>:2:12: race_type: Dwarf has no types; rules 6.6 and 6.9 type giants and shape-changers",
+                "<in>: equipment: costs 200 Silver Pennies but the purse holds 2 (8.5); buy less, or set "
+                "equipment_given: true",
+            ],
+        ),
     ],
     ids=[
         *("seed", "allocation", "heritage", "archetype", "archetype-alone", "unused-die"),
-        *("broken-roll", "broken-roll-alone"),
+        *("broken-roll", "broken-roll-alone", "race-type"),
     ],
 )
 def test_a_broken_key_hides_nothing_and_makes_nothing_up(text: str, lines: list[str]) -> None:

@@ -21,7 +21,7 @@ def birthrights_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Birthr
     """6.1-6.3, 6.6, 6.9, 7.1: gender, hand, race, type, aspect (generate runs each as a step of its own)."""
     gender = gender_step(spec, dice)
     hand = hand_step(spec, dice, tables)
-    outcome, race_type = race_and_type_step(spec, dice, tables)
+    outcome, race_type = race_type_step(spec, race_step(spec, dice, tables), dice, tables)
     aspect = aspect_step(spec, tables.races[outcome.race], dice, tables)
     return Birthrights(gender, hand, outcome, race_type, aspect)
 
@@ -38,10 +38,12 @@ def hand_step(spec: CharacterInput, dice: Dice, tables: Tables) -> str:
     return _given_or_rolled("hand", spec.hand, dice, lambda: birthrights.primary_hand(dice, tables))
 
 
-@reads("race", "race_attempts", "race_type", "rolls.race", "rolls.race_type")
-def race_and_type_step(spec: CharacterInput, dice: Dice, tables: Tables) -> tuple[RaceResult, str | None]:
-    """6.3, 6.6, 6.9: the race and its type."""
-    outcome = race_step(spec, dice, tables)
+@reads("race_type", "rolls.race_type")
+def race_type_step(
+    spec: CharacterInput, outcome: RaceResult, dice: Dice, tables: Tables
+) -> tuple[RaceResult, str | None]:
+    """6.6, 6.9: the race with its type (a giant's or shape-changer's), a step of its own so that a type
+    found wrong hides neither the race's price of armor nor its purse."""
     return outcome, birthrights.race_type(outcome.race, spec.race_type, dice, tables)
 
 
@@ -51,6 +53,7 @@ def aspect_step(spec: CharacterInput, race: Race, dice: Dice, tables: Tables) ->
     return birthrights.aspect(race, spec.aspect, dice, tables)
 
 
+@reads("race", "race_attempts", "rolls.race")
 def race_step(spec: CharacterInput, dice: Dice, tables: Tables) -> RaceResult:
     """6.3: the race the file sets, or the first of its attempts that succeeds, or rolled attempts."""
     if spec.race_attempts is not None:

@@ -27,7 +27,8 @@ from chargen.generation.birth_steps import (
     aspect_step,
     gender_step,
     hand_step,
-    race_and_type_step,
+    race_step,
+    race_type_step,
 )
 from chargen.generation.decisions import (
     NO_ABILITIES,
@@ -105,7 +106,8 @@ class _Parts:
     optional: dict[str, int] | None
     gender: str | None
     hand: str | None
-    race: tuple[RaceResult, str | None] | None
+    outcome: RaceResult | None
+    race: tuple[RaceResult, str | None] | None  # with its type
     aspect: str | None
     background: Heritage | None
     chosen: FileAbilities | None
@@ -135,14 +137,17 @@ def _parts(run: _Run) -> _Parts:
     optional = step(OPTIONAL, spec.optional, dice, tables)
     gender = step(gender_step, spec, dice)
     hand = step(hand_step, spec, dice, tables)
-    race = step(race_and_type_step, spec, dice, tables)
-    aspect = step(aspect_step, spec, tables.races[race[0].race], dice, tables) if race is not None else None
+    outcome = step(race_step, spec, dice, tables)
+    race = step(race_type_step, spec, outcome, dice, tables) if outcome is not None else None
+    aspect = (
+        step(aspect_step, spec, tables.races[outcome.race], dice, tables) if outcome is not None else None
+    )
     background = step(HERITAGE, dice, tables)
     chosen = None
     if race is not None:
         experience = background.experience_points if background is not None else None
         chosen = run.problems.step_on(FILE_ABILITIES, spec, race[0].race, race[1], experience, tables)
-    return _Parts(rolled, optional, gender, hand, race, aspect, background, chosen)
+    return _Parts(rolled, optional, gender, hand, outcome, race, aspect, background, chosen)
 
 
 #: 5.1: the row by the roll the file gives, or by the points or allocation it states.
@@ -240,7 +245,7 @@ def _checked_rest(run: _Run, parts: _Parts) -> None:
     spec = run.problems.set_aside(kit_step.reads, run.spec)
     if run.problems.blocked(kit_step.reads.needs) or not (spec.weapons or spec.armor or spec.shield):
         return
-    race = run.tables.races[parts.race[0].race] if parts.race is not None else None
+    race = run.tables.races[parts.outcome.race] if parts.outcome is not None else None
     primaries = None
     if parts.rolled is not None and parts.gender is not None and parts.race is not None:
         born = Birthrights(parts.gender, "right", parts.race[0], parts.race[1], "")
