@@ -248,6 +248,7 @@ def _checked_rest(run: _Run, parts: _Parts) -> None:
     race = run.tables.races[parts.outcome.race] if parts.outcome is not None else None
     primaries = None
     if parts.rolled is not None and parts.gender is not None and parts.race is not None:
+        # the modifiers read only the race, its type and the gender (6.1, 6.4-6.9): hand and aspect aside
         born = Birthrights(parts.gender, "right", parts.race[0], parts.race[1], "")
         modifiers = modifiers_step(born, run.tables)
         points = allocation_step(parts.rolled, modifiers, run.tables)
