@@ -113,7 +113,7 @@ class Problems:
         if (self.failed or self.whole) and self.blocked(step.reads.needs):  # a good file's steps: one test
             return None
         try:
-            return step(*args, **kwargs)
+            return step.run(*args, **kwargs)
         except InputError as error:
             self.add(error.items)
         except Unrolled:
