@@ -184,27 +184,31 @@ def built(
     """`build`, saying which dice chargen rolled and which values the file gives are stale (Built)."""
     _check_source(text, source, seed, tables)
     located = load_located(text, source, gather=True)
-    spec, made = _made(located, seed, tables)
+    spec, made, stale = _made(located, seed, tables)
     if "combat" not in spec.model_fields_set:  # a file as a player writes it, not one chargen wrote whole
-        _refuse_typed(spec, made.character, located)
+        _refuse_typed(stale, located)
     return made
 
 
-def _made(located: Located, seed: int | None, tables: Tables | None) -> tuple[CharacterInput, Built]:
+def _made(
+    located: Located, seed: int | None, tables: Tables | None
+) -> tuple[CharacterInput, Built, list[Problem]]:
+    """The file built (_built), with the dice it rolled and its stale values (also as problems)."""
     spec, character = _built(located, seed, tables)
     given = spec.rolls.model_dump(exclude_none=True)
     rolled = tuple(key for key in character.rolls if key not in given)
     from_text = seed is None and spec.seed is None and character.seed is not None
-    stale = tuple(problem.at(located.where(problem.path)).text for problem in _stale(spec, character))
-    return spec, Built(character, rolled, character.seed if from_text else None, stale)
+    stale = _stale(spec, character)
+    lines = tuple(problem.at(located.where(problem.path)).text for problem in stale)
+    return spec, Built(character, rolled, character.seed if from_text else None, lines), stale
 
 
-def _refuse_typed(spec: CharacterInput, built: Character, located: Located) -> None:
+def _refuse_typed(stale: list[Problem], located: Located) -> None:
     """A value typed in that the rules give otherwise is refused (a GM's value is an override); notes are
     the player's as well as chargen's, and a value the file leaves out is not typed in. A file chargen
     wrote whole has its stale values rewritten instead (validate names them), so a removed override
     gives the rules' value back."""
-    typed = [p for p in _stale(spec, built) if p.path[0] != "notes" and p.value is not None]
+    typed = [p for p in stale if p.path[0] != "notes" and p.value is not None]
     if typed:
         raise InputError([problem.at(located.where(problem.path)) for problem in typed])
 
@@ -286,7 +290,7 @@ def checked(
     not problems, and one naming the dice chargen rolled from the file's text."""
     _check_source(text, source, None, tables)
     located = load_located(text, source, gather=True)
-    spec, made = _made(located, None, tables)
+    spec, made, _ = _made(located, None, tables)
     rebuilt = made.character
     notes = []
     for name, ruled in zip(spec.overrides or {}, (rebuilt.overrides or {}).values(), strict=True):
