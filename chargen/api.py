@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import fields, is_dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from chargen.all_problems import Problems
+from chargen.all_problems import Problems, reads
 from chargen.api_door import (
     check_equip,
     check_names,
@@ -18,7 +18,7 @@ from chargen.api_door import (
     checked_namer,
 )
 from chargen.character_file import DERIVED_KEYS, CharacterInput
-from chargen.character_reading import character_input, read_located, unvalidated_input
+from chargen.character_reading import character_input, read_located, text_seed, unvalidated_input
 from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.overrides import with_overrides
 from chargen.generation.pipeline import Equip, Options, generate
@@ -150,21 +150,65 @@ def build(
     text: str, source: str = "<input>", *, seed: int | None = None, tables: Tables | None = None
 ) -> Character:
     """Build a character from a character file's text (YAML or JSON): given rolls and choices are used and
-    checked, the rest rolled with `seed` (else the file's seed, else a fresh one)."""
+    checked, the rest rolled with `seed` (else the file's seed, else the seed its text gives)."""
+    return built(text, source, seed=seed, tables=tables).character
+
+
+@dataclass(frozen=True)
+class Built:
+    """A character built from a file; the dice chargen rolled for it (their keys under `rolls`) and the
+    seed its text gives when neither the file nor the caller names one (else None); and, one line each,
+    the derived values the file gives that the rules give otherwise (validate's problems)."""
+
+    character: Character
+    rolled: tuple[str, ...]
+    text_seed: int | None
+    stale: tuple[str, ...]
+
+    def note(self, source: str) -> str | None:
+        """What a door says of dice rolled from the file's text, or None when it rolled none that way."""
+        if self.text_seed is None:
+            return None
+        rolled = ", ".join(f"rolls.{key}" for key in self.rolled) or "what it leaves out"
+        file = "-" if source == "<stdin>" else source
+        return (
+            f"note: {source} gives no seed: chargen rolled {rolled} with seed {self.text_seed}, which the "
+            f"file's own text gives (the same text, the same character); `chargen build {file} -o FILE` "
+            "writes them into FILE"
+        )
+
+
+def built(
+    text: str, source: str = "<input>", *, seed: int | None = None, tables: Tables | None = None
+) -> Built:
+    """`build`, saying which dice chargen rolled and which values the file gives are stale (Built)."""
     _check_source(text, source, seed, tables)
     located = load_located(text, source, gather=True)
-    spec, built = _built(located, seed, tables)
+    spec, made, stale = _made(located, seed, tables)
     if "combat" not in spec.model_fields_set:  # a file as a player writes it, not one chargen wrote whole
-        _refuse_typed(spec, built, located)
-    return built
+        _refuse_typed(stale, located)
+    return made
 
 
-def _refuse_typed(spec: CharacterInput, built: Character, located: Located) -> None:
+def _made(
+    located: Located, seed: int | None, tables: Tables | None
+) -> tuple[CharacterInput, Built, list[Problem]]:
+    """The file built (_built), with the dice it rolled and its stale values (also as problems)."""
+    spec, character = _built(located, seed, tables)
+    given = spec.rolls.model_dump(exclude_none=True)
+    rolled = tuple(key for key in character.rolls if key not in given)
+    from_text = seed is None and spec.seed is None and character.seed is not None
+    stale = _stale(spec, character)
+    lines = tuple(problem.at(located.where(problem.path)).text for problem in stale)
+    return spec, Built(character, rolled, character.seed if from_text else None, lines), stale
+
+
+def _refuse_typed(stale: list[Problem], located: Located) -> None:
     """A value typed in that the rules give otherwise is refused (a GM's value is an override); notes are
     the player's as well as chargen's, and a value the file leaves out is not typed in. A file chargen
     wrote whole has its stale values rewritten instead (validate names them), so a removed override
     gives the rules' value back."""
-    typed = [p for p in _stale(spec, built) if p.path[0] != "notes" and p.value is not None]
+    typed = [p for p in stale if p.path[0] != "notes" and p.value is not None]
     if typed:
         raise InputError([problem.at(located.where(problem.path)) for problem in typed])
 
@@ -193,12 +237,18 @@ def build_spec(spec: CharacterInput, *, seed: int | None = None, tables: Tables 
     return _generated(spec, seed, tables, Problems())
 
 
+#: The tables a file's rulesets make (house rules), and the GM's rulings laid on the rules' values.
+_RULESETS = reads("rules")(with_recorded_rules)
+_RULINGS = reads("overrides")(with_overrides)
+
+
 def _generated(
     spec: CharacterInput, seed: int | None, tables: Tables | None, problems: Problems
 ) -> Character:
     """`spec` made whole; every problem of its names and steps (with `problems`, its reading's) raised."""
-    chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else new_seed()
-    recorded = problems.step(("rules",), with_recorded_rules, tables or load_tables(), spec.rules)
+    # A file that names no seed rolls with the seed its own text gives: one text, one character.
+    chosen_seed = seed if seed is not None else spec.seed if spec.seed is not None else text_seed(spec)
+    recorded = problems.step(_RULESETS, tables or load_tables(), spec.rules)
     if recorded is None:
         raise problems.error()
     tables = recorded
@@ -209,7 +259,7 @@ def _generated(
     options = Options(equip="buy" if partial and not spec.equipment_given else "none")
     named = resolve_names(spec, tables, problems)
     character = generate(named, tables, seed=chosen_seed, options=options, problems=problems)
-    ruled = problems.step(("overrides",), with_overrides, character, spec.overrides, tables)
+    ruled = problems.step(_RULINGS, character, spec.overrides, tables)
     if ruled is None:  # the GM's rulings, each with its reason
         raise problems.error()
     return ruled
@@ -237,17 +287,18 @@ def checked(
     text: str, source: str = "<input>", *, tables: Tables | None = None
 ) -> tuple[list[str], list[str]]:
     """`validate`'s problems, and its notes: one line for each value the GM ruled (overrides), which are
-    not problems."""
+    not problems, and one naming the dice chargen rolled from the file's text."""
     _check_source(text, source, None, tables)
     located = load_located(text, source, gather=True)
-    spec, rebuilt = _built(located, None, tables)
-    problems = [problem.at(located.where(problem.path)).text for problem in _stale(spec, rebuilt)]
+    spec, made, _ = _made(located, None, tables)
+    rebuilt = made.character
     notes = []
     for name, ruled in zip(spec.overrides or {}, (rebuilt.overrides or {}).values(), strict=True):
         computed = "none" if ruled.computed is None else ruled.computed
         note = f"note: the GM's {ruled.value} in place of the rules' {computed}: {ruled.reason}"
         notes.append(Problem(("overrides", name), note).at(located.where(("overrides", name))).text)
-    return problems, notes
+    rolled = made.note(source)
+    return list(made.stale), notes if rolled is None else [*notes, rolled]
 
 
 def _stale(spec: CharacterInput, rebuilt: Character) -> list[Problem]:

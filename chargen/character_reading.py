@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import fields as dataclass_fields
 from functools import cache
+from hashlib import sha256
 from typing import Any
 
+import orjson
 from pydantic import BaseModel, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
@@ -29,6 +31,19 @@ def parse_character(text: str, source: str) -> CharacterInput:
     problems.raise_any(located)
     assert spec is not None  # read_located gives a spec or a problem
     return spec
+
+
+#: The seeds a file's text gives: as many as `chargen.api.new_seed` draws from.
+TEXT_SEEDS = 2**31
+
+
+def text_seed(spec: CharacterInput) -> int:
+    """The seed of the dice a file leaves out, when it names none: its content as read (its keys and
+    values, whatever their order, spacing, quoting or comments) hashed, so every read of the same text
+    rolls the same dice and gives the same character (docs/character-file.md)."""
+    content = spec.model_dump(mode="json", exclude_unset=True)
+    digest = sha256(orjson.dumps(content, option=orjson.OPT_SORT_KEYS)).digest()
+    return int.from_bytes(digest[:8], "big") % TEXT_SEEDS
 
 
 def read_located(located: Located, problems: Problems) -> CharacterInput | None:

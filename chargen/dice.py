@@ -52,6 +52,22 @@ class DiceSpec:
         return f"{count}D{self.sides}{modifier}"
 
 
+class Unrolled(Exception):
+    """A die a step would roll with no seed to roll it (the file's seed was found wrong): the step is not
+    run (chargen.all_problems), and no problem is made up from dice the file did not mean."""
+
+
+class NoSeed(random.Random):
+    """The generator of a file whose seed was found wrong: every draw is Unrolled. (random() and
+    getrandbits() are the two methods the random module documents for a generator of one's own.)"""
+
+    def random(self) -> float:
+        raise Unrolled
+
+    def getrandbits(self, k: int, /) -> int:
+        raise Unrolled
+
+
 class Dice:
     """Hands out rolls: the given ones first (checked against the die), otherwise fresh ones from the RNG.
 

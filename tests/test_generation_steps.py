@@ -9,15 +9,10 @@ import pytest
 from chargen.character_file import CharacterInput
 from chargen.dice import Dice
 from chargen.errors import InputError
+from chargen.generation.birth_steps import birthrights_step, race_step
 from chargen.generation.decisions import Birthrights, RaceResult
 from chargen.generation.heritage import heritage
-from chargen.generation.pipeline import (
-    Options,
-    birthrights_step,
-    kit_step,
-    modifiers_step,
-    race_step,
-)
+from chargen.generation.pipeline import Options, kit_step, modifiers_step
 from chargen.generation.points_steps import allocation_step, points_row, points_step
 from chargen.tables import Tables
 

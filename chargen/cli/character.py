@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from chargen.cli.options import Outputs, emit, output_options, tables_from
-from chargen.cli.shared import SEED, Command, completer
+from chargen.cli.shared import SEED, Command, completer, say_rolled
 
 
 def _split(values: tuple[str, ...]) -> list[str]:
@@ -85,7 +85,11 @@ def roll_command(
 
 @click.command("build", cls=Command)
 @click.argument("file", type=click.Path(dir_okay=False, allow_dash=True))
-@click.option("--seed", type=SEED, help="Seed for any dice the file does not give.")
+@click.option(
+    "--seed",
+    type=SEED,
+    help="Seed for any dice the file does not give (default: its own seed, else one its text gives).",
+)
 @output_options
 @click.pass_context
 def build_command(
@@ -99,8 +103,9 @@ def build_command(
 
     text, source = api.read_source(file)
     tables = tables_from(context)
-    document = api.build(text, source, seed=seed, tables=tables)
-    emit(document, api.record_tables(document, tables), outputs)  # the file's own rulesets
+    made = api.built(text, source, seed=seed, tables=tables)
+    emit(made.character, api.record_tables(made.character, tables), outputs)  # the file's own rulesets
+    say_rolled(made, source)
 
 
 @click.command("validate", cls=Command)
@@ -149,5 +154,6 @@ def render_command(
         raise InputError("render: give --html OUT.html, --pdf OUT.pdf and/or --statblock FILE")
     text, source = api.read_source(file)
     tables = tables_from(context)
-    document = api.build(text, source, tables=tables)
-    emit(document, api.record_tables(document, tables), outputs, print_default=False)
+    made = api.built(text, source, tables=tables)
+    emit(made.character, api.record_tables(made.character, tables), outputs, print_default=False)
+    say_rolled(made, source)

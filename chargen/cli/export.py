@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from chargen.cli.options import not_empty, tables_from
-from chargen.cli.shared import Command
+from chargen.cli.shared import Command, say_rolled
 
 
 @click.command("export", cls=Command)
@@ -42,9 +42,12 @@ def export_command(
     if len(files) > 1 and (output is None or not Path(output).is_dir()):
         raise InputError("export: several files go into a folder; give -o FOLDER (an existing folder)")
     targets: list[tuple[str, str]] = []
+    said: list[tuple[api.Built, str]] = []
     for file in files:
         text, source = api.read_source(file)
-        character = api.build(text, source, tables=tables)
+        made = api.built(text, source, tables=tables)
+        said.append((made, source))
+        character = made.character
         if len(files) == 1:
             target = output or "-"
         else:
@@ -53,3 +56,5 @@ def export_command(
         targets.append((target, export_json(character, tables, fmt)))
     check_targets([("--output", target, "vtt") for target, _ in targets], force=force)
     write_all([(target, text.encode("utf-8")) for target, text in targets], force=force)
+    for made, source in said:
+        say_rolled(made, source)

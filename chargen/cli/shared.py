@@ -5,10 +5,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.shell_completion import CompletionItem
+
+if TYPE_CHECKING:
+    from chargen.api import Built
 
 
 class RefusesRepeats(click.Command):
@@ -189,3 +192,10 @@ def one_line(error: click.ClickException) -> str:
         command = path.partition(" ")[2]
         return f"chargen: error: {command + ': ' if command else ''}{message} (see {path} --help)"
     return f"chargen: error: {message}"
+
+
+def say_rolled(made: Built, source: str) -> None:
+    """The dice chargen rolled from a file's text, on standard error (standard output may be the file)."""
+    note = made.note(source)
+    if note is not None:
+        click.echo(note, err=True)

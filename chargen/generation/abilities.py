@@ -37,10 +37,11 @@ class FileAbilities:
 
 
 def file_abilities(
-    spec: CharacterInput, race: str, race_type: str | None, experience_points: int, tables: Tables
+    spec: CharacterInput, race: str, race_type: str | None, experience_points: int | None, tables: Tables
 ) -> FileAbilities | None:
     """The file's skills, languages, college and magic checked for this race (6.4-6.9) and the 8.5
-    Experience, with the Bank 8.6 leaves; every problem raised at once. None when the file lists none."""
+    Experience (None: not known, its heritage found wrong; the Experience then unchecked), with the Bank 8.6
+    leaves; every problem raised at once. None when the file lists none."""
     if not _lists_abilities(spec):
         return None
     problems: list[Problem] = []
@@ -56,7 +57,7 @@ def file_abilities(
     college = _college(spec.college, race, race_type, tables, problems)
     spells = _magic(spec.spells, race, college, tables, problems)
     bank = None
-    if (skills or languages or spells) and not spec.abilities_given:
+    if (skills or languages or spells) and not spec.abilities_given and experience_points is not None:
         spending = experience_spent(
             ((item.name, item.rank) for item in skills),
             ((item.name, item.rank) for item in languages),

@@ -21,8 +21,9 @@ class Equipment:
     shield: Item | None
 
 
-def rank_problem(weapon: Weapon, rank: int | None, strength: int, dexterity: int) -> str | None:
-    """20.2: no Rank above the weapon's maximum, nor without its PS and MD (the Torch takes none).
+def rank_problem(weapon: Weapon, rank: int | None, strength: int | None, dexterity: int | None) -> str | None:
+    """20.2: no Rank above the weapon's maximum, nor without its PS and MD (the Torch takes none); PS and
+    MD None when they are not known (the file's allocation found wrong): the maximum is checked alone.
     Reading: the MD judged is the character's own, not lowered by a shield the character may put down."""
     if rank is None:
         return None
@@ -30,9 +31,9 @@ def rank_problem(weapon: Weapon, rank: int | None, strength: int, dexterity: int
         return f"the {weapon.name} can have no Rank; rule 20.2"
     if rank > weapon.max_rank:
         return f"Rank {rank} is above the {weapon.name}'s maximum Rank {weapon.max_rank}; rule 20.2"
-    if strength < weapon.ps:
+    if strength is not None and strength < weapon.ps:
         return f"Rank {rank} needs PS {weapon.ps} for the {weapon.name}, PS is {strength}; rule 20.2"
-    if dexterity < weapon.md:
+    if dexterity is not None and dexterity < weapon.md:
         return f"Rank {rank} needs MD {weapon.md} for the {weapon.name}, MD is {dexterity}; rule 20.2"
     return None
 
@@ -42,8 +43,9 @@ def _can_strike(shield: Item | None, tables: Tables) -> bool:
     return chart is not None and chart.can_strike
 
 
-def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tables) -> list[Problem]:
-    """Every item exists and every Rank is allowed; problems named by key path."""
+def check_equipment(equipment: Equipment, stats: Mapping[str, int] | None, tables: Tables) -> list[Problem]:
+    """Every item exists and every Rank is allowed (against PS and MD when `stats` are known); problems
+    named by key path."""
     ranks: dict[str, int | None] = {}
     problems = _weapon_problems(equipment, stats, tables, ranks)
     problems.extend(_armor_and_shield_problems(equipment, tables, ranks))
@@ -51,7 +53,7 @@ def check_equipment(equipment: Equipment, stats: Mapping[str, int], tables: Tabl
 
 
 def _weapon_problems(
-    equipment: Equipment, stats: Mapping[str, int], tables: Tables, ranks: dict[str, int | None]
+    equipment: Equipment, stats: Mapping[str, int] | None, tables: Tables, ranks: dict[str, int | None]
 ) -> list[Problem]:
     """20.2 and 16.5 for each weapon; fills `ranks` (weapon id -> Rank) for the shield check."""
     problems: list[Problem] = []
@@ -64,7 +66,8 @@ def _weapon_problems(
                 )
             )
             continue
-        problem = rank_problem(weapon, item.rank, stats["PS"], stats["MD"])
+        strength, dexterity = (stats["PS"], stats["MD"]) if stats is not None else (None, None)
+        problem = rank_problem(weapon, item.rank, strength, dexterity)
         if problem:
             problems.append(Problem(("weapons", index, "rank"), problem, value=item.rank))
         if item.name in ranks and ranks[item.name] != item.rank:
@@ -148,3 +151,45 @@ def equipment_cost(equipment: Equipment, race: Race, tables: Tables) -> tuple[in
     if equipment.shield:
         cost += tables.shields[equipment.shield.name].cost
     return cost, problems
+
+
+@dataclass(frozen=True)
+class KitCheck:
+    """A file's own kit checked: its price (0 when not priced) and every problem found."""
+
+    cost: int
+    problems: list[Problem]
+
+
+def kit_problems(
+    equipment: Equipment,
+    stats: Mapping[str, int] | None,
+    race: Race | None,
+    purse: int | None,
+    tables: Tables,
+) -> KitCheck:
+    """8.7 for a file's own kit, every problem at once: each item and Rank checked (PS and MD when
+    `stats` are known); priced at the charts for `race` (None: not priced), the items found wrong left
+    out, so a price past the `purse` (None: not known) is told too little, never wrongly."""
+    problems = check_equipment(equipment, stats, tables)
+    if race is None:
+        return KitCheck(0, problems)
+    known = Equipment(
+        [item for item in equipment.weapons if item.name in tables.weapons],
+        equipment.armor if equipment.armor in tables.armor else None,
+        equipment.shield
+        if equipment.shield is not None and equipment.shield.name in tables.shields
+        else None,
+    )
+    cost, unpriced = equipment_cost(known, race, tables)
+    problems.extend(unpriced)
+    if purse is not None and cost > purse:
+        problems.append(
+            Problem(
+                label="equipment",
+                message=f"costs {cost} Silver Pennies but the purse holds {purse} (8.5); buy less, or set "
+                "equipment_given: true",
+                value=cost,
+            )
+        )
+    return KitCheck(cost, problems)

@@ -11,16 +11,24 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from chargen.all_problems import Problems
+from chargen.all_problems import Problems, file_key, reads
 from chargen.character_file import CharacterInput
-from chargen.dice import Dice
-from chargen.errors import InputError, Problem
-from chargen.generation import birthrights, characteristics
+from chargen.dice import Dice, NoSeed
+from chargen.errors import InputError
+from chargen.generation import characteristics
 from chargen.generation.abilities import (
+    FileAbilities,
     bought_abilities,
     file_abilities,
     given_abilities,
     with_abilities,
+)
+from chargen.generation.birth_steps import (
+    aspect_step,
+    gender_step,
+    hand_step,
+    race_step,
+    race_type_step,
 )
 from chargen.generation.decisions import (
     NO_ABILITIES,
@@ -33,23 +41,16 @@ from chargen.generation.decisions import (
     RaceResult,
 )
 from chargen.generation.derived import character
-from chargen.generation.equipment import (
-    Equipment,
-    bought_kit,
-    check_equipment,
-    equipment_cost,
-    given_equipment,
-)
+from chargen.generation.equipment import Equipment, bought_kit, given_equipment
+from chargen.generation.equipment_check import kit_problems
 from chargen.generation.heritage import Heritage, heritage
 from chargen.generation.points_steps import RolledPoints, allocation_step, points_row, points_step
 from chargen.generation.variety import varied_equipment
 from chargen.model import Character
-from chargen.names import unknown_name
 from chargen.rules.characteristics import combined_modifiers, modified_characteristics
 from chargen.tables import Tables
 from chargen.tables.memo import per_tables
 from chargen.tables.schema import Race
-from chargen.vocabulary import GENDERS
 
 Equip = Literal["none", "buy", "give"]
 
@@ -66,24 +67,6 @@ class Options:
     namer: Callable[[str, str], str | None] | None = None
 
 
-#: The file's keys each step reads (`rolls.x`: a die the file gives): a step is skipped when one of them is
-#: found wrong (chargen.all_problems), as it is when a step before it that it needs failed.
-_ROW_BY_ROLL = ("points", "rolls.points")
-_ROW_BY_TOTAL = ("points", "allocation")
-_ALLOCATION = ("archetype", "strategy", "points", "allocation", "rolls.points")
-_OPTIONAL = ("optional", "rolls.beauty")
-_BIRTH = (
-    *("gender", "hand", "race", "race_attempts", "race_type", "aspect"),
-    *("rolls.hand", "rolls.race", "rolls.race_type", "rolls.aspect"),
-)
-_HERITAGE = tuple(
-    f"rolls.{key}" for key in ("social_status", "birth_order", "sibling_rank", "experience", "silver")
-)
-_KIT = ("weapons", "shield", "equipment_given", "unarmed_rank")
-_ABILITIES = ("college", "abilities_given")
-_ABILITY_LISTS = ("skills", "languages", "spells")
-
-
 def generate(
     spec: CharacterInput,
     tables: Tables,
@@ -92,32 +75,96 @@ def generate(
     options: Options | None = None,
     problems: Problems | None = None,
 ) -> Character:
-    """Make (or rebuild) a character. Every step runs that reads no key found wrong and needs no failed
-    step; every problem they find (and any `problems` found before, in reading the file) is raised at once."""
+    """Make (or rebuild) a character. Every step runs on what it can trust (chargen.all_problems): a step
+    is skipped when a key it needs was found wrong, and one whose input failed checks what it still can;
+    every problem they find (and any `problems` found before, in reading the file) is raised at once."""
     options = options or Options()
     problems = problems if problems is not None else Problems()
-    step = problems.step
-    dice = Dice(random.Random(seed), given=_given_rolls(spec))
-    row_reads = _ROW_BY_ROLL if "points" in dice.given else _ROW_BY_TOTAL
-    row = step(row_reads, points_row, spec, dice, tables)
-    rolled = step(_ALLOCATION, points_step, spec, row, dice, tables) if row is not None else None
-    optional = step(_OPTIONAL, characteristics.optional_characteristics, spec.optional, dice, tables)
-    born = step(_BIRTH, birthrights_step, spec, dice, tables)
-    background = step(_HERITAGE, heritage, dice, tables)
-    chosen = None
-    if born is not None and background is not None:
-        listed, reads = problems.set_aside(spec, _ABILITY_LISTS, ("college",))
-        args = (listed, born.race.race, born.race_type, background.experience_points, tables)
-        chosen = step((*_ABILITIES, *reads), file_abilities, *args)
-    if rolled is None or born is None or background is None:
+    # A seed found wrong rolls nothing: the steps that need no dice still check the file's choices.
+    rng = NoSeed() if "seed" in problems.failed else random.Random(seed)
+    run = _Run(spec, seed, Dice(rng, given=_given_rolls(spec)), tables, options, problems)
+    parts = _parts(run)
+    whole = parts.whole()
+    if whole is None or problems.items:
+        _checked_rest(run, parts)
+        if whole is not None:  # every step that reads a given roll has run (a die found wrong: told)
+            problems.add(item for item in run.dice.unused() if file_key(item.path) not in problems.failed)
         raise problems.error()
-    run = _Run(spec, seed, dice, tables, options, problems)
-    made = _made(run, rolled, optional, born, background)
+    made = _made(run, *whole)
     if made is None:
         raise problems.error()
-    whole = with_abilities(made, spec, chosen)  # 8.6 and rule 3's record
+    character = with_abilities(made, spec, parts.chosen)  # 8.6 and rule 3's record
     problems.raise_any()
-    return whole
+    return character
+
+
+@dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
+class _Parts:
+    """What the steps of 5.1 to 8.6 made of the file: each None when its step could not run."""
+
+    rolled: RolledPoints | None
+    optional: dict[str, int] | None
+    gender: str | None
+    hand: str | None
+    outcome: RaceResult | None
+    race: tuple[RaceResult, str | None] | None  # with its type
+    aspect: str | None
+    background: Heritage | None
+    chosen: FileAbilities | None
+
+    def born(self) -> Birthrights | None:
+        if self.gender is None or self.hand is None or self.race is None or self.aspect is None:
+            return None
+        return Birthrights(self.gender, self.hand, self.race[0], self.race[1], self.aspect)
+
+    def whole(self) -> tuple[RolledPoints, dict[str, int], Birthrights, Heritage] | None:
+        born = self.born()
+        if self.rolled is None or self.optional is None or born is None or self.background is None:
+            return None
+        return self.rolled, self.optional, born, self.background
+
+
+def _parts(run: _Run) -> _Parts:
+    """5.1 to 8.5 in the book's order (the dice drawn in that order), and the file's own abilities (8.6)."""
+    spec, dice, tables, step = run.spec, run.dice, run.tables, run.problems.step
+    row_step = ROW_BY_ROLL if "points" in dice.given else ROW_BY_TOTAL
+    row = step(row_step, spec, dice, tables)
+    if row is None and spec.allocation is not None and "rolls.points" in run.problems.failed:
+        # 5.2's limits by the points the allocation adds up to, as for a file that gives no roll (no die read)
+        row = step(ROW_BY_TOTAL, spec, Dice(NoSeed()), tables)
+    points = ALLOCATED if spec.allocation is not None else POINTS
+    rolled = run.problems.step_on(points, spec, row, dice, tables) if row is not None else None
+    optional = step(OPTIONAL, spec.optional, dice, tables)
+    gender = step(gender_step, spec, dice)
+    hand = step(hand_step, spec, dice, tables)
+    outcome = step(race_step, spec, dice, tables)
+    race = step(race_type_step, spec, outcome, dice, tables) if outcome is not None else None
+    aspect = (
+        step(aspect_step, spec, tables.races[outcome.race], dice, tables) if outcome is not None else None
+    )
+    background = step(HERITAGE, dice, tables)
+    chosen = None
+    if race is not None:
+        experience = background.experience_points if background is not None else None
+        chosen = run.problems.step_on(FILE_ABILITIES, spec, race[0].race, race[1], experience, tables)
+    return _Parts(rolled, optional, gender, hand, outcome, race, aspect, background, chosen)
+
+
+#: 5.1: the row by the roll the file gives, or by the points or allocation it states.
+ROW_BY_ROLL = reads("points", "rolls.points")(points_row)
+ROW_BY_TOTAL = reads("points", "allocation")(points_row)
+#: 5.2: the points allocated by the archetype (a broken one, or a broken roll of 5.1, would make up an
+#: allocation and every problem of its PS and MD), or by the file, checked against the row its roll or its
+#: own total gives whatever archetype it names.
+POINTS = reads("archetype", "strategy", "points", "allocation", "rolls.points")(points_step)
+ALLOCATED = reads("points", "allocation", spare=("archetype", "strategy", "rolls.points"))(points_step)
+OPTIONAL = reads("optional", "rolls.beauty")(characteristics.optional_characteristics)
+HERITAGE = reads(
+    "rolls.social_status", "rolls.birth_order", "rolls.sibling_rank", "rolls.experience", "rolls.silver"
+)(heritage)
+#: 8.6: a skill, language or spell found wrong is set aside, the rest checked (the Experience spent on
+#: them told too little, never wrongly).
+FILE_ABILITIES = reads("college", "abilities_given", spare=("skills", "languages", "spells"))(file_abilities)
 
 
 def _given_rolls(spec: CharacterInput) -> dict[str, object]:
@@ -146,7 +193,7 @@ class _Run:
 def _made(
     run: _Run,
     rolled: RolledPoints,
-    optional: dict[str, int] | None,
+    optional: dict[str, int],
     born: Birthrights,
     background: Heritage,
 ) -> Character | None:
@@ -154,7 +201,7 @@ def _made(
     spec, dice, tables, options, problems = run.spec, run.dice, run.tables, run.options, run.problems
     equipped = _equipped(run, rolled, born, background)
     name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables, options)
-    if equipped is None or optional is None:
+    if equipped is None:
         return None
     problems.add(dice.unused())  # only once every step that reads a given roll has run
     if problems.items:
@@ -185,20 +232,31 @@ def _equipped(
     points = allocation_step(rolled, modifiers, tables)
     primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
     race = tables.races[born.race.race]
-    kit_spec, reads = problems.set_aside(run.spec, ("armor",), ("weapons", "shield"))
-    kit = problems.step(
-        (*_KIT, *reads),
-        kit_step,
-        kit_spec,
-        run.options,
-        points.archetype,
-        primaries,
-        background,
-        race,
-        tables,
-        run.dice,
+    kit = problems.step_on(
+        kit_step, run.spec, run.options, points.archetype, primaries, background, race, tables, run.dice
     )
     return None if kit is None else (points, modifiers, kit)
+
+
+def _checked_rest(run: _Run, parts: _Parts) -> None:
+    """For a file found wrong: its own kit checked on what the steps could still make (8.7), its Ranks'
+    PS and MD only given its allocation, race and gender, its price only given its race, the purse only
+    given its heritage: every problem of the kit the rest does not hide, none made up."""
+    spec = run.problems.set_aside(kit_step.reads, run.spec)
+    if run.problems.blocked(kit_step.reads.needs) or not (spec.weapons or spec.armor or spec.shield):
+        return
+    race = run.tables.races[parts.outcome.race] if parts.outcome is not None else None
+    primaries = None
+    if parts.rolled is not None and parts.gender is not None and parts.race is not None:
+        # the modifiers read only the race, its type and the gender (6.1, 6.4-6.9): hand and aspect aside
+        born = Birthrights(parts.gender, "right", parts.race[0], parts.race[1], "")
+        modifiers = modifiers_step(born, run.tables)
+        points = allocation_step(parts.rolled, modifiers, run.tables)
+        primaries = modified_characteristics(points.allocation, modifiers.race, modifiers.gender)
+    given = bool(spec.equipment_given)
+    purse = None if parts.background is None or given else parts.background.starting_silver
+    equipment = Equipment(list(spec.weapons), spec.armor, spec.shield)
+    run.problems.add(kit_problems(equipment, primaries, None if given else race, purse, run.tables).problems)
 
 
 def abilities_step(
@@ -230,39 +288,7 @@ def modifiers_step(born: Birthrights, tables: Tables) -> Modifiers:
     return Modifiers.of(combined_modifiers(race.modifiers, type_modifiers), dict(gender.modifiers))
 
 
-def birthrights_step(spec: CharacterInput, dice: Dice, tables: Tables) -> Birthrights:
-    """6.1-6.3, 6.6, 6.9, 7.1: gender, hand, race, type, aspect."""
-    gender: str = spec.gender or dice.choice(GENDERS)
-    hand = _given_or_rolled("hand", spec.hand, dice, lambda: birthrights.primary_hand(dice, tables))
-    outcome = race_step(spec, dice, tables)
-    race = tables.races[outcome.race]
-    race_type = birthrights.race_type(outcome.race, spec.race_type, dice, tables)
-    aspect = birthrights.aspect(race, spec.aspect, dice, tables)
-    return Birthrights(gender, hand, outcome, race_type, aspect)
-
-
-def race_step(spec: CharacterInput, dice: Dice, tables: Tables) -> RaceResult:
-    """6.3: the race the file sets, or the first of its attempts that succeeds, or rolled attempts."""
-    if spec.race_attempts is not None:
-        outcome = birthrights.race_by_attempts(spec.race_attempts, dice, tables)
-        if spec.race is not None and spec.race != outcome.race:
-            raise InputError(
-                Problem(
-                    ("race",),
-                    f"file says {spec.race} but race_attempts {outcome.attempts} with rolls.race "
-                    f"{dice.record['race']} give {outcome.race}",
-                    "6.3",
-                    spec.race,
-                )
-            )
-        return outcome
-    if spec.race is not None:
-        if spec.race not in tables.races:
-            raise unknown_name(("race",), spec.race, tables.races, "a race (6.3)")
-        return RaceResult(spec.race, None)
-    return birthrights.race_by_attempts(birthrights.non_human_attempts(dice, tables), dice, tables)
-
-
+@reads("equipment_given", "unarmed_rank", spare=("armor", "weapons", "shield"))
 def kit_step(
     spec: CharacterInput,
     options: Options,
@@ -274,7 +300,8 @@ def kit_step(
     dice: Dice | None = None,
 ) -> Kit:
     """8.7: equipment as given, or bought within the purse, or given to an NPC (varied by its own `dice`
-    within its archetype); checked and priced."""
+    within its archetype); checked and priced. An armor, weapon or shield found wrong is set aside, the
+    rest checked (chargen.all_problems)."""
     given = spec.equipment_given
     has_kit = bool(spec.weapons or spec.armor or spec.shield)
     if options.equip != "none" and not has_kit and archetype is not None:
@@ -287,50 +314,28 @@ def kit_step(
         if bought.problems:
             raise InputError(list(bought.problems))
         equipment, cost = bought.equipment, bought.cost
-    else:
-        equipment = Equipment(list(spec.weapons), spec.armor, spec.shield)
-        cost = _checked_cost(equipment, primaries, race, tables, priced=not given)
-    if given:
-        return Kit(equipment, given, 0)
-    if cost > background.starting_silver:
-        raise InputError(
-            Problem(
-                label="equipment",
-                message=f"costs {cost} Silver Pennies but the purse holds {background.starting_silver} (8.5); "
-                "buy less, or set equipment_given: true",
-                value=cost,
-            )
-        )
-    return Kit(equipment, given, cost)
+        if given or cost > background.starting_silver:  # never so: bought within the purse, for a file
+            return _file_kit(equipment, primaries, background, race, tables, given=given)
+        return Kit(equipment, given, cost)
+    equipment = Equipment(list(spec.weapons), spec.armor, spec.shield)
+    return _file_kit(equipment, primaries, background, race, tables, given=given)
 
 
-def _checked_cost(
-    equipment: Equipment, primaries: dict[str, int], race: Race, tables: Tables, *, priced: bool
-) -> int:
-    """8.7: the file's own kit checked, then (unless given) priced at the charts."""
-    problems = check_equipment(equipment, primaries, tables)
-    if problems:
-        raise InputError(problems)
-    if not priced:
-        return 0
-    cost, problems = equipment_cost(equipment, race, tables)
-    if problems:
-        raise InputError(problems)
-    return cost
-
-
-def _given_or_rolled(key: str, chosen: str | None, dice: Dice, roll: Callable[[], str]) -> str:
-    """A value the GM may set outright, or roll; when both are given they must agree."""
-    if chosen is not None and key not in dice.given:
-        return chosen
-    rolled = roll()
-    if chosen is not None and chosen != rolled:
-        raise InputError(
-            Problem(
-                (key,), f"file says {chosen} but rolls.{key} {dice.record[key]} gives {rolled}", value=chosen
-            )
-        )
-    return rolled
+def _file_kit(
+    equipment: Equipment,
+    primaries: dict[str, int],
+    background: Heritage,
+    race: Race,
+    tables: Tables,
+    *,
+    given: bool,
+) -> Kit:
+    """8.7: a kit checked and, unless given, priced within the purse; every problem at once."""
+    purse = None if given else background.starting_silver
+    checked = kit_problems(equipment, primaries, None if given else race, purse, tables)
+    if checked.problems:
+        raise InputError(checked.problems)
+    return Kit(equipment, given, checked.cost)
 
 
 def _name(race: str, gender: str, dice: Dice, tables: Tables, options: Options) -> str:

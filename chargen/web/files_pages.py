@@ -5,15 +5,22 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from flask import Blueprint, Response, redirect, request, url_for
 
 from chargen.errors import ChargenError, InputError, format_path
+from chargen.tables.memo import per_tables
 from chargen.web.context import browser, page, record_response, server
 from chargen.web.downloads import DOWNLOADS, character_file
 from chargen.web.jobs import RulesChoice
 from chargen.web.limits import choices
 from chargen.yamlio import MAX_BYTES, decode
+
+if TYPE_CHECKING:
+    from chargen.api import Built
+    from chargen.model import Character
+    from chargen.tables import Tables
 
 #: A name the page shows for an upload: its file name, cut to letters, digits and a few marks.
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -54,23 +61,45 @@ def _problems(error: ChargenError) -> list[Shown]:
     ]
 
 
-@pages.get("/open")
-def open_page(status: int = 200, problems: list[Shown] | None = None) -> Response:
+@dataclass(frozen=True)
+class Opened:
+    """An opened file built once: every look at it (its page, record and downloads) is this character."""
+
+    name: str
+    text: str
+    built: Built | None
+    error: ChargenError | None
+
+
+@per_tables(8)
+def _built(name: str, text: str, tables: Tables) -> Opened:
     from chargen import api
 
+    try:
+        return Opened(name, text, api.built(text, name, tables=tables), None)
+    except ChargenError as error:  # kept without its traceback: its frames would hold the Tables
+        return Opened(name, text, None, error.with_traceback(None))
+
+
+def _opened() -> Opened | None:
     opened = browser().opened
-    found, stale = list(problems or []), []
-    if opened is not None and not found:
-        try:
-            stale = api.validate(opened[1], opened[0], tables=browser().rules.tables())
-        except ChargenError as error:
-            found = _problems(error)
+    return None if opened is None else _built(opened[0], opened[1], browser().rules.tables())
+
+
+@pages.get("/open")
+def open_page(status: int = 200, problems: list[Shown] | None = None) -> Response:
+    opened = _opened()
+    if not problems and opened is not None and opened.error is not None:
+        problems = _problems(opened.error)
+    found = list(problems or [])
+    made = opened.built if opened is not None and not found else None
     return page(
         "open.html",
         status if not found else 422,
-        opened=opened,
+        opened=None if opened is None else (opened.name, opened.text),
         problems=found,
-        stale=stale,
+        stale=made.stale if made is not None else (),
+        rolled=made.rolled if made is not None and made.text_seed is not None else (),
         downloads=DOWNLOADS,
     )
 
@@ -87,36 +116,30 @@ def open_file() -> Response:
     return redirect(url_for("files.open_page"), 303)  # type: ignore[return-value]
 
 
-def _opened() -> tuple[str, str, object]:
-    """The opened file's name, text and built character (a ChargenError when it does not build)."""
-    from chargen import api
-
-    opened = browser().opened
+def _opened_character() -> Character:
+    """The opened file's character, as built when it was opened (a ChargenError when it does not build)."""
+    opened = _opened()
     if opened is None:
         raise InputError("open a character file first")
-    return opened[0], opened[1], api.build(opened[1], opened[0], tables=browser().rules.tables())
+    if opened.error is not None:
+        raise opened.error.with_traceback(None)  # each raise its own frames, not the last one's too
+    assert opened.built is not None  # built, or its error
+    return opened.built.character
 
 
 @pages.get("/open/record.html")
 def opened_record() -> Response:
-    from chargen.model import Character
     from chargen.render import render_html
 
-    _, _, character = _opened()
-    assert isinstance(character, Character)
     # each derived value opens to its working, as `chargen render --html --explain` writes it
-    return record_response(render_html(character, browser().rules.tables(), explain=True))
+    return record_response(render_html(_opened_character(), browser().rules.tables(), explain=True))
 
 
 @pages.get("/open/character.<kind>")
 def opened_download(kind: str) -> Response:
-    from chargen.model import Character
-
     if kind not in DOWNLOADS:
         return open_page(404, [Shown("", "", "There is no such download.", "")])
-    _, _, character = _opened()
-    assert isinstance(character, Character)
-    return character_file(character, browser().rules.tables(), browser().rules, kind)
+    return character_file(_opened_character(), browser().rules.tables(), browser().rules, kind)
 
 
 @pages.get("/rules")
