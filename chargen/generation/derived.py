@@ -26,6 +26,7 @@ from chargen.rules.damage_increase import optional_rules, with_damage_increase
 from chargen.tables import Tables
 from chargen.tables.memo import per_tables
 from chargen.tables.schema import Armor, Shield
+from chargen.values.added import with_added
 from chargen.vocabulary import SCHEMA_VERSION
 
 #: A weapon line's Strike Chance, damage, damage modifier, two-handed damage, and endurance damage and
@@ -296,7 +297,6 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
         defense=rules.defense_from(defense_inputs, combat),
         defense_postures=rules.defense_postures(defense_inputs, combat) if combat.defense.postures else None,
         tmr=tmr,
-        sprint_tmr=rules.sprint_tmr(tmr, combat) if combat.movement.sprint else None,
         initiative=rules.initiative_value(agility, stats.PC, combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
         weapons=_weapon_lines(decided, stats, dexterity, agility, tables),
@@ -358,7 +358,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
     notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
     equipment, row = kit.equipment, decided.points.row
     # A file's own player, campaign, equipment, languages and notes are added by with_abilities.
-    return Character(
+    whole = Character(
         schema_version=SCHEMA_VERSION,
         name=decided.name,
         seed=decided.seed,
@@ -389,3 +389,4 @@ def character(decided: Decisions, tables: Tables) -> Character:
         experience_bank=abilities.experience_bank,
         notes=notes,
     )
+    return with_added(whole, tables, {})  # a ruleset's own values, read from the values above
