@@ -7,7 +7,7 @@ import graphlib
 from functools import cached_property
 from typing import Annotated
 
-from pydantic import AfterValidator, Field, ValidationInfo, model_validator
+from pydantic import AfterValidator, Field, ValidationInfo
 
 from chargen.formulas import Formula, FormulaError, compile_formula, constants_of
 from chargen.tables.base import Band, Entry
@@ -260,42 +260,56 @@ class CombatFile(Entry):
     stun: StunRule
     breakage: BreakageRule
     damage_increase: DamageIncreaseRule
-    values: dict[str, AddedValue] = Field(default_factory=dict)
-
-    @model_validator(mode="after")
-    def _values_checked(self) -> CombatFile:
-        """Each added value's formula names only values of the graph, and no value rests on itself."""
-        self.added_formulas  # noqa: B018 - compiled here, so a mistake is the ruleset's, at load
-        return self
+    # A ruleset's own values, each from the values of the graph (checked when the tables load).
+    values: Annotated[
+        dict[str, AddedValue], AfterValidator(lambda values, info: _values_checked(values, info))
+    ] = Field(default_factory=dict)
 
     def graph_names(self) -> dict[str, tuple[str, str]]:
         """Every value a formula may name: formula name: (key, label)."""
-        names = {**BASE, **posture_names(self.defense.postures)}
-        for key, value in self.values.items():
-            if formula_name(key) in names or not key or not key.replace("-", "_").isidentifier():
-                raise FormulaError(f"values.{key}: a value's key is a new name of letters, digits, - and _")
-            names[formula_name(key)] = (key, value.label)
-        return names
+        return _graph_names(self.defense, self.values)
 
     @cached_property
     def added_formulas(self) -> dict[str, Formula]:
         """Each added value's compiled formula, by key, in an order that works out what a value reads
-        before it (a cycle between values is refused, naming them)."""
-        names = tuple(self.graph_names())
-        formulas = {}
-        for key, value in self.values.items():
-            try:
-                formulas[key] = compile_formula(value.formula, names, {})
-            except FormulaError as error:
-                raise FormulaError(f"values.{key}.formula: {error}") from None
-        by_name = {formula_name(key): key for key in self.values}
-        reads = {
-            key: {by_name[name] for name in formula.used if name in by_name}
-            for key, formula in formulas.items()
-        }
+        before it."""
+        return _added_formulas(self.defense, self.values)
+
+
+def _graph_names(defense: DefenseRule, values: dict[str, AddedValue]) -> dict[str, tuple[str, str]]:
+    names = {**BASE, **posture_names(defense.postures)}
+    for key, value in values.items():
+        if formula_name(key) in names or not formula_name(key).isidentifier():
+            raise FormulaError(f"{key}: a value's key is a new name, of letters, digits, - and _")
+        names[formula_name(key)] = (key, value.label)
+    return names
+
+
+def _added_formulas(defense: DefenseRule, values: dict[str, AddedValue]) -> dict[str, Formula]:
+    """The compiled formulas in the order they are worked out; a cycle between values is refused,
+    naming them."""
+    names = tuple(_graph_names(defense, values))
+    formulas = {}
+    for key, value in values.items():
         try:
-            order = tuple(graphlib.TopologicalSorter(reads).static_order())
-        except graphlib.CycleError as error:
-            cycle = " -> ".join(dict.fromkeys(error.args[1]))
-            raise FormulaError(f"values: a cycle between values ({cycle})") from None
-        return {key: formulas[key] for key in order}
+            formulas[key] = compile_formula(value.formula, names, {})
+        except FormulaError as error:
+            raise FormulaError(f"{key}.formula: {error}") from None
+    by_name = {formula_name(key): key for key in values}
+    reads = {
+        key: {by_name[name] for name in formula.used if name in by_name} for key, formula in formulas.items()
+    }
+    try:
+        order = tuple(graphlib.TopologicalSorter(reads).static_order())
+    except graphlib.CycleError as error:
+        cycle = " -> ".join(dict.fromkeys(error.args[1]))
+        raise FormulaError(f"a cycle between values ({cycle})") from None
+    return {key: formulas[key] for key in order}
+
+
+def _values_checked(values: dict[str, AddedValue], info: ValidationInfo) -> dict[str, AddedValue]:
+    """Each added value names only values of the graph, and no value rests on itself (at load)."""
+    defense = info.data.get("defense")
+    if isinstance(defense, DefenseRule):
+        _added_formulas(defense, values)
+    return values
