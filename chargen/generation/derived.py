@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import TypedDict
 
 from chargen.character_file import Item
@@ -26,7 +27,7 @@ from chargen.rules.damage_increase import optional_rules, with_damage_increase
 from chargen.tables import Tables
 from chargen.tables.memo import per_tables
 from chargen.tables.schema import Armor, Shield
-from chargen.values.added import with_added
+from chargen.values.added import added_values
 from chargen.vocabulary import SCHEMA_VERSION
 
 #: A weapon line's Strike Chance, damage, damage modifier, two-handed damage, and endurance damage and
@@ -355,10 +356,14 @@ def character(decided: Decisions, tables: Tables) -> Character:
     stats, notes = final_characteristics(decided, tables)
     background, kit, abilities = decided.heritage, decided.kit, decided.abilities
     combat = combat_values(decided, stats, tables)
+    tmr = tmr_for(stats.AG, decided, tables)
+    added = added_values(stats, tmr, combat, tables, {})  # a ruleset's own values, from the values above
+    if added:
+        combat = replace(combat, values=added)
     notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
     equipment, row = kit.equipment, decided.points.row
     # A file's own player, campaign, equipment, languages and notes are added by with_abilities.
-    whole = Character(
+    return Character(
         schema_version=SCHEMA_VERSION,
         name=decided.name,
         seed=decided.seed,
@@ -380,7 +385,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
         abilities_given=abilities.given,
         characteristics=stats,
         modifiers=dict(decided.modifiers.each),
-        tmr=tmr_for(stats.AG, decided, tables),
+        tmr=tmr,
         heritage=_heritage_line(background),
         experience_points=background.experience_points,
         starting_silver=background.starting_silver,
@@ -389,4 +394,3 @@ def character(decided: Decisions, tables: Tables) -> Character:
         experience_bank=abilities.experience_bank,
         notes=notes,
     )
-    return with_added(whole, tables, {})  # a ruleset's own values, read from the values above

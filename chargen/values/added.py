@@ -7,16 +7,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from chargen.model import Character
+from chargen.model import Character, Characteristics, Combat
 from chargen.rules import combat as rules
 from chargen.rules.working import Node, Term, Working
 from chargen.tables import Tables
 from chargen.values.names import POSTURE_PREFIX, formula_name
 
 
-def base_values(character: Character) -> dict[str, int | None]:
-    """The value of each name of chargen.values.names.BASE (and each posture), read from the Character."""
-    stats, combat = character.characteristics, character.combat
+def base_values(stats: Characteristics, tmr: int, combat: Combat) -> dict[str, int | None]:
+    """The value of each name of chargen.values.names.BASE (and each posture), as the Character holds it."""
     found: dict[str, int | None] = {
         "physical_strength": stats.PS,
         "manual_dexterity": stats.MD,
@@ -26,7 +25,7 @@ def base_values(character: Character) -> dict[str, int | None]:
         "willpower": stats.WP,
         "fatigue": stats.FT,
         "perception": stats.PC,
-        "tmr_unarmored": character.tmr,
+        "tmr_unarmored": tmr,
         "modified_agility": combat.modified_agility,
         "modified_manual_dexterity": combat.modified_manual_dexterity,
         "defense": combat.defense,
@@ -43,21 +42,20 @@ def base_values(character: Character) -> dict[str, int | None]:
     return found
 
 
-def _known(character: Character, tables: Tables) -> dict[str, int | None]:
-    known = base_values(character)
-    agility = character.combat.modified_agility
-    known["unarmed_base_chance"] = rules.unarmed_base_chance(
-        agility, character.characteristics.PS, tables.combat
-    )
+def _known(stats: Characteristics, tmr: int, combat: Combat, tables: Tables) -> dict[str, int | None]:
+    known = base_values(stats, tmr, combat)
+    known["unarmed_base_chance"] = rules.unarmed_base_chance(combat.modified_agility, stats.PS, tables.combat)
     return known
 
 
-def added_values(character: Character, tables: Tables, pinned: Mapping[str, int]) -> dict[str, int | None]:
+def added_values(
+    stats: Characteristics, tmr: int, combat: Combat, tables: Tables, pinned: Mapping[str, int]
+) -> dict[str, int | None]:
     """Each added value by key: the GM's where `pinned` holds it, else its formula's on the values it reads."""
     formulas = tables.combat.added_formulas
     if not formulas:
         return {}
-    known = _known(character, tables)
+    known = _known(stats, tmr, combat, tables)
     found: dict[str, int | None] = {}
     for key, formula in formulas.items():
         value = pinned[key] if key in pinned else formula.maybe(*(known.get(name) for name in formula.inputs))
@@ -77,7 +75,7 @@ def shown_added(character: Character, tables: Tables) -> list[tuple[str, str, in
 
 def with_added(character: Character, tables: Tables, pinned: Mapping[str, int]) -> Character:
     """`character` with its ruleset's own values worked out (the GM's where `pinned` holds them)."""
-    values = added_values(character, tables, pinned)
+    values = added_values(character.characteristics, character.tmr, character.combat, tables, pinned)
     if not values:
         return character
     return replace(character, combat=replace(character.combat, values=values))
@@ -89,7 +87,7 @@ def added_workings(character: Character, tables: Tables) -> list[Working]:
     if not combat_file.values:
         return []
     labels = {name: label for name, (_, label) in combat_file.graph_names().items()}
-    known = _known(character, tables)
+    known = _known(character.characteristics, character.tmr, character.combat, tables)
     known |= {formula_name(key): value for key, value in (character.combat.values or {}).items()}
     found = []
     for key, formula in combat_file.added_formulas.items():
