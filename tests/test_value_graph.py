@@ -25,7 +25,7 @@ from chargen.tables import Tables, load_tables
 from tests.test_explain import check, npcs
 
 EXAMPLES = Path(__file__).parent / "examples"
-CARRYING = EXAMPLES / "carrying.yaml"
+CARRYING = Path(__file__).parent / "rulesets" / "carrying.yaml"
 ROLF = (EXAMPLES / "rolf.yaml").read_text(encoding="utf-8")
 
 #: A GM's weapons: one whose id is another's plus `-2`, and one whose id has dots.

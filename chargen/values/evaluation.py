@@ -24,7 +24,6 @@ def workings(character: Character, tables: Tables) -> list[Working]:
     found = [
         *_characteristics(character, tables),
         *_combat(character, tables, kit),
-        *added_workings(character, tables),
         *weapon_workings(character, tables, kit),
     ]
     ruled = character.overrides or {}
@@ -143,6 +142,7 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
         _dexterity(character, tables, kit),
         *_defense(character, tables, kit),
         _tmr(character, tables, agility.value or 0, Node("tmr", row_key="combat"), "TMR armored"),
+        *added_workings(character, tables),  # a ruleset's own, after the TMRs as on the record
         _initiative(character, tables, kit),
     ]
     found += _stun(character, tables, kit.dexterity)
