@@ -318,10 +318,10 @@ def explain(
     """How each derived value of the character in `text` was worked out (each named one, as `defense` or
     `weapons.broadsword.strike_chance`, else every one): the formula, its inputs and where they came from."""
     from chargen.rules.working import selected
-    from chargen.values.evaluation import workings
+    from chargen.values.evaluation import evaluate
 
     _check_source(text, source, None, tables)
     if isinstance(names, str) or not all(isinstance(name, str) for name in names):
         raise InputError(f"names: must be a list of value names, not {shown(names)}")
     character = build(text, source, tables=tables)
-    return selected(workings(character, record_tables(character, tables)), names)
+    return selected(list(evaluate(character, record_tables(character, tables)).values), names)

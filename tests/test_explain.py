@@ -18,7 +18,7 @@ from chargen.model import Character
 from chargen.rules.combat import damage_text
 from chargen.rules.working import Node, Working
 from chargen.tables import Tables, load_tables
-from chargen.values.evaluation import workings
+from chargen.values.evaluation import evaluate
 from tests.test_book_examples import CLOUD_GIANT, FIVE_TWO_EXAMPLE, MOUSER
 from tests.test_hostile_yaml import chargen, one_line_exit_2
 
@@ -47,7 +47,7 @@ def printed(character: Character, node: Node) -> object:
 
 def check(character: Character, tables: Tables) -> int:
     """Each working of `character` against the value it carries; the number of values checked."""
-    found = workings(character, tables)
+    found = evaluate(character, tables).values
     for working in found:
         again = working.recomputed()
         value = printed(character, working.node)
@@ -82,7 +82,7 @@ def test_every_working_of_200_npcs_gives_the_value_printed(rules: tuple[str, ...
 def test_a_wrong_input_is_caught(tables: Tables) -> None:
     # The check re-evaluates: a working whose stated input were off would not give the printed value.
     character = npcs(tables, 1)[0]
-    defense = next(item for item in workings(character, tables) if item.key == "defense")
+    defense = next(item for item in evaluate(character, tables).values if item.key == "defense")
     terms = (defense.terms[0].__class__("modified_agility", (defense.terms[0].value or 0) + 1),)
     wrong = Working(**{**_fields(defense), "terms": terms + defense.terms[1:]})
     assert wrong.recomputed() != character.combat.defense
@@ -203,6 +203,6 @@ overrides:
     assert (character.combat.tmr, (character.combat.values or {}).get("sprint_tmr")) == (9, 13)
     assert character.combat.weapons[0].initiative == 30
     assert check(character, tables) > 25
-    found = {item.key: item for item in workings(character, tables)}
+    found = {item.key: item for item in evaluate(character, tables).values}
     assert found["combat.tmr"].lines()[0] == "TMR armored 9 (the GM's: fleet of foot); the rules give 4 (5.6)"
     assert found["sprint_tmr"].arithmetic() == "floor(9 \u00d7 1.5) = 13"

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from chargen.render.numbers import DASH, num
 from chargen.render.sheet import Item, Sheet, WeaponRow, WorkingRow
-from chargen.values.evaluation import workings
+from chargen.values.evaluation import evaluate
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -38,8 +38,9 @@ def annotated(sheet: Sheet, character: Character, tables: Tables, *, explain: bo
     mixed = _mixed(character, tables)
     if not (character.overrides or mixed or explain):
         return sheet
-    found = {item.key: item for item in workings(character, tables)}
-    rows = {item.node.row: item.node.row_key for item in found.values() if item.node.row is not None}
+    evaluation = evaluate(character, tables)
+    found = evaluation.by_key()
+    rows = evaluation.row_keys()
     return replace(
         sheet,
         combat=_items(sheet.combat, character, tables, found, mixed, explain),

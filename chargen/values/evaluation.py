@@ -4,6 +4,8 @@ that computed the values, and from what the character holds (chargen.generation.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from chargen.character_file import Item
 from chargen.generation import carried, held
 from chargen.generation.equipment import Equipment
@@ -18,8 +20,27 @@ from chargen.values.rows import Held, formula_terms, weapon_workings
 from chargen.vocabulary import EIGHT
 
 
-def workings(character: Character, tables: Tables) -> list[Working]:
-    """Every derived value's working, in the record's order."""
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """The graph evaluated for one character: every value with its working, in the record's order. Each
+    door reads what it shows from here (the record, explain, the GM's rulings)."""
+
+    values: tuple[Working, ...]
+
+    def by_key(self) -> dict[str, Working]:
+        return {item.key: item for item in self.values}
+
+    def row_keys(self) -> dict[int, str]:
+        """Each weapon line's name in keys (`weapons.dagger-2`), by its place among the weapons."""
+        return {item.node.row: item.node.row_key for item in self.values if item.node.row is not None}
+
+
+def evaluate(character: Character, tables: Tables) -> Evaluation:
+    """Every derived value of `character` with its working, the GM's values marked as the GM's."""
+    return Evaluation(tuple(_workings(character, tables)))
+
+
+def _workings(character: Character, tables: Tables) -> list[Working]:
     kit = _held(character, tables)
     found = [
         *_characteristics(character, tables),

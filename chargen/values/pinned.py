@@ -15,7 +15,7 @@ from chargen.rules import combat as rules
 from chargen.rules.working import Node, Working, selected
 from chargen.tables import Tables
 from chargen.values.added import with_added
-from chargen.values.evaluation import workings
+from chargen.values.evaluation import evaluate
 
 EXPERIENCE_BANK = "experience_bank"
 #: Values a GM may not rule directly: every combat value is worked out from them, so a ruling belongs on
@@ -28,7 +28,7 @@ def with_overrides(character: Character, given: Mapping[str, Override] | None, t
     them); every key that names no value a GM may rule is one problem (all of them in one InputError)."""
     if not given:
         return character
-    found = workings(character, tables)
+    found = list(evaluate(character, tables).values)
     problems: list[Problem] = []
     ruled: dict[str, Overridden] = {}
     nodes: dict[str, Node] = {}
