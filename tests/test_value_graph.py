@@ -307,3 +307,18 @@ def test_every_working_evaluates_again_to_its_value(rules: tuple[str, ...], coun
     # inputs, gives the value the character carries.
     tables = load_tables(None, list(rules))
     assert sum(check(character, tables) for character in npcs(tables, count)) > count * 25
+
+
+def test_a_changed_one_formula_value_prints_its_own_caption(tmp_path: Path) -> None:
+    from chargen.render import captions
+
+    ruleset = _ruleset(
+        tmp_path,
+        "change:\n  combat:\n    stun:\n      threshold: 'endurance // 2'\n    breakage:\n      check: '2 * modified_md'\n",
+    )
+    combat = load_tables(None, [str(ruleset)]).combat
+    assert captions.stun_threshold(combat) == "Stun (house rule, 19): endurance div 2."
+    assert captions.stun_recovery(combat) == "2 \u00d7 WP + FT"  # the book's, unchanged
+    assert captions.breakage_check(combat) == "Breakage (house rule, 17.3): 2 \u00d7 modified md."
+    book = load_tables().combat
+    assert captions.stun_threshold(book) == "damage from one strike that Stuns (over EN \u00f7 3)"
