@@ -51,6 +51,14 @@ class Node:
         """The value's name as `chargen explain` takes it and an override names it."""
         return f"{self.row_key}.{self.name}" if self.row_key else self.name
 
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """The groups `chargen explain` also finds it by: `weapons` and `weapons.dagger-2` for a weapon
+        line's value, `unarmed`, `defense_postures`; none for a characteristic or the armored TMR."""
+        if self.row is not None:
+            return ("weapons", self.row_key)
+        return (self.row_key,) if self.row_key in ("unarmed", "defense_postures") else ()
+
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Working:
@@ -263,10 +271,8 @@ def _spelled(name: str) -> str:
 
 
 def _names_of(item: Working) -> set[str]:
-    """The names a working answers to: its key, each group above it, and its label."""
-    key = _spelled(item.key)
-    parts = key.split(".")
-    groups = {".".join(parts[:end]) for end in range(1, len(parts))}
-    label = _spelled(item.label)
-    short = key.removeprefix("characteristics.")
-    return {key, short, label, *(group for group in groups if group != "characteristics")}
+    """The names a working answers to: its key, each group it stands in, and its label."""
+    node = item.node
+    short = node.name if node.row_key == "characteristics" else _spelled(item.key)
+    groups = {_spelled(group) for group in node.groups}
+    return {_spelled(item.key), _spelled(short), _spelled(item.label), *groups}

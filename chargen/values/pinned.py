@@ -20,7 +20,11 @@ from chargen.values.evaluation import evaluate
 EXPERIENCE_BANK = "experience_bank"
 #: Values a GM may not rule directly: every combat value is worked out from them, so a ruling belongs on
 #: the value that matters at the table (Defense, a Strike Chance) instead.
-UNDERLYING = ("characteristics.", "modified_agility", "modified_manual_dexterity", "unarmed.base_chance")
+UNDERLYING = (
+    Node("modified_agility"),
+    Node("modified_manual_dexterity"),
+    Node("base_chance", row_key="unarmed"),
+)
 
 
 def with_overrides(character: Character, given: Mapping[str, Override] | None, tables: Tables) -> Character:
@@ -75,7 +79,7 @@ def _named(name: str, found: list[Working], problems: list[Problem]) -> Working 
 
 def _ruleable(name: str, working: Working, problems: list[Problem]) -> Working | None:
     """The working, or None with a problem said when a GM may not rule it directly."""
-    if working.key.startswith(UNDERLYING) or working.shown:
+    if working.node in UNDERLYING or working.node.row_key == "characteristics" or working.shown:
         problems.append(
             _problem(
                 name, "is worked into other values: overrule the value that matters instead (Defense, ...)"
