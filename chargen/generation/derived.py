@@ -351,15 +351,18 @@ def _heritage_line(background: heritage.Heritage) -> Heritage:
     )
 
 
+def _with_added(combat: Combat, stats: Characteristics, tmr: int, tables: Tables) -> Combat:
+    """`combat` with a ruleset's own values, worked out from the values above (the book has none)."""
+    added = added_values(stats, tmr, combat, tables, {})
+    return replace(combat, values=added) if added else combat
+
+
 def character(decided: Decisions, tables: Tables) -> Character:
     """The whole typed Character: the decisions of the steps and everything derived from them."""
     stats, notes = final_characteristics(decided, tables)
     background, kit, abilities = decided.heritage, decided.kit, decided.abilities
-    combat = combat_values(decided, stats, tables)
     tmr = tmr_for(stats.AG, decided, tables)
-    added = added_values(stats, tmr, combat, tables, {})  # a ruleset's own values, from the values above
-    if added:
-        combat = replace(combat, values=added)
+    combat = _with_added(combat_values(decided, stats, tables), stats, tmr, tables)
     notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
     equipment, row = kit.equipment, decided.points.row
     # A file's own player, campaign, equipment, languages and notes are added by with_abilities.
