@@ -20,7 +20,6 @@ from chargen.api_door import (
 from chargen.character_file import DERIVED_KEYS, CharacterInput
 from chargen.character_reading import character_input, read_located, text_seed, unvalidated_input
 from chargen.errors import InputError, KeyPath, Problem, shown
-from chargen.generation.overrides import with_overrides
 from chargen.generation.pipeline import Equip, Options, generate
 from chargen.model import Character, Characteristics, to_document_value
 from chargen.resolve import resolve_names
@@ -28,6 +27,7 @@ from chargen.rules.working import Working
 from chargen.tables import Tables, load_tables
 from chargen.tables.loader import with_recorded_rules
 from chargen.tables.memo import per_tables
+from chargen.values.pinned import with_overrides
 from chargen.yamlio import Located, load_located, read_file, read_stdin
 
 
@@ -368,11 +368,11 @@ def explain(
 ) -> list[Working]:
     """How each derived value of the character in `text` was worked out (each named one, as `defense` or
     `weapons.broadsword.strike_chance`, else every one): the formula, its inputs and where they came from."""
-    from chargen.generation.explained import workings
     from chargen.rules.working import selected
+    from chargen.values.evaluation import evaluate
 
     _check_source(text, source, None, tables)
     if isinstance(names, str) or not all(isinstance(name, str) for name in names):
         raise InputError(f"names: must be a list of value names, not {shown(names)}")
     character = build(text, source, tables=tables)
-    return selected(workings(character, record_tables(character, tables)), names)
+    return selected(list(evaluate(character, record_tables(character, tables)).values), names)

@@ -159,7 +159,6 @@ class Combat:
     # A house rule's Defense in other postures (seed 004), by the posture's name; none in the book.
     defense_postures: dict[str, int | None] | None = field(default=None, metadata=OMITTED)
     tmr: int
-    sprint_tmr: int | None = field(default=None, metadata=OMITTED)  # a house rule's; the book has no sprint
     initiative: int
     unarmed: UnarmedLine
     weapons: list[WeaponLine]
@@ -168,6 +167,8 @@ class Combat:
     stun_threshold: int
     stun_recovery: int
     breakage_check: int
+    # A ruleset's own values (combat.yaml's `values`, worked out from the values above), by key; the book has none.
+    values: dict[str, int | None] | None = field(default=None, metadata=OMITTED)
 
 
 @dataclass(frozen=True, slots=True)

@@ -14,45 +14,43 @@ from click.testing import CliRunner
 from chargen import api
 from chargen.character_file import dump_document
 from chargen.cli import cli
-from chargen.generation.explained import workings
 from chargen.model import Character
 from chargen.rules.combat import damage_text
-from chargen.rules.working import Working
+from chargen.rules.working import Node, Working
 from chargen.tables import Tables, load_tables
+from chargen.values.evaluation import evaluate
 from tests.test_book_examples import CLOUD_GIANT, FIVE_TWO_EXAMPLE, MOUSER
 from tests.test_hostile_yaml import chargen, one_line_exit_2
 
 EXAMPLES = Path(__file__).parent / "examples"
 
 
-def printed(character: Character, key: str) -> object:
-    """The value at a working's key, read from the Character as the record reads it."""
+def printed(character: Character, node: Node) -> object:
+    """The value at a working's node of the graph, read from the Character as the record reads it."""
     combat = character.combat
-    group, _, rest = key.partition(".")
-    if group == "characteristics":
-        return character.characteristics.get(rest)
-    if group == "weapons":
-        name, _, field = rest.partition(".")
-        index = int(name.rsplit("-", 1)[1]) - 1 if name[-1].isdigit() and "-" in name else 0
-        lines = [line for line in combat.weapons if line.name == name.split("-")[0] or line.name == name]
-        return getattr(lines[index] if len(lines) > index else lines[0], field)
-    if group == "unarmed":
-        return getattr(combat.unarmed, rest) if rest != "base_chance" else None
-    if group == "defense_postures":
-        return (combat.defense_postures or {})[rest]
-    if key == "tmr":
-        return character.tmr
-    if key == "combat.tmr":
+    if node.row is not None:  # a weapon line, by its place among the weapons
+        return getattr(combat.weapons[node.row], node.name)
+    if node.row_key == "characteristics":
+        return character.characteristics.get(node.name)
+    if node.row_key == "unarmed":
+        return getattr(combat.unarmed, node.name) if node.name != "base_chance" else None
+    if node.row_key == "defense_postures":
+        return (combat.defense_postures or {})[node.name]
+    if node.row_key == "combat":
         return combat.tmr
-    return getattr(combat, key)
+    if node.name == "tmr":
+        return character.tmr
+    if node.name in (combat.values or {}):
+        return (combat.values or {})[node.name]
+    return getattr(combat, node.name)
 
 
 def check(character: Character, tables: Tables) -> int:
     """Each working of `character` against the value it carries; the number of values checked."""
-    found = workings(character, tables)
+    found = evaluate(character, tables).values
     for working in found:
         again = working.recomputed()
-        value = printed(character, working.key)
+        value = printed(character, working.node)
         if working.override is not None:  # the GM's value printed, the rules' own kept beside it
             assert (again, working.value) == (working.override.computed, value), (character.name, working.key)
         elif working.shown:  # a damage: the modifier the formula gives, as the record writes it
@@ -84,7 +82,7 @@ def test_every_working_of_200_npcs_gives_the_value_printed(rules: tuple[str, ...
 def test_a_wrong_input_is_caught(tables: Tables) -> None:
     # The check re-evaluates: a working whose stated input were off would not give the printed value.
     character = npcs(tables, 1)[0]
-    defense = next(item for item in workings(character, tables) if item.key == "defense")
+    defense = next(item for item in evaluate(character, tables).values if item.key == "defense")
     terms = (defense.terms[0].__class__("modified_agility", (defense.terms[0].value or 0) + 1),)
     wrong = Working(**{**_fields(defense), "terms": terms + defense.terms[1:]})
     assert wrong.recomputed() != character.combat.defense
@@ -202,9 +200,9 @@ overrides:
 """
     text = (EXAMPLES / "rolf.yaml").read_text(encoding="utf-8") + ruled
     character = api.build(text, "rolf.yaml", tables=tables)
-    assert (character.combat.tmr, character.combat.sprint_tmr) == (9, 13)
+    assert (character.combat.tmr, (character.combat.values or {}).get("sprint_tmr")) == (9, 13)
     assert character.combat.weapons[0].initiative == 30
     assert check(character, tables) > 25
-    found = {item.key: item for item in workings(character, tables)}
+    found = {item.key: item for item in evaluate(character, tables).values}
     assert found["combat.tmr"].lines()[0] == "TMR armored 9 (the GM's: fleet of foot); the rules give 4 (5.6)"
     assert found["sprint_tmr"].arithmetic() == "floor(9 \u00d7 1.5) = 13"

@@ -81,7 +81,8 @@ def _short(value: object) -> str:
 
 
 @rules_group.command("inputs")
-def inputs_command() -> None:
+@click.pass_context
+def inputs_command(context: click.Context) -> None:
     """The inputs each formula of combat.yaml may name (besides the numbers of its own section)."""
     from chargen.formulas import FUNCTIONS
     from chargen.tables.combat_schema import FORMULA_FIELDS, INPUTS, MEANINGS
@@ -91,6 +92,11 @@ def inputs_command() -> None:
         for name in inputs:
             if MEANINGS[name]:
                 click.echo(f"  {name:26} {MEANINGS[name]}")
+    # A ruleset's own values (add: combat: values: KEY: {label, formula, rule}) may name every value of
+    # the graph: the book's, a house rule's postures and other added values (those of the rules in use).
+    click.echo("combat.values.KEY.formula (a value of your own):")
+    for name, (_, label) in tables_from(context).combat.graph_names().items():
+        click.echo(f"  {name:26} {label}")
     click.echo(
         f"functions: {', '.join(FUNCTIONS)}; operators: + - * / // % ( ), comparisons, `a if test else b`"
     )

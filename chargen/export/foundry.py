@@ -19,6 +19,7 @@ from chargen.export.targets import foundry_names
 from chargen.export.text import record_text_html
 from chargen.render import lookup, skill_boxes
 from chargen.render.sheet import CHARACTERISTICS
+from chargen.values.added import shown_added
 
 if TYPE_CHECKING:
     from chargen.model import Character, Document, DocumentValue, UnarmedLine, WeaponLine
@@ -61,7 +62,7 @@ def actor_json(character: Character, tables: Tables) -> Document:
     attributes: dict[str, Attributes] = {
         "identity": _identity(character, tables),
         "characteristics": _characteristics(character, tables),
-        "derived": _derived(character),
+        "derived": _derived(character, tables),
         "weapons": _weapons(character, tables),
         "abilities": _abilities(character, tables),
     }
@@ -128,7 +129,7 @@ def _characteristics(character: Character, tables: Tables) -> Attributes:
     }
 
 
-def _derived(character: Character) -> Attributes:
+def _derived(character: Character, tables: Tables) -> Attributes:
     combat = character.combat
     found = {
         "tmr": _number(character.tmr, "TMR unarmored (5.6)"),
@@ -149,6 +150,9 @@ def _derived(character: Character) -> Attributes:
         found["protection"] = _number(combat.armor.protection, "Armor protection (18.1)")
     if character.experience_bank is not None:
         found["experience_bank"] = _number(character.experience_bank, "Experience Point Bank (8.6)")
+    for key, label, value, rule in shown_added(character, tables):  # a ruleset's own values
+        if value is not None:
+            found[_unique(_slug(key), found)] = _number(value, f"{label} ({rule})")
     return found
 
 

@@ -26,6 +26,7 @@ from chargen.export.roll20_shown import (
 )
 from chargen.export.targets import Roll20Names, roll20_names
 from chargen.render import lookup, skill_boxes
+from chargen.values.added import shown_added
 
 if TYPE_CHECKING:
     from chargen.model import Character, Document, DocumentValue, WeaponLine
@@ -252,4 +253,9 @@ def _gm_notes(character: Character, tables: Tables) -> str:
     import chargen
 
     seed = f", seed {character.seed}" if character.seed is not None else ""
-    return f"Made by chargen {chargen.__version__}{seed}. {load_note(character, tables)}"
+    # a ruleset's own values: the sheet has no attribute for them
+    added = "".join(
+        f" {label} {'—' if value is None else value} ({rule})."
+        for _, label, value, rule in shown_added(character, tables)
+    )
+    return f"Made by chargen {chargen.__version__}{seed}. {load_note(character, tables)}{added}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable
+from dataclasses import replace
 from typing import TypedDict
 
 from chargen.character_file import Item
@@ -26,6 +27,7 @@ from chargen.rules.damage_increase import optional_rules, with_damage_increase
 from chargen.tables import Tables
 from chargen.tables.memo import per_tables
 from chargen.tables.schema import Armor, Shield
+from chargen.values.added import added_values
 from chargen.vocabulary import SCHEMA_VERSION
 
 #: A weapon line's Strike Chance, damage, damage modifier, two-handed damage, and endurance damage and
@@ -296,7 +298,6 @@ def combat_values(decided: Decisions, stats: Characteristics, tables: Tables) ->
         defense=rules.defense_from(defense_inputs, combat),
         defense_postures=rules.defense_postures(defense_inputs, combat) if combat.defense.postures else None,
         tmr=tmr,
-        sprint_tmr=rules.sprint_tmr(tmr, combat) if combat.movement.sprint else None,
         initiative=rules.initiative_value(agility, stats.PC, combat),
         unarmed=unarmed_line(decided.spec.unarmed_rank, stats, dexterity, agility, tables),
         weapons=_weapon_lines(decided, stats, dexterity, agility, tables),
@@ -350,11 +351,18 @@ def _heritage_line(background: heritage.Heritage) -> Heritage:
     )
 
 
+def _with_added(combat: Combat, stats: Characteristics, tmr: int, tables: Tables) -> Combat:
+    """`combat` with a ruleset's own values, worked out from the values above (the book has none)."""
+    added = added_values(stats, tmr, combat, tables, {})
+    return replace(combat, values=added) if added else combat
+
+
 def character(decided: Decisions, tables: Tables) -> Character:
     """The whole typed Character: the decisions of the steps and everything derived from them."""
     stats, notes = final_characteristics(decided, tables)
     background, kit, abilities = decided.heritage, decided.kit, decided.abilities
-    combat = combat_values(decided, stats, tables)
+    tmr = tmr_for(stats.AG, decided, tables)
+    combat = _with_added(combat_values(decided, stats, tables), stats, tmr, tables)
     notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
     equipment, row = kit.equipment, decided.points.row
     # A file's own player, campaign, equipment, languages and notes are added by with_abilities.
@@ -380,7 +388,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
         abilities_given=abilities.given,
         characteristics=stats,
         modifiers=dict(decided.modifiers.each),
-        tmr=tmr_for(stats.AG, decided, tables),
+        tmr=tmr,
         heritage=_heritage_line(background),
         experience_points=background.experience_points,
         starting_silver=background.starting_silver,

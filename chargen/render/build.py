@@ -24,6 +24,7 @@ from chargen.render.sheet import (
     WeaponRow,
 )
 from chargen.render.tracks import tracks
+from chargen.values.added import shown_added
 
 if TYPE_CHECKING:
     from chargen.model import ArmorLine, Character, Combat, ShieldLine, UnarmedLine, WeaponLine
@@ -75,7 +76,7 @@ def _sheet(character: Character, tables: Tables, version: str) -> Sheet:
         abilities=list(race.abilities),
         in_play=in_play(character, tables),
         characteristics=_characteristics(character, tables),
-        movement=_movement(character),
+        movement=_movement(character, tables),
         combat=_combat(combat),
         stun=_stun(combat, tables),
         weapons=[_weapon(line, tables, index) for index, line in enumerate(combat.weapons)],
@@ -108,11 +109,11 @@ def _combat(combat: Combat) -> list[Item]:
     ]
 
 
-def _movement(character: Character) -> list[Item]:
-    """TMR without and with armor (5.6, 18.1), and a house rule's sprinting TMR when it has one."""
+def _movement(character: Character, tables: Tables) -> list[Item]:
+    """TMR without and with armor (5.6, 18.1), then a ruleset's own values (a house rule's)."""
     items = [Item("TMR unarmored", num(character.tmr)), Item("TMR armored", num(character.combat.tmr))]
-    if character.combat.sprint_tmr is not None:
-        items.append(Item("TMR sprinting", num(character.combat.sprint_tmr)))
+    for _, label, value, _ in shown_added(character, tables):
+        items.append(Item(label, DASH if value is None else num(value)))
     return items
 
 

@@ -47,31 +47,30 @@ def _changed(label: str, rule: str, formulas: dict[str, tuple[Formula, str]]) ->
     return f"{label} (house rule, {rule}): {'; '.join(parts)}."
 
 
+def _one(label: str, rule: str, formula: Formula, book: str, caption: str) -> str:
+    """The caption of a value worked out by one formula: the book's words, or a changed formula written out."""
+    return _changed(label, rule, {"": (formula, book)}) or caption
+
+
 def stun_threshold(rules: CombatFile) -> str:
     """19: more than EN / divisor from one strike Stuns."""
-    terms = rules.stun
-    changed = _changed("Stun", terms.rule, {"": (terms.threshold_formula, _book().stun.threshold)})
-    if changed:
-        return changed
-    return f"damage from one strike that Stuns (over EN \u00f7 {rules.stun.endurance_divisor})"
+    stun = rules.stun
+    caption = f"damage from one strike that Stuns (over EN \u00f7 {stun.endurance_divisor})"
+    return _one("Stun", stun.rule, stun.threshold_formula, _book().stun.threshold, caption)
 
 
 def stun_recovery(rules: CombatFile) -> str:
     """19: D100 at multiplier x Willpower + Fatigue or less."""
-    terms = rules.stun
-    changed = _changed("Recovery", terms.rule, {"": (terms.recovery_formula, _book().stun.recovery)})
-    if changed:
-        return changed
-    return f"{_times(rules.stun.recovery_willpower_multiplier, 'WP')} + FT"
+    stun = rules.stun
+    caption = f"{_times(stun.recovery_willpower_multiplier, 'WP')} + FT"
+    return _one("Recovery", stun.rule, stun.recovery_formula, _book().stun.recovery, caption)
 
 
 def breakage_check(rules: CombatFile) -> str:
     """17.3: D100 at multiplier x modified Manual Dexterity or less."""
-    terms = rules.breakage
-    changed = _changed("Breakage", terms.rule, {"": (terms.check_formula, _book().breakage.check)})
-    if changed:
-        return changed
-    return _times(rules.breakage.manual_dexterity_multiplier, "modified MD")
+    breakage = rules.breakage
+    caption = _times(breakage.manual_dexterity_multiplier, "modified MD")
+    return _one("Breakage", breakage.rule, breakage.check_formula, _book().breakage.check, caption)
 
 
 def strike_chance(rules: CombatFile) -> str:

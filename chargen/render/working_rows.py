@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from chargen.generation.explained import workings
 from chargen.render.numbers import DASH, num
 from chargen.render.sheet import Item, Sheet, WeaponRow, WorkingRow
+from chargen.values.evaluation import evaluate
 
 if TYPE_CHECKING:
     from collections.abc import Collection
@@ -26,7 +26,6 @@ KEYS = {
     "Manual Dexterity": "modified_manual_dexterity",
     "TMR unarmored": "tmr",
     "TMR armored": "combat.tmr",
-    "TMR sprinting": "sprint_tmr",
     "Stun threshold": "stun_threshold",
     "Stun recovery": "stun_recovery",
     "Breakage / drop": "breakage_check",
@@ -39,16 +38,17 @@ def annotated(sheet: Sheet, character: Character, tables: Tables, *, explain: bo
     mixed = _mixed(character, tables)
     if not (character.overrides or mixed or explain):
         return sheet
-    found = {item.key: item for item in workings(character, tables)}
-    weapon_keys = _weapon_keys(found)
+    evaluation = evaluate(character, tables)
+    found = evaluation.by_key()
+    rows = evaluation.row_keys()
     return replace(
         sheet,
         combat=_items(sheet.combat, character, tables, found, mixed, explain),
         movement=_items(sheet.movement, character, tables, found, mixed, explain),
         stun=_items(sheet.stun, character, tables, found, mixed, explain),
         weapons=[
-            _weapon(row, key, character, found, mixed, explain)
-            for row, key in zip(sheet.weapons, weapon_keys, strict=True)
+            _weapon(row, rows[index], character, found, mixed, explain)
+            for index, row in enumerate(sheet.weapons)
         ],
         unarmed=_weapon(sheet.unarmed, "unarmed", character, found, False, explain),
         experience=_experience(sheet.experience, character),
@@ -86,8 +86,10 @@ def _items(
     explain: bool,
 ) -> list[Item]:
     changed = []
+    # a house rule's postures and a ruleset's own values, by the label the record prints
+    labelled = {label: key for key, label in tables.combat.graph_names().values()}
     for item in items:
-        key = KEYS.get(item.label) or _posture_key(item.label)
+        key = KEYS.get(item.label) or labelled.get(item.label)
         if key is None or key not in found:
             changed.append(item)
             continue
@@ -98,15 +100,6 @@ def _items(
             notes.append(_ruled(character, key))
         changed.append(replace(item, note="; ".join(notes), working=anchor(key) if explain else ""))
     return changed
-
-
-def _posture_key(label: str) -> str | None:
-    prefix = "Defense, "
-    return (
-        "defense_postures." + label.removeprefix(prefix).replace(" ", "_")
-        if label.startswith(prefix)
-        else None
-    )
 
 
 def _configuration(key: str, working: Working, character: Character, tables: Tables) -> str:
@@ -122,15 +115,6 @@ def _configuration(key: str, working: Working, character: Character, tables: Tab
 
 def held_two_handed_first(character: Character, tables: Tables) -> bool:
     return bool(character.weapons) and tables.weapons[character.weapons[0].name].hands == "2"
-
-
-def _weapon_keys(found: dict[str, Working]) -> list[str]:
-    """Each weapon line's key prefix (`weapons.broadsword`), in the record's order."""
-    keys: list[str] = []
-    for key in found:
-        if key.startswith("weapons.") and key.endswith(".strike_chance"):
-            keys.append(key.removesuffix(".strike_chance"))
-    return keys
 
 
 def _weapon(

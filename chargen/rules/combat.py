@@ -189,12 +189,6 @@ def roll_range(high: int | None) -> str | None:
     return "01" if high == 1 else f"01-{high:02d}"
 
 
-def sprint_tmr(tmr: int, rules: CombatFile) -> int | None:
-    """A house rule's sprinting TMR (combat.yaml's movement.sprint); None for the book, which has no sprint."""
-    formula = rules.movement.sprint_formula
-    return None if formula is None else formula.function(tmr)
-
-
 def stun_threshold(endurance: int, rules: CombatFile) -> int:
     """19 (book): the smallest effective damage from one strike that Stuns: more than a third of Endurance."""
     return rules.stun.threshold_formula.function(endurance)

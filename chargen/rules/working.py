@@ -37,11 +37,34 @@ class Override:
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class Node:
+    """Which value of the graph: a value of the character (`defense`), or a value of one row of the record
+    (a weapon line, found by its place among the weapons, whatever its id is spelled like)."""
+
+    name: str  # the value's name: `defense`, `characteristics.PS`, or within a row `strike_chance`
+    row: int | None = None  # the weapon line's place in combat.weapons; None: not a weapon line
+    row_key: str = ""  # the row's name in keys, `weapons.dagger-2` or `unarmed`; "": not a row
+
+    @property
+    def key(self) -> str:
+        """The value's name as `chargen explain` takes it and an override names it."""
+        return f"{self.row_key}.{self.name}" if self.row_key else self.name
+
+    @property
+    def groups(self) -> tuple[str, ...]:
+        """The groups `chargen explain` also finds it by: `weapons` and `weapons.dagger-2` for a weapon
+        line's value, `unarmed`, `defense_postures`; none for a characteristic or the armored TMR."""
+        if self.row is not None:
+            return ("weapons", self.row_key)
+        return (self.row_key,) if self.row_key in ("unarmed", "defense_postures") else ()
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Working:
-    """How one derived value was reached. `key` is its name as `chargen explain` takes it."""
+    """How one derived value was reached: the node of the graph it is, and its working."""
 
-    key: str
+    node: Node
     label: str
     value: int | None
     rule: str
@@ -53,6 +76,10 @@ class Working:
     alternative: int | None = None  # that value, for the record's short note
     shown: str = ""  # the value as the record prints it, when not the number itself (a damage: D10+4)
     override: Override | None = None
+
+    @property
+    def key(self) -> str:
+        return self.node.key
 
     def recomputed(self) -> int | None:
         """The formula evaluated again on the stated inputs (or the terms added up)."""
@@ -244,10 +271,8 @@ def _spelled(name: str) -> str:
 
 
 def _names_of(item: Working) -> set[str]:
-    """The names a working answers to: its key, each group above it, and its label."""
-    key = _spelled(item.key)
-    parts = key.split(".")
-    groups = {".".join(parts[:end]) for end in range(1, len(parts))}
-    label = _spelled(item.label)
-    short = key.removeprefix("characteristics.")
-    return {key, short, label, *(group for group in groups if group != "characteristics")}
+    """The names a working answers to: its key, each group it stands in, and its label."""
+    node = item.node
+    short = node.name if node.row_key == "characteristics" else _spelled(item.key)
+    groups = {_spelled(group) for group in node.groups}
+    return {_spelled(item.key), _spelled(short), _spelled(item.label), *groups}

@@ -3,13 +3,15 @@
 
 from __future__ import annotations
 
+import graphlib
 from functools import cached_property
 from typing import Annotated
 
 from pydantic import AfterValidator, Field, ValidationInfo
 
-from chargen.formulas import Formula, compile_formula, constants_of
+from chargen.formulas import Formula, FormulaError, compile_formula, constants_of
 from chargen.tables.base import Band, Entry
+from chargen.values.names import BASE, formula_name, posture_names
 
 # The named inputs each formula of combat.yaml is given, in calling order (besides its own section's numbers).
 INPUTS: dict[str, tuple[str, ...]] = {
@@ -39,7 +41,6 @@ INPUTS: dict[str, tuple[str, ...]] = {
     "threshold": ("endurance",),
     "recovery": ("willpower", "fatigue"),
     "breakage": ("modified_md",),
-    "sprint": ("tmr",),
 }
 
 
@@ -71,7 +72,6 @@ MEANINGS: dict[str, str] = {
     "endurance": "Endurance",
     "willpower": "Willpower",
     "fatigue": "Fatigue",
-    "tmr": "TMR with armor (5.6, 18.1)",
 }
 FORMULA_FIELDS: dict[str, str] = {
     "strike": "strike_chance.ranked, strike_chance.unranked",
@@ -83,7 +83,6 @@ FORMULA_FIELDS: dict[str, str] = {
     "threshold": "stun.threshold",
     "recovery": "stun.recovery",
     "breakage": "breakage.check",
-    "sprint": "movement.sprint",
 }
 
 
@@ -241,14 +240,13 @@ class DamageRule(Entry):
         return compiled(self, "formula", "damage")
 
 
-class MovementRule(Entry):
-    rule: str
-    # A house rule's sprinting TMR (seed 004: x 1.5, rounded down); the book has no sprint (null: not printed).
-    sprint: Annotated[str, formula_of("sprint")] | None = None
+class AddedValue(Entry):
+    """A ruleset's own value (`add: combat: values: KEY:`): worked out by its formula from the values of
+    the graph (chargen.values.names), printed on the record with its label, explained with its rule."""
 
-    @cached_property
-    def sprint_formula(self) -> Formula | None:
-        return None if self.sprint is None else compiled(self, "sprint")
+    label: str = Field(min_length=1, max_length=80)
+    formula: str
+    rule: str = Field(min_length=1, max_length=80)
 
 
 class CombatFile(Entry):
@@ -261,5 +259,57 @@ class CombatFile(Entry):
     unarmed: UnarmedRule
     stun: StunRule
     breakage: BreakageRule
-    movement: MovementRule
     damage_increase: DamageIncreaseRule
+    # A ruleset's own values, each from the values of the graph (checked when the tables load).
+    values: Annotated[
+        dict[str, AddedValue], AfterValidator(lambda values, info: _values_checked(values, info))
+    ] = Field(default_factory=dict)
+
+    def graph_names(self) -> dict[str, tuple[str, str]]:
+        """Every value a formula may name: formula name: (key, label)."""
+        return _graph_names(self.defense, self.values)
+
+    @cached_property
+    def added_formulas(self) -> dict[str, Formula]:
+        """Each added value's compiled formula, by key, in an order that works out what a value reads
+        before it."""
+        return _added_formulas(self.defense, self.values)
+
+
+def _graph_names(defense: DefenseRule, values: dict[str, AddedValue]) -> dict[str, tuple[str, str]]:
+    names = {**BASE, **posture_names(defense.postures)}
+    for key, value in values.items():
+        if formula_name(key) in names or not formula_name(key).isidentifier():
+            raise FormulaError(f"{key}: a value's key is a new name, of letters, digits, - and _")
+        names[formula_name(key)] = (key, value.label)
+    return names
+
+
+def _added_formulas(defense: DefenseRule, values: dict[str, AddedValue]) -> dict[str, Formula]:
+    """The compiled formulas in the order they are worked out; a cycle between values is refused,
+    naming them."""
+    names = tuple(_graph_names(defense, values))
+    formulas = {}
+    for key, value in values.items():
+        try:
+            formulas[key] = compile_formula(value.formula, names, {})
+        except FormulaError as error:
+            raise FormulaError(f"{key}.formula: {error}") from None
+    by_name = {formula_name(key): key for key in values}
+    reads = {
+        key: {by_name[name] for name in formula.used if name in by_name} for key, formula in formulas.items()
+    }
+    try:
+        order = tuple(graphlib.TopologicalSorter(reads).static_order())
+    except graphlib.CycleError as error:
+        cycle = " -> ".join(dict.fromkeys(error.args[1]))
+        raise FormulaError(f"a cycle between values ({cycle})") from None
+    return {key: formulas[key] for key in order}
+
+
+def _values_checked(values: dict[str, AddedValue], info: ValidationInfo) -> dict[str, AddedValue]:
+    """Each added value names only values of the graph, and no value rests on itself (at load)."""
+    defense = info.data.get("defense")
+    if isinstance(defense, DefenseRule):
+        _added_formulas(defense, values)
+    return values

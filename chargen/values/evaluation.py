@@ -1,24 +1,46 @@
-"""The working behind each derived value of a Character (5.3-5.6, 12.3, 17-21), made from the same table
-formulas and the same input functions (chargen.rules.combat) that computed the values, and from what the
-character holds (chargen.generation.held)."""
+"""The evaluation of the value graph for a Character: every derived value (5.3-5.6, 12.3, 17-21, a ruleset's
+own) with its working, made from the same table formulas and the same input functions (chargen.rules.combat)
+that computed the values, and from what the character holds (chargen.generation.held)."""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from chargen.character_file import Item
 from chargen.generation import carried, held
 from chargen.generation.equipment import Equipment
-from chargen.generation.explained_weapons import Held, formula_terms, weapon_workings
 from chargen.model import Character
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, read_band
-from chargen.rules.working import MINUS, Term, Working
+from chargen.rules.working import MINUS, Node, Term, Working
 from chargen.tables import Tables
 from chargen.tables.schema import Shield
+from chargen.values.added import added_workings
+from chargen.values.rows import Held, formula_terms, weapon_workings
 from chargen.vocabulary import EIGHT
 
 
-def workings(character: Character, tables: Tables) -> list[Working]:
-    """Every derived value's working, in the record's order."""
+@dataclass(frozen=True, slots=True)
+class Evaluation:
+    """The graph evaluated for one character: every value with its working, in the record's order. Each
+    door reads what it shows from here (the record, explain, the GM's rulings)."""
+
+    values: tuple[Working, ...]
+
+    def by_key(self) -> dict[str, Working]:
+        return {item.key: item for item in self.values}
+
+    def row_keys(self) -> dict[int, str]:
+        """Each weapon line's name in keys (`weapons.dagger-2`), by its place among the weapons."""
+        return {item.node.row: item.node.row_key for item in self.values if item.node.row is not None}
+
+
+def evaluate(character: Character, tables: Tables) -> Evaluation:
+    """Every derived value of `character` with its working, the GM's values marked as the GM's."""
+    return Evaluation(tuple(_workings(character, tables)))
+
+
+def _workings(character: Character, tables: Tables) -> list[Working]:
     kit = _held(character, tables)
     found = [
         *_characteristics(character, tables),
@@ -85,11 +107,15 @@ def _characteristics(character: Character, tables: Tables) -> list[Working]:
             first, rule = Term("allocated", character.allocation[code], "5.2's allocation"), "5.2, 6.1"
         terms = (first, Term("race", modifier.race, "6.4-6.9"), Term("gender", modifier.gender, "6.1"))
         value = character.characteristics.get(code)
-        found.append(Working(key=f"characteristics.{code}", label=code, value=value, rule=rule, terms=terms))
-    return [*found, _tmr(character, tables, character.characteristics.AG, "tmr", "TMR unarmored")]
+        found.append(
+            Working(
+                node=Node(code, row_key="characteristics"), label=code, value=value, rule=rule, terms=terms
+            )
+        )
+    return [*found, _tmr(character, tables, character.characteristics.AG, Node("tmr"), "TMR unarmored")]
 
 
-def _tmr(character: Character, tables: Tables, agility: int, key: str, label: str) -> Working:
+def _tmr(character: Character, tables: Tables, agility: int, node: Node, label: str) -> Working:
     """5.6: TMR read from the chart at (modified) Agility, plus the race's modifier; a giant's starts from
     its type's average, moved as the chart moves from the human average (14.1's Cloud Giant: 13 + 1)."""
     table = tables.characteristics.tmr
@@ -116,8 +142,8 @@ def _tmr(character: Character, tables: Tables, agility: int, key: str, label: st
             race,
         )
         rule = f"{table.rule}, 14.1"
-    value = character.tmr if key == "tmr" else character.combat.tmr
-    return Working(key=key, label=label, value=value, rule=rule, terms=terms, minimum=table.minimum)
+    value = character.combat.tmr if node.row_key else character.tmr
+    return Working(node=node, label=label, value=value, rule=rule, terms=terms, minimum=table.minimum)
 
 
 def _signed(value: int) -> str:
@@ -128,7 +154,7 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
     combat, agility = character.combat, kit.agility
     found = [
         Working(
-            key="modified_agility",
+            node=Node("modified_agility"),
             label="modified Agility",
             value=combat.modified_agility,
             rule="18.1",
@@ -136,42 +162,27 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
         ),
         _dexterity(character, tables, kit),
         *_defense(character, tables, kit),
-        _tmr(character, tables, agility.value or 0, "combat.tmr", "TMR armored"),
+        _tmr(character, tables, agility.value or 0, Node("tmr", row_key="combat"), "TMR armored"),
+        *added_workings(character, tables),  # a ruleset's own, after the TMRs as on the record
+        _initiative(character, tables, kit),
     ]
-    found += _sprint_and_initiative(character, tables, kit)
     found += _stun(character, tables, kit.dexterity)
     return found
 
 
-def _sprint_and_initiative(character: Character, tables: Tables, kit: Held) -> list[Working]:
-    """A house rule's sprinting TMR (from the armored TMR, the GM's where ruled) and 12.3's Initiative."""
+def _initiative(character: Character, tables: Tables, kit: Held) -> Working:
+    """12.3's Initiative with no weapon prepared."""
     combat, rules_file, agility = character.combat, tables.combat, kit.agility
-    found = []
-    if rules_file.movement.sprint_formula is not None and combat.sprint_tmr is not None:
-        ruled = " (the GM's)" if "combat.tmr" in (character.overrides or {}) else ""
-        found.append(
-            Working(
-                key="sprint_tmr",
-                label="TMR sprinting",
-                value=combat.sprint_tmr,
-                rule=rules_file.movement.rule,
-                formula=rules_file.movement.sprint_formula,
-                terms=(Term("tmr", combat.tmr, f"TMR armored{ruled}"),),
-            )
-        )
     sources = {"modified_agility": agility.source, "perception": "Perception", "rank": "no weapon"}
     inputs = (agility.value, character.characteristics.PC, 0, 0)
-    found.append(
-        Working(
-            key="initiative",
-            label="Initiative",
-            value=combat.initiative,
-            rule=rules_file.initiative.rule,
-            formula=rules_file.initiative.compiled,
-            terms=formula_terms("initiative", inputs, sources),
-        )
+    return Working(
+        node=Node("initiative"),
+        label="Initiative",
+        value=combat.initiative,
+        rule=rules_file.initiative.rule,
+        formula=rules_file.initiative.compiled,
+        terms=formula_terms("initiative", inputs, sources),
     )
-    return found
 
 
 def _agility_terms(character: Character, tables: Tables, kit: Held) -> tuple[Term, ...]:
@@ -198,7 +209,7 @@ def _dexterity(character: Character, tables: Tables, kit: Held) -> Working:
         held_text = f"with the {shield.name} prepared (17.5)"
         other = f"{stats.MD} with it slung, as for a two-handed weapon (20)"
     return Working(
-        key="modified_manual_dexterity",
+        node=Node("modified_manual_dexterity"),
         label="modified Manual Dexterity",
         value=character.combat.modified_manual_dexterity,
         rule="17.5",
@@ -220,7 +231,7 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
     combat = character.combat
     found = [
         Working(
-            key="defense",
+            node=Node("defense"),
             label="Defense",
             value=combat.defense,
             rule=rules_file.defense.rule,
@@ -234,7 +245,7 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
     for posture, formula in rules_file.defense.posture_formulas.items():
         found.append(
             Working(
-                key=f"defense_postures.{posture}",
+                node=Node(posture, row_key="defense_postures"),
                 label=f"Defense, {posture.replace('_', ' ')}",
                 value=(combat.defense_postures or {}).get(posture),
                 rule=rules_file.defense.rule,
@@ -294,7 +305,7 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
     breakage = _breakage_held(character, tables)
     return [
         Working(
-            key="stun_threshold",
+            node=Node("stun_threshold"),
             label="Stun threshold",
             value=combat.stun_threshold,
             rule=stun.rule,
@@ -302,7 +313,7 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
             terms=(Term("endurance", stats.EN, "Endurance"),),
         ),
         Working(
-            key="stun_recovery",
+            node=Node("stun_recovery"),
             label="Stun recovery",
             value=combat.stun_recovery,
             rule=stun.rule,
@@ -310,7 +321,7 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
             terms=(Term("willpower", stats.WP, "Willpower"), Term("fatigue", stats.FT, "Fatigue")),
         ),
         Working(
-            key="breakage_check",
+            node=Node("breakage_check"),
             label="Breakage / drop",
             value=combat.breakage_check,
             rule=rules_file.breakage.rule,

@@ -1,5 +1,6 @@
-"""The working behind each weapon line and the unarmed line of a Character (17.1, 20.2, 12.3, 21), made from
-the same table formulas and input functions (chargen.rules.combat) that computed them."""
+"""The values of the record's rows, each weapon line and the unarmed line (17.1, 20.2, 12.3, 21), with their
+workings, made from the same table formulas and input functions (chargen.rules.combat) that computed them.
+A weapon line is a node of its own, found by its place among the weapons: any id a GM writes works."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from chargen.generation import held
 from chargen.generation.equipment import Equipment
 from chargen.model import Character, UnarmedLine, WeaponLine
 from chargen.rules import combat as rules
-from chargen.rules.working import Term, Working
+from chargen.rules.working import Node, Term, Working
 from chargen.tables import Tables
 from chargen.tables.combat_schema import INPUTS, MEANINGS
 from chargen.tables.schema import Weapon
@@ -36,15 +37,40 @@ def formula_terms(kind: str, values: tuple[int | None, ...], sources: dict[str, 
 
 def weapon_workings(character: Character, tables: Tables, kit: Held) -> list[Working]:
     found = _unarmed(character, tables, kit)
-    seen: dict[str, int] = {}
-    for line in character.combat.weapons:
-        seen[line.name] = seen.get(line.name, 0) + 1
-        key = line.name if seen[line.name] == 1 else f"{line.name}-{seen[line.name]}"
-        found += _weapon(character, tables, kit, line, f"weapons.{key}")
+    lines = character.combat.weapons
+    for index, (line, name) in enumerate(zip(lines, row_names([line.name for line in lines]), strict=True)):
+        found += _weapon(character, tables, kit, line, _Row(index, f"weapons.{name}"))
     return found
 
 
-def _weapon(character: Character, tables: Tables, kit: Held, line: WeaponLine, key: str) -> list[Working]:
+def row_names(ids: list[str]) -> list[str]:
+    """Each weapon line's name in keys: its id, and for the second line of one id `id-2` (or the next
+    number no weapon carried is called: beside two Daggers and a GM's `dagger-2`, `dagger-3`)."""
+    taken, seen, names = set(ids), dict[str, int](), []
+    for weapon_id in ids:
+        seen[weapon_id] = count = seen.get(weapon_id, 0) + 1
+        if count == 1:
+            names.append(weapon_id)
+            continue
+        while f"{weapon_id}-{count}" in taken:
+            count += 1
+        taken.add(f"{weapon_id}-{count}")
+        names.append(f"{weapon_id}-{count}")
+    return names
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    """A weapon line's place among the weapons, and its name in keys."""
+
+    index: int
+    key: str
+
+    def node(self, name: str) -> Node:
+        return Node(name, row=self.index, row_key=self.key)
+
+
+def _weapon(character: Character, tables: Tables, kit: Held, line: WeaponLine, row: _Row) -> list[Working]:
     """17.1, 20.2, 12.3: one weapon's Strike Chance, damage and Initiative."""
     weapon = tables.weapons[line.name]
     stats, rules_file = character.characteristics, tables.combat
@@ -64,7 +90,7 @@ def _weapon(character: Character, tables: Tables, kit: Held, line: WeaponLine, k
     }
     found = [
         Working(
-            key=f"{key}.strike_chance",
+            node=row.node("strike_chance"),
             label=f"{weapon.name} Strike Chance",
             value=line.strike_chance,
             rule=rules_file.strike_chance.rule,
@@ -72,20 +98,20 @@ def _weapon(character: Character, tables: Tables, kit: Held, line: WeaponLine, k
             terms=formula_terms("strike", inputs, sources),
             held=_weapon_held(character, tables, weapon),
         ),
-        _initiative(f"{key}.initiative", f"{weapon.name} Initiative", line, character, tables, kit),
+        _initiative(row.node("initiative"), f"{weapon.name} Initiative", line, character, tables, kit),
     ]
-    return [*found, *_damage(tables, weapon, line, key, stats.PS)]
+    return [*found, *_damage(tables, weapon, line, row, stats.PS)]
 
 
 def _initiative(
-    key: str, label: str, line: WeaponLine | UnarmedLine, character: Character, tables: Tables, kit: Held
+    node: Node, label: str, line: WeaponLine | UnarmedLine, character: Character, tables: Tables, kit: Held
 ) -> Working:
     """12.3: Initiative with a prepared weapon: modified Agility, Perception and the weapon's Rank."""
     rank = f"Rank {line.rank}" if line.rank is not None else "unranked"
     sources = {"modified_agility": kit.agility.source, "perception": "Perception", "rank": rank}
     inputs = (kit.agility.value, character.characteristics.PC, line.rank or 0, 0)
     return Working(
-        key=key,
+        node=node,
         label=label,
         value=line.initiative,
         rule=tables.combat.initiative.rule,
@@ -109,7 +135,7 @@ def _weapon_held(character: Character, tables: Tables, weapon: Weapon) -> str:
     return f"with the {shield.name} prepared (17.5)"
 
 
-def _damage(tables: Tables, weapon: Weapon, line: WeaponLine, key: str, ps: int) -> list[Working]:
+def _damage(tables: Tables, weapon: Weapon, line: WeaponLine, row: _Row, ps: int) -> list[Working]:
     """20.2: the damage modifier (one-handed, and for a (1-2) weapon in two hands); none for a variable one."""
     rules_file = tables.combat
     found = []
@@ -124,7 +150,7 @@ def _damage(tables: Tables, weapon: Weapon, line: WeaponLine, key: str, ps: int)
             continue  # 18.5's increase is added on top (chargen.rules.damage_increase)
         found.append(
             Working(
-                key=f"{key}.{suffix}",
+                node=row.node(suffix),
                 label=f"{weapon.name} damage" + (" two-handed" if two_handed else ""),
                 value=rules.weapon_damage_modifier(weapon, ps, rules_file, two_handed),
                 shown=printed,
@@ -150,7 +176,7 @@ def _unarmed(character: Character, tables: Tables, kit: Held) -> list[Working]:
     return [
         base_working,
         Working(
-            key="unarmed.strike_chance",
+            node=Node("strike_chance", row_key="unarmed"),
             label="Unarmed Strike Chance",
             value=line.strike_chance,
             rule=f"{rules_file.unarmed.rule}, {rules_file.strike_chance.rule}",
@@ -166,7 +192,7 @@ def _unarmed(character: Character, tables: Tables, kit: Held) -> list[Working]:
             ),
         ),
         Working(
-            key="unarmed.damage",
+            node=Node("damage", row_key="unarmed"),
             label="Unarmed damage",
             value=rules.unarmed_damage_modifier(stats.PS, rules_file),
             shown=line.damage,
@@ -174,7 +200,9 @@ def _unarmed(character: Character, tables: Tables, kit: Held) -> list[Working]:
             formula=rules_file.unarmed.damage_formula,
             terms=(Term("ps", stats.PS, "Physical Strength"),),
         ),
-        _initiative("unarmed.initiative", "Unarmed Initiative", line, character, tables, kit),
+        _initiative(
+            Node("initiative", row_key="unarmed"), "Unarmed Initiative", line, character, tables, kit
+        ),
     ]
 
 
@@ -182,7 +210,7 @@ def _unarmed_base(character: Character, tables: Tables, kit: Held) -> Working:
     """21: the unarmed Base Chance (not on the record: the unarmed Strike Chance's base)."""
     agility, strength = kit.agility.value or 0, character.characteristics.PS
     return Working(
-        key="unarmed.base_chance",
+        node=Node("base_chance", row_key="unarmed"),
         label="Unarmed Base Chance",
         value=rules.unarmed_base_chance(agility, strength, tables.combat),
         rule=tables.combat.unarmed.rule,
