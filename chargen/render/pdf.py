@@ -19,10 +19,11 @@ from chargen.errors import ChargenError
 from chargen.paths import templates_dir
 from chargen.render import fetcher
 from chargen.render.errors import RenderError
-from chargen.render.html import FONTS_CSS, LAYOUT_CSS, LAYOUT_MARKS, fonts_css, layout_css
+from chargen.render.html import FONTS_CSS, LAYOUT_CSS, LAYOUT_MARKS, fonts_css, layout_css, read_asset
 
 #: chargen's fontconfig configuration: the shipped fallback fonts only.
 FONTCONFIG_FILE = "fonts/fonts.conf"
+FIELD_FONT_CSS = "field-font.css"
 
 
 @dataclass(frozen=True)
@@ -33,6 +34,7 @@ class _Engine:
     font_config: Any
     fonts: Any
     layout: Any
+    field_font: Any  # a fillable record's text fields' own font (templates/field-font.css)
 
 
 class FetchedDict(TypedDict):
@@ -130,9 +132,15 @@ def _engine() -> _Engine:
     layout = weasyprint.CSS(
         string=layout_css(), base_url=base + LAYOUT_CSS, url_fetcher=url_fetcher, font_config=font_config
     )
+    field_font = weasyprint.CSS(
+        string=read_asset(FIELD_FONT_CSS),
+        base_url=base + FIELD_FONT_CSS,
+        url_fetcher=url_fetcher,
+        font_config=font_config,
+    )
     if refused:
         raise RenderError(refused[0])
-    return _Engine(weasyprint, font_config, fonts, layout)
+    return _Engine(weasyprint, font_config, fonts, layout, field_font)
 
 
 def _causes(error: BaseException) -> Iterator[BaseException]:
@@ -180,6 +188,8 @@ def write_pdf(
     engine = _engine()
     refused: list[str] = []
     stylesheets = [engine.fonts, engine.layout] if default_template else [engine.fonts]
+    if forms:
+        stylesheets.append(engine.field_font)
     try:
 
         def layout(page: str) -> Any:
