@@ -276,4 +276,27 @@ def _gm_notes(character: Character, tables: Tables) -> str:
     import chargen
 
     seed = f", seed {character.seed}" if character.seed is not None else ""
-    return f"Made by chargen {chargen.__version__}{seed}. {load_note(character, tables)}"
+    unwritten = " ".join(_unwritten(character, tables))
+    return f"Made by chargen {chargen.__version__}{seed}. {load_note(character, tables)} {unwritten}"
+
+
+def _unwritten(character: Character, tables: Tables) -> list[str]:
+    """What the sheet shows by its own default where chargen writes nothing, said in the GM's words."""
+    race = lookup.race(tables, character.race)
+    notes = []
+    if not (race.starting_age or "").isdigit():
+        age = race.starting_age or "none given"
+        notes.append(
+            f"Age: the race's starting age is {age} (IV, 8); the sheet's reads 0 until you type one."
+        )
+    notes.append(
+        "Magic Resistance: not in chargen's tables (Book Two); the sheet works it out once WP is retyped."
+    )
+    talents = [row.name for row in skill_boxes.magic(character, tables).rows if not row.rank.isdigit()]
+    if talents:
+        notes.append(f"Granted by the race, without a Rank (6.4-6.9): {', '.join(talents)}.")
+    for line in character.combat.weapons:
+        if line.damage_modifier is None:
+            name = lookup.weapon(tables, line.name, "").name
+            notes.append(f"{name}: no damage modifier; its damage is {line.damage} (20.2), in its notes.")
+    return [roll_safe(note) for note in notes]
