@@ -73,8 +73,8 @@ def test_the_fields_hold_what_changes_in_play() -> None:
     expected = {
         "endurance_current",
         "fatigue_current",
-        *(f"endurance_box_{point}" for point in range(1, en + 1)),
-        *(f"fatigue_box_{point}" for point in range(1, ft + 1)),
+        *(f"endurance_box_{left}" for left in range(en)),
+        *(f"fatigue_box_{left}" for left in range(ft)),
         "wounds_1_endurance",
         "wounds_1_fatigue",
         "wounds_1_grievous",
@@ -109,7 +109,7 @@ def test_filled_fields_are_drawn_where_the_values_are_read(tmp_path: Path) -> No
         "notes_1": "Owes Anselm forty pennies",
         "skills_1": "Navigator",
         "wounds_1_grievous": "Broken arm",
-        "endurance_box_20": "/on",
+        "endurance_box_19": "/on",
     }
     done = filled(pdf, values)
     words = pdf_words(done)
@@ -118,12 +118,38 @@ def test_filled_fields_are_drawn_where_the_values_are_read(tmp_path: Path) -> No
         if value.startswith("/"):
             continue
         page, (x0, top, x1, bottom) = rects[name]
-        (phrase,) = find_phrases(words, value)
-        first, last = phrase.words[0], phrase.words[-1]
-        assert first.page == page and x0 - 1 <= first.x0 and last.x1 <= x1 + 1, name
-        assert top - 1 <= first.y0 and first.y1 <= bottom + 1, name
-    ticked, blank = _box_darkness(done, tmp_path, ("endurance_box_20", "endurance_box_19"))
+        # the record's own text reads too (a "17" may be printed elsewhere): the one phrase in the field
+        inside = [
+            phrase
+            for phrase in find_phrases(words, value)
+            if phrase.words[0].page == page
+            and x0 - 1 <= phrase.words[0].x0
+            and phrase.words[-1].x1 <= x1 + 1
+            and top - 1 <= phrase.words[0].y0
+            and phrase.words[0].y1 <= bottom + 1
+        ]
+        assert len(inside) == 1, name
+    ticked, blank = _box_darkness(done, tmp_path, ("endurance_box_19", "endurance_box_18"))
     assert ticked > blank * 1.5  # the ticked box is drawn darker than the one beside it
+
+
+def test_each_box_is_named_by_the_number_it_prints() -> None:
+    """`endurance_box_10` is the box printed "10" (what is left once it is ticked), for every box."""
+    pdf = record_pdf(build("human"), fillable=True)
+    words = pdf_words(pdf)
+    boxes = {name: place for name, place in _rects(pdf).items() if "_box_" in name}
+    assert len(boxes) > 20
+    for name, (page, (x0, top, x1, bottom)) in boxes.items():
+        inside = [
+            word.text
+            for word in words
+            if word.page == page
+            and x0 - 1 <= word.x0
+            and word.x1 <= x1 + 1
+            and top - 1 <= word.y0
+            and word.y1 <= bottom + 1
+        ]
+        assert inside == [name.rsplit("_", 1)[1]], name
 
 
 def _rects(pdf: bytes) -> dict[str, tuple[int, tuple[float, float, float, float]]]:

@@ -57,6 +57,7 @@ IMAGE = "icons/svg/mystery-man.svg"
 
 def actor_json(character: Character, tables: Tables) -> Document:
     import chargen
+    from chargen.export import foundry_items  # it builds on this module's attributes
 
     groups = foundry_names().groups
     attributes: dict[str, Attributes] = {
@@ -82,15 +83,17 @@ def actor_json(character: Character, tables: Tables) -> Document:
             },
             "groups": {key: {"key": key, "label": label, "dtype": "Number"} for key, label in groups.items()},
         },
-        # The token dragged from the actor: named for the character, its bars Endurance and Fatigue.
+        # The token dragged from the actor: named for the character, its bars Endurance and Fatigue. A
+        # player character's tokens share the actor's Endurance and Fatigue; a GM's NPC's (its kit given,
+        # as a batch gives it) each keep their own: several tokens of one NPC are several fighters.
         "prototypeToken": {
             "name": character.name,
-            "actorLink": True,
+            "actorLink": not character.equipment_given,
             "texture": {"src": IMAGE},
             "bar1": {"attribute": "health"},
             "bar2": {"attribute": "power"},
         },
-        "items": [],
+        "items": foundry_items.items(character, tables),
         "effects": [],
         "folder": None,
         "flags": {"chargen": {"version": chargen.__version__, "seed": character.seed}},
@@ -148,8 +151,8 @@ def _derived(character: Character, tables: Tables) -> Attributes:
         found["defense"] = _number(combat.defense, "Defense (17.5)")
     if combat.armor is not None:
         found["protection"] = _number(combat.armor.protection, "Armor protection (18.1)")
-    if character.experience_bank is not None:
-        found["experience_bank"] = _number(character.experience_bank, "Experience Point Bank (8.6)")
+    bank, _ = skill_boxes.bank(character, tables)  # the record's: every record prints one (8.6)
+    found["experience_bank"] = _number(int(bank.replace(",", "")), "Experience Point Bank (8.6)")
     for key, label, value, rule in shown_added(character, tables):  # a ruleset's own values
         if value is not None:
             found[_unique(_slug(key), found)] = _number(value, f"{label} ({rule})")
@@ -158,29 +161,36 @@ def _derived(character: Character, tables: Tables) -> Attributes:
 
 def _weapons(character: Character, tables: Tables) -> Attributes:
     found: Attributes = {}
-    lines: list[tuple[str, WeaponLine | UnarmedLine]] = [
-        (lookup.weapon(tables, line.name, f"combat.weapons[{index}].name").name, line)
+    lines: list[tuple[str, WeaponLine | UnarmedLine, str]] = [
+        (lookup.weapon(tables, line.name, f"combat.weapons[{index}].name").name, line, "20.2")
         for index, line in enumerate(character.combat.weapons)
     ]
-    lines.append(("Unarmed", character.combat.unarmed))
-    for name, line in lines:
+    lines.append(("Unarmed", character.combat.unarmed, "21"))  # Unarmed Combat's damage is 21's
+    for name, line, damage_rule in lines:
         key = _unique(_slug(name), found)
         rank = "unranked" if line.rank is None else f"Rank {line.rank}"
         found[f"{key}_strike"] = _number(line.strike_chance, f"{name}: Strike Chance ({rank}, 17.1)")
-        # 17.1: a strike hits on a D100 roll of the Strike Chance or less; the roll counts 1 for a hit
-        found[f"{key}_strike_roll"] = Attribute(
-            f"1d100cs<={line.strike_chance}",
-            f"{name}: strike roll, D100 at {line.strike_chance} or less (17.1)",
-            "Formula",
-        )
-        damage = _DAMAGE.match(line.damage)
-        found[f"{key}_damage"] = Attribute(
-            f"1d{damage.group(1)}{damage.group(2) or ''}" if damage else line.damage,
-            f"{name}: damage {line.damage} (20.2)",
-            "Formula" if damage else "String",
-        )
+        roll = strike_roll(line.strike_chance)
+        found[f"{key}_strike_roll"] = Attribute(roll.value, f"{name}: {roll.label}", roll.dtype)
+        damage = damage_attribute(line.damage, damage_rule)
+        found[f"{key}_damage"] = Attribute(damage.value, f"{name}: {damage.label}", damage.dtype)
         found[f"{key}_initiative"] = _number(line.initiative, f"{name}: Initiative (12.3)")
     return found
+
+
+def strike_roll(strike_chance: int) -> Attribute:
+    """17.1: a strike hits on a D100 roll of the Strike Chance or less; the roll counts 1 for a hit."""
+    return Attribute(
+        f"1d100cs<={strike_chance}", f"strike roll, D100 at {strike_chance} or less (17.1)", "Formula"
+    )
+
+
+def damage_attribute(damage: str, rule: str) -> Attribute:
+    """The record's damage, as a roll formula where it is dice and a modifier ("D10+4": "1d10+4")."""
+    dice = _DAMAGE.match(damage)
+    if dice:
+        return Attribute(f"1d{dice.group(1)}{dice.group(2) or ''}", f"damage {damage} ({rule})", "Formula")
+    return Attribute(damage, f"damage {damage} ({rule})", "String")
 
 
 def _abilities(character: Character, tables: Tables) -> Attributes:

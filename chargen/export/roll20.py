@@ -45,17 +45,39 @@ def roll20_id(character: Character, *parts: str) -> str:
     return "-" + "".join(ALPHABET[byte % len(ALPHABET)] for byte in seed[: ID_LENGTH - 1])
 
 
+#: Roll20's roll syntax in text: a roll template's fields ({{...}}), inline rolls ([[...]]) and references to
+#: attributes, abilities and macros (@{, %{, &{). Text the sheet's roll buttons put in a template (a spell's
+#: name, a possession's, a language's notes) must not open one: each pair gets a space between.
+ROLL_SYNTAX = ("{{", "}}", "[[", "]]", "@{", "%{", "&{")
+
+
+def roll_safe(text: str) -> str:
+    """`text` with no roll syntax left, still readable: "}} {{SC=[[99]]" becomes "} } { {SC=[ [99] ]"."""
+    while any(pair in text for pair in ROLL_SYNTAX):
+        for pair in ROLL_SYNTAX:
+            text = text.replace(pair, f"{pair[0]} {pair[1]}")
+    return text
+
+
 @dataclass
 class _Attribs:
     character: Character
     rows: list[DocumentValue] = field(default_factory=list)
+    #: Each repeating section's row ids, in the record's order (Roll20 sorts a section's rows by its
+    #: `_reporder_repeating_<section>` where there is one, else by id, which is a hash).
+    order: dict[str, list[str]] = field(default_factory=dict)
 
     def add(self, name: str, value: object) -> None:
-        """One attribute; a value chargen does not have (None) is left out, for the sheet's default."""
+        """One attribute; a value chargen does not have (None) is left out, for the sheet's default.
+        Every text is made roll-safe: any of them may reach a roll template."""
         if value is None:
             return
-        text = _text(value)
+        text = roll_safe(_text(value))
         self.rows.append({"name": name, "current": text, "max": "", "id": roll20_id(self.character, name)})
+
+    def add_row_orders(self) -> None:
+        for section, ids in self.order.items():
+            self.add(f"_reporder_repeating_{section}", ",".join(ids))
 
     def update(self, values: dict[str, object]) -> None:
         for name, value in values.items():
@@ -64,6 +86,7 @@ class _Attribs:
     def row(self, section: str, index: int, values: dict[str, object]) -> None:
         """One row of a repeating section: repeating_<section>_<row id>_<name> for each value."""
         row_id = roll20_id(self.character, section, str(index))
+        self.order.setdefault(section, []).append(row_id)
         for name, value in values.items():
             self.add(f"repeating_{section}_{row_id}_{name}", value)
 
@@ -91,12 +114,13 @@ def character_json(character: Character, tables: Tables) -> Document:
     attribs.add("exm", character.experience_multiplier)
     attribs.add("version", names.source.version)
     attribs.update(character_shown(character, tables))
+    attribs.add_row_orders()
     return {
         "schema_version": 3,
         "type": "character",
         "character": {
             "oldId": roll20_id(character, "character"),
-            "name": character.name,
+            "name": roll_safe(character.name),
             "avatar": "",
             "bio": _bio(character, tables),
             "gmnotes": _gm_notes(character, tables),
@@ -258,4 +282,28 @@ def _gm_notes(character: Character, tables: Tables) -> str:
         f" {label} {'—' if value is None else value} ({rule})."
         for _, label, value, rule in shown_added(character, tables)
     )
-    return f"Made by chargen {chargen.__version__}{seed}. {load_note(character, tables)}{added}"
+    unwritten = " ".join(_unwritten(character, tables))
+    notes = f"{load_note(character, tables)}{roll_safe(added)} {unwritten}"
+    return f"Made by chargen {chargen.__version__}{seed}. {notes}"
+
+
+def _unwritten(character: Character, tables: Tables) -> list[str]:
+    """What the sheet shows by its own default where chargen writes nothing, said in the GM's words."""
+    race = lookup.race(tables, character.race)
+    notes = []
+    if not (race.starting_age or "").isdigit():
+        age = race.starting_age or "none given"
+        notes.append(
+            f"Age: the race's starting age is {age} (IV, 8); the sheet's reads 0 until you type one."
+        )
+    notes.append(
+        "Magic Resistance: not in chargen's tables (Book Two); the sheet works it out once WP is retyped."
+    )
+    talents = [row.name for row in skill_boxes.magic(character, tables).rows if not row.rank.isdigit()]
+    if talents:
+        notes.append(f"Granted by the race, without a Rank (6.4-6.9): {', '.join(talents)}.")
+    for line in character.combat.weapons:
+        if line.damage_modifier is None:
+            name = lookup.weapon(tables, line.name, "").name
+            notes.append(f"{name}: no damage modifier; its damage is {line.damage} (20.2), in its notes.")
+    return [roll_safe(note) for note in notes]

@@ -153,14 +153,16 @@ def sheet_pounds(character: Character, tables: Tables) -> float:
 
 
 def load_note(character: Character, tables: Tables) -> str:
-    """What the sheet's load table will do to Agility once PS, a weight or the money is edited."""
+    """What the sheet's load table will do to Agility once it counts everything carried: a weight of each
+    kind and the money retyped (the import writes no weight totals)."""
     pounds = sheet_pounds(character, tables)
     loss = sheet_load_loss(character.characteristics.PS, pounds)
     if loss == 0:
         return "The sheet's load table takes nothing off Agility for what is carried."
     taken = "all of Agility" if loss is None else f"{loss} off Agility"
     return (
-        f"Once PS, a weight or the money is edited, the sheet's own load table takes {taken} for the "
-        f"{pounds:g} pounds it adds up; chargen's rules have no load table (82.9 is not in its tables): "
+        f"Once a weight of each kind carried and the money are retyped, the sheet's own load table takes "
+        f"{taken} for the {pounds:g} pounds it adds up; chargen's rules have no load table (82.9 is not "
+        "in its tables): "
         "delete the weights on the sheet to keep the record's Agility."
     )

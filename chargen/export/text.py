@@ -1,6 +1,6 @@
-"""The record's text for a tabletop's biography: the aspect and its effects (7), the race's special
-abilities (6.x), what is in play, and the character's notes; made from the record's own view model, so the
-words are the record's. HTML, escaped, as Roll20's bio and Foundry's biography keep it."""
+"""The record's text for a tabletop's biography: who the character is (the Who box), the aspect and its
+effects (7), the race's life span, starting age and special abilities (6.x), what is in play, and the
+character's notes; made from the record's own view model, so the words are the record's. HTML, escaped, as Roll20's bio and Foundry's biography keep it."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ def record_text_html(character: Character, tables: Tables) -> str:
     sheet = build_sheet(character, tables, chargen.__version__)
     aspect = sheet.aspect
     rule = f" ({aspect.rule})" if aspect.rule else ""
-    parts = [f"<h2>Aspect: {escape(aspect.name)}{escape(rule)}</h2>"]
+    # The record's Who box: race, gender, hand, aspect, social status, order of birth (IV)
+    who = "".join(f"<li>{escape(item.label)}: {escape(item.value)}</li>" for item in sheet.identity)
+    parts = [f"<h2>Who</h2><ul>{who}</ul>", f"<h2>Aspect: {escape(aspect.name)}{escape(rule)}</h2>"]
     if aspect.rows:
         rows = "".join(f"<li>{escape(row.when)}: {escape(row.effect)}</li>" for row in aspect.rows)
         parts.append(f"<ul>{rows}</ul>")

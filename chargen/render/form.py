@@ -3,9 +3,9 @@ PDF form field each gets. The template only places the fields; every name is mad
 
 A template gets `form` beside `sheet`: None for the printed record, else a Form whose names follow the
 sheet's own lists (the tracks, the Experience & Money lines, the ruled boxes' blank lines). A name says
-what the field holds (`endurance_current`, `endurance_box_12`, `wounds_2_grievous`, `notes_3`); a batch PDF
+what the field holds (`endurance_current`, `endurance_box_12` the box printed 12, `wounds_2_grievous`, `notes_3`); a batch PDF
 prefixes each record's names (`npc007_notes_3`), so every name is unique in the file. Lines of a ruled box
-are numbered from 1, top down; a track box's number is the point it stands for.
+are numbered from 1, top down; a track box's number is the one the record prints in it.
 """
 
 from __future__ import annotations
@@ -73,10 +73,9 @@ def form_fields(sheet: Sheet, prefix: str = "") -> Form:
     tracks = []
     for track in sheet.tracks:  # 3.4, 3.7: a box per point
         name = prefix + _slug(track.label)
-        # A box is named for the point it stands for (the first box the highest), whatever number the
-        # record prints in it (what is left once it is ticked, chargen.render.tracks).
-        points = range(len(track.boxes), 0, -1)
-        tracks.append(TrackFields(f"{name}_current", [f"{name}_box_{point}" for point in points]))
+        # A box is named by the number the record prints in it: what is left once it is ticked
+        # (chargen.render.tracks), the first box the highest, the last 0.
+        tracks.append(TrackFields(f"{name}_current", [f"{name}_box_{box.number}" for box in track.boxes]))
     return Form(
         tracks=tracks,
         experience=[
@@ -102,6 +101,7 @@ def _slug(text: str) -> str:
 #: Helvetica, a checkbox's mark in ZapfDingbats ("4" is its check mark, 12.7.4.2.3's /CA).
 _FONTS = {"/Helv": "/Helvetica", "/ZaDb": "/ZapfDingbats"}
 _TEXT_SIZE = re.compile(r"([0-9.]+)\s+Tf")
+_FONT_NAME = re.compile(r"(/[^\s/]+)\s+[0-9.]+\s+Tf")
 
 
 def finished(pdf: bytes) -> bytes:
@@ -119,16 +119,43 @@ def finished(pdf: bytes) -> bytes:
     form.pop("/NeedAppearances", None)
     fields = form["/Fields"]
     assert isinstance(fields, list)
+    field_fonts: set[str] = set()
     for reference in fields:
         widget = _dictionary(reference)
         if widget.get("/FT") == "/Btn":
             _finish_checkbox(writer, widget)
         else:
             size = _TEXT_SIZE.search(str(widget.get("/DA", "")))
+            field_fonts.update(_FONT_NAME.findall(str(widget.get("/DA", ""))))
             widget[NameObject("/DA")] = TextStringObject(f"/Helv {size[1] if size else '0'} Tf 0 g")
-    out = BytesIO()
-    writer.write(out)
-    return out.getvalue()
+    _drop_fonts(writer, field_fonts)
+    return _written(writer)
+
+
+def _drop_fonts(writer: PdfWriter, names: set[str]) -> None:
+    """The text fields' own font (templates' "Record Field", which no printed text uses) gone from the
+    pages' resources: WeasyPrint embeds a field's font whole, and every field is drawn in Helvetica."""
+    from pypdf.generic import NameObject
+
+    for page in writer.pages:
+        fonts = _dictionary(page["/Resources"]).get("/Font")
+        if fonts is not None:
+            for name in names:
+                _dictionary(fonts).pop(NameObject(name), None)
+
+
+def _written(writer: PdfWriter) -> bytes:
+    """The file without an object nothing reaches: pypdf drops, in a pass, the objects no other object
+    names, and a font's objects name each other in a chain (font, descendant, descriptor, font file),
+    so passes are made until one drops nothing; copies pypdf made of one object are merged."""
+    out = b""
+    while True:
+        writer.compress_identical_objects(remove_duplicates=True, remove_unreferenced=True)
+        buffer = BytesIO()
+        writer.write(buffer)
+        if len(buffer.getvalue()) == len(out):
+            return out
+        out = buffer.getvalue()
 
 
 def _dictionary(value: object) -> DictionaryObject:

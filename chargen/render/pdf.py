@@ -20,10 +20,11 @@ from chargen.errors import ChargenError
 from chargen.paths import templates_dir
 from chargen.render import fetcher
 from chargen.render.errors import RenderError
-from chargen.render.html import FONTS_CSS, LAYOUT_CSS, LAYOUT_MARKS, fonts_css, layout_css
+from chargen.render.html import FONTS_CSS, LAYOUT_CSS, LAYOUT_MARKS, fonts_css, layout_css, read_asset
 
 #: chargen's fontconfig configuration: the shipped fallback fonts only.
 FONTCONFIG_FILE = "fonts/fonts.conf"
+FIELD_FONT_CSS = "field-font.css"
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class _Engine:
     font_config: Any
     fonts: Any
     layout: Any
+    field_font: Any  # a fillable record's text fields' own font (templates/field-font.css)
 
 
 class FetchedDict(TypedDict):
@@ -131,9 +133,15 @@ def _engine() -> _Engine:
     layout = weasyprint.CSS(
         string=layout_css(), base_url=base + LAYOUT_CSS, url_fetcher=url_fetcher, font_config=font_config
     )
+    field_font = weasyprint.CSS(
+        string=read_asset(FIELD_FONT_CSS),
+        base_url=base + FIELD_FONT_CSS,
+        url_fetcher=url_fetcher,
+        font_config=font_config,
+    )
     if refused:
         raise RenderError(refused[0])
-    return _Engine(weasyprint, font_config, fonts, layout)
+    return _Engine(weasyprint, font_config, fonts, layout, field_font)
 
 
 def _causes(error: BaseException) -> Iterator[BaseException]:
@@ -185,6 +193,8 @@ def write_pdf(
         raise RenderError(f"cannot write the record's fonts to {where} ({error.strerror or error})") from None
     refused: list[str] = []
     stylesheets = [engine.fonts, engine.layout] if default_template else [engine.fonts]
+    if forms:
+        stylesheets.append(engine.field_font)
     try:
 
         def layout(page: str) -> Any:

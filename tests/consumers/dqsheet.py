@@ -72,7 +72,7 @@ ROW_DEFAULTS: dict[str, dict[str, Value]] = {
     "armour": dict.fromkeys(["wgt", "pro", "ag", "sth", "proact", "agact"], "0"),
     "shield": dict.fromkeys(["rank", "df", "def", "wgt", "dfpr", "md", "mdact"], "0"),
     "possession": {"wgt": "0"},
-    "spell": dict.fromkeys(["rank", "main", "exm", "base"], "0"),
+    "spell": dict.fromkeys(["rank", "main", "exm", "base"], "0") | {"type": "G"},
     "skill": {"rank": "0"},
 }
 ROW = re.compile(r"^repeating_([a-z]+)_(-[^_]+)_(.+)$")
@@ -475,3 +475,30 @@ def _money(sheet: Sheet, row: str | None, queue: deque[str]) -> None:
     sheet.set(
         {"monwgt": (cf * 4 + sp + gs + tg * 2) / 16, "totsp": cf / 4 + sp + gs * 12 + tg * 252}, queue=queue
     )
+
+
+# on("change:hist-options-flag"): the description panel's lines, whatever the flag; an age the sheet
+# has (its default "0" when none is set) is shown as "<age> y.o."
+@worker("hist-options-flag")
+def _description_lines(sheet: Sheet, row: str | None, queue: deque[str]) -> None:
+    age = sheet.get("age")
+    sheet.set({"stat-age": "" if age is None else f"{text(age)} y.o."}, queue=queue)
+
+
+# on("change:repeating_weapon:options-flag") and on("change:repeating_spell:options-flag"): closing a
+# row's panel (flag 0) copies its values into its summary line as they are: a weapon's range (`rg`, its
+# default "0" for one with none set), a spell's type, Rank and cast chance (`main`)
+def _summary_worker(section: str, copied: tuple[tuple[str, str], ...]) -> None:
+    @worker(f"{section}:options-flag")
+    def _summary(sheet: Sheet, row: str | None, queue: deque[str]) -> None:
+        if number(sheet.get(f"repeating_{section}_options-flag", row)) != 0:
+            return
+        values = {
+            f"repeating_{section}_sum-{short}": sheet.get(f"repeating_{section}_{name}", row)
+            for short, name in copied
+        }
+        sheet.set(values, row, queue)
+
+
+_summary_worker("weapon", (("range", "rg"), ("iv", "iv"), ("sc", "sc"), ("dm", "dm"), ("cl", "cl")))
+_summary_worker("spell", (("name", "name"), ("type", "type"), ("rank", "rank"), ("main", "main")))
