@@ -1,6 +1,8 @@
 """`chargen serve`'s 5.2 allocation control in a real Chromium: the six values typed with the keyboard alone,
 the points left counted as they are typed, a value the walk refuses shown at its field with the walk's own
-reason in an alert, and the finished character's file holding the values as typed."""
+reason in an alert, and the finished character's file holding the values as typed. The preview beside it
+shows only what was decided: no characteristic before it is placed, no race or gender modifier before
+they are chosen, a weapon as soon as it is bought."""
 
 from __future__ import annotations
 
@@ -114,3 +116,46 @@ def test_the_preview_draws_in_the_records_own_font(page: Any, server: Served) ->
         "return [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family); }"
     )
     assert '"Record Garamond"' in loaded or "Record Garamond" in loaded
+
+
+def _characteristics(page: Any) -> dict[str, list[str]]:
+    """The record's Characteristics table as the preview shows it: each row's Allocated, Race, Gender and
+    Value, by code."""
+    page.locator("#record").evaluate("details => { details.open = true; }")
+    rows = page.frame_locator("iframe").locator("section.characteristics tbody tr")
+    rows.first.wait_for()
+    found = {}
+    for row in rows.all():
+        code = row.locator("th").inner_text().strip()
+        found[code] = [cell.inner_text().strip() for cell in row.locator("td.num").all()]
+    return found
+
+
+def test_the_preview_shows_no_modifier_of_a_step_not_taken(page: Any, server: Served) -> None:
+    row = _to_allocation(page, server)
+    after_points = _characteristics(page)
+    assert all(cells == ["\u2014"] * 4 for code, cells in after_points.items() if code != "PC"), after_points
+    values = _lawful(row["total"], row["maximum"])
+    _type_with_keys(page, values)
+    press(page, "Use these values")
+    allocated = _characteristics(page)
+    for code, value in zip(TABLES.characteristics.primaries, values, strict=True):
+        assert allocated[code] == [str(value), "\u2014", "\u2014", str(value)], (code, allocated)
+    press_empty(page)  # no optional characteristics
+    assert step(page) == "gender"
+    page.get_by_role("radio", name="Female").check()
+    press(page, "Use this")
+    chosen = _characteristics(page)
+    assert chosen["PS"] == [str(values[0]), "\u2014", "\u22122", str(values[0] - 2)]  # 6.1, once chosen
+
+
+def test_a_weapon_shows_on_the_record_as_soon_as_it_is_bought(page: Any, server: Served) -> None:
+    page.goto(server.url + "new")
+    while step(page) != "weapons":
+        press_empty(page)
+    weapons = page.frame_locator("iframe").locator("section.weapons tbody tr td.text")
+    assert [cell.inner_text() for cell in weapons.all()] == ["Unarmed"]
+    page.get_by_role("checkbox", name="Dagger").check()
+    press(page, "Use these")
+    assert step(page) != "weapons"
+    assert [cell.inner_text() for cell in weapons.all()] == ["Dagger", "Unarmed"]  # before armour, shield

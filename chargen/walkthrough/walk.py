@@ -151,11 +151,15 @@ class Walk:
     def preview(self) -> Character:
         """The character as the steps so far make it (later steps filled in with a fixed seed; a whole
         file, as the rest chosen by chargen leaves it, keeps its own)."""
+        return self.built(self.data)
+
+    def built(self, data: dict[str, Any]) -> Character:
+        """A character file of this walk built as the preview builds it (later steps from a fixed seed)."""
         from chargen.api import build_spec
         from chargen.character_reading import character_input
 
-        seed = self.data.get("seed", PREVIEW_SEED)
-        return build_spec(character_input(copy.deepcopy(self.data)), seed=seed, tables=self.tables)
+        seed = data.get("seed", PREVIEW_SEED)
+        return build_spec(character_input(copy.deepcopy(data)), seed=seed, tables=self.tables)
 
     @property
     def concept(self) -> str | None:

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, redirect, request, url_for
 from chargen.api_door import whole_number
 from chargen.errors import ChargenError, InputError
 from chargen.walkthrough import Walk, new_walk
-from chargen.walkthrough.sections import undecided
+from chargen.walkthrough.sections import decided_preview, undecided
 from chargen.walkthrough.walk import Question, command_of
 from chargen.web.context import browser, page, record_response, server
 from chargen.web.downloads import DOWNLOADS, character_file
@@ -275,7 +275,7 @@ def record() -> Response:
         fonts_at = url_for("walk.record_font", version=fonts_version(), name="")
         # each derived value opens to its working, as `chargen render --html --explain` writes it
         preview = render_html(
-            walk.preview(), walk.tables, explain=True, undecided=undecided(walk), fonts_at=fonts_at
+            decided_preview(walk), walk.tables, explain=True, undecided=undecided(walk), fonts_at=fonts_at
         )
         return record_response(preview)
 
