@@ -90,20 +90,37 @@ def test_a_refused_value_shows_at_its_field_with_the_walks_reason(page: Any, ser
     maximum = row["maximum"]
     too_many = [maximum, maximum, maximum, maximum, maximum, maximum]  # more at the maximum than 5.2 allows
     _type_with_keys(page, too_many)
-    assert page.locator("#allocation-near").inner_text() == "6"
+    assert page.locator(f"#allocation-at-{maximum}").inner_text() == "6"  # counted as typed
     press(page, "Use these values")
     alert = page.locator("#refused")
     assert alert.get_attribute("role") == "alert"
     text = alert.inner_text()
-    assert text.startswith("Refused: allocation.") and "rule 5.2" in text, text
-    code = text.removeprefix("Refused: allocation.").split(":")[0]
-    refused = page.locator(f"#allocation-{code}")
-    assert refused.get_attribute("aria-invalid") == "true"
-    assert refused.get_attribute("aria-describedby") == "refused"
+    assert text.startswith("Refused: ") and "rule 5.2" in text, text
+    assert "allocation." not in text  # the file's key is not the page's word
+    refused = page.locator("input[name^='allocation.'][aria-invalid=true]")
+    assert refused.count() == 1 and refused.get_attribute("aria-describedby") == "refused"
+    code = str(refused.get_attribute("name")).removeprefix("allocation.")
+    assert f" {code} " in f" {text} " or f"{code} {maximum}" in text, (code, text)
     assert step(page) == "allocation.PS"  # nothing of the form was taken
     assert page.locator("ul.taken li").count() == 2  # the concept and 5.1's points only
     kept = [int(field.input_value()) for field in page.locator("input[name^='allocation.']").all()]
     assert kept == too_many  # what was typed stays, to correct
+
+
+def test_the_counter_counts_each_place_near_the_maximum_and_above_it(page: Any, server: Served) -> None:
+    row = _to_allocation(page, server)
+    maximum = row["maximum"]
+    explain = page.locator("#explain").inner_text()
+    limits = TABLES.characteristics.allocation_limits
+    at_maximum = limits.at_maximum_low if maximum in limits.low_maximums else limits.at_maximum
+    told = f"at most {at_maximum} at {maximum}, {limits.one_below} at {maximum - 1} and {limits.two_below} at"
+    assert told in explain  # 5.2's limit with its numbers
+    _type_with_keys(page, [maximum + 1, maximum + 2, maximum, maximum - 1, maximum - 2, maximum - 2])
+    counted = {
+        place: page.locator(f"#allocation-{place}").inner_text()
+        for place in (f"at-{maximum}", f"at-{maximum - 1}", f"at-{maximum - 2}", "over")
+    }
+    assert counted == {f"at-{maximum}": "1", f"at-{maximum - 1}": "1", f"at-{maximum - 2}": "2", "over": "2"}
 
 
 def test_the_preview_draws_in_the_records_own_font(page: Any, server: Served) -> None:

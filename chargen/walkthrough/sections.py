@@ -77,7 +77,7 @@ _TITLES: dict[str, tuple[str, Callable[[Walk], str]]] = {
     "college": ("abilities", lambda walk: "College of magic (34)"),
     "spells": ("abilities", lambda walk: "Talents and spells (34)"),
     "name": ("name", lambda walk: "Name (8.8)"),
-    "rest": ("name", lambda walk: "Every step left, chosen by chargen"),
+    "rest": ("name", lambda walk: "Every step left, chosen for you"),
 }
 
 

@@ -9,6 +9,7 @@ and can be undone.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -16,7 +17,7 @@ from flask import Blueprint, Response, redirect, request, url_for
 
 from chargen.api_door import whole_number
 from chargen.errors import ChargenError, InputError
-from chargen.walkthrough import Walk, new_walk
+from chargen.walkthrough import PAGE, Walk, new_walk
 from chargen.walkthrough.sections import decided_preview, undecided
 from chargen.walkthrough.walk import Question, command_of
 from chargen.web.context import browser, page, record_response, server
@@ -52,7 +53,7 @@ def replayed(state: Browser) -> Replayed:
     kept = state.walk
     if isinstance(kept, Replayed) and kept.made_of == _made_of(state):
         return kept
-    walk = new_walk(state.rules.tables(), state.seed)
+    walk = new_walk(state.rules.tables(), state.seed, PAGE)
     taken: list[Taken] = []
     for index, text in enumerate(state.answers):
         question = walk.current
@@ -95,7 +96,7 @@ def walk_page(
             concept=walk.concept,
             taken=len(made.taken),
             warnings=warnings(made.taken) if not error else [],
-            error=error,
+            error=in_plain_words(error),
             notice=notice,
             confirm=confirm,
             entry=entry,
@@ -238,6 +239,17 @@ def _allocated() -> dict[str, str]:
         for name, value in request.form.items()
         if name.startswith(ALLOCATION)
     }
+
+
+#: A key path a refusal begins with (`allocation.MD: `, `weapons[2]: `, `languages: `): the file's words,
+#: which the page leaves out (the step's title says where).
+_KEY_PATH = re.compile(r"^[a-z_][a-z0-9_]*(?:\[\d+\]|\.[A-Za-z_][\w-]*)*: ")
+
+
+def in_plain_words(refusal: str) -> str:
+    """A refusal as the page says it: without the key path it begins with, its first letter a capital."""
+    text = _KEY_PATH.sub("", refusal, count=1)
+    return text[:1].upper() + text[1:]
 
 
 def _refused_at(error: str) -> str:

@@ -22,21 +22,28 @@
   }
   var allocation = document.getElementById("allocation");
   if (allocation) {
-    // 5.2's control: the points left and how many values sit at or near the maximum, counted as the
-    // player types (the walk alone decides what it accepts, when the form is sent).
-    var maximum = Number(allocation.dataset.maximum);
+    // 5.2's control: the points left and how many values sit at each place near the maximum (and above
+    // it), counted as the player types (the walk alone decides what it accepts, when the form is sent).
+    var places = allocation.querySelectorAll("output.allocation-place");
     var recount = function () {
       var spent = Number(allocation.dataset.placed);
-      var near = Number(allocation.dataset.near);
+      var typed = [];
       allocation.querySelectorAll("input[type=number]").forEach(function (field) {
         var value = parseInt(field.value, 10);
         if (!isNaN(value)) {
           spent += value;
-          near += value >= maximum - 2 && value <= maximum ? 1 : 0;
+          typed.push(value);
         }
       });
+      places.forEach(function (place) {
+        var count = Number(place.dataset.placed);
+        typed.forEach(function (value) {
+          var over = place.dataset.over !== undefined && value > Number(place.dataset.over);
+          count += over || value === Number(place.dataset.value) ? 1 : 0;
+        });
+        place.value = count;
+      });
       document.getElementById("allocation-left").value = Number(allocation.dataset.total) - spent;
-      document.getElementById("allocation-near").value = near;
     };
     allocation.addEventListener("input", recount);
     recount();
