@@ -8,6 +8,7 @@ from typing import Any
 from chargen.errors import InputError
 from chargen.model import Character
 from chargen.walkthrough.dice_steps import dice_question, modifiers_told, sides_of
+from chargen.walkthrough.entries import pennies
 from chargen.walkthrough.walk import Choice, Question, Walk
 
 
@@ -157,7 +158,7 @@ def heritage_questions() -> list[Question]:
             "silver",
             "starting_allotment",
             "Starting allotment: then the Silver Pennies",
-            lambda walk, character: f"{character.starting_silver} Silver Pennies",
+            lambda walk, character: pennies(character.starting_silver),
         ),
     ]
 

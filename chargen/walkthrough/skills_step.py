@@ -20,6 +20,11 @@ def bank(walk: Walk) -> int:
     return character.experience_points if character.experience_bank is None else character.experience_bank
 
 
+def _left(walk: Walk) -> str:
+    left = bank(walk)
+    return f"{left} Experience Point{'' if left == 1 else 's'} left"
+
+
 def _or_none(walk: Walk) -> str:
     return walk.face.says(", or Enter for none")
 
@@ -75,7 +80,7 @@ def skills_question() -> Question:
             walk.data["skills"] = [{"name": skill, "rank": 0} for skill in chosen]
         _within_bank(walk, "skills")
         shown = ", ".join(skills[skill].name for skill in chosen) or "none"
-        return f"{shown}; {bank(walk)} Experience Points left"
+        return f"{shown}; {_left(walk)}"
 
     return Question(
         "skills",
@@ -130,7 +135,7 @@ def languages_question() -> Question:
         if chosen:
             walk.data["languages"] = [{"name": language, "rank": 0} for language in chosen]
         _within_bank(walk, "languages")
-        return f"{', '.join(chosen) or 'none'}; {bank(walk)} Experience Points left"
+        return f"{', '.join(chosen) or 'none'}; {_left(walk)}"
 
     def accepts(walk: Walk) -> str:
         languages = walk.tables.abilities.languages
@@ -265,7 +270,7 @@ def magic_question() -> Question:
         ]
         unlisted = [entry["name"] for entry in chosen.values() if "kind" in entry]
         note = f" ({unlisted_kept(unlisted)})" if unlisted else ""
-        return f"{', '.join(names) or 'none'}{note}; {bank(walk)} Experience Points left"
+        return f"{', '.join(names) or 'none'}{note}; {_left(walk)}"
 
     return Question(
         "spells",
