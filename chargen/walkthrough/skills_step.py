@@ -53,9 +53,10 @@ def _within_bank(walk: Walk, key: str) -> None:
         left = bank(walk)
         walk.data[key] = chosen  # the walk puts the step back as it was (Walk.answer)
         count = len(chosen)
+        what = ("skill" if key == "skills" else "language") + ("" if count == 1 else "s")
         raise InputError(
-            f"{key}: {count} at {flat} Experience Points each cost {count * flat}, more than the {left} "
-            "left; choose fewer (rule 8.6)"
+            f"{key}: {count} {what} at {flat} Experience Points each cost {count * flat}, more than the "
+            f"{left} left; choose fewer (rule 8.6)"
         ) from None
 
 
