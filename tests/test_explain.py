@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from chargen import api
 from chargen.character_file import dump_document
 from chargen.cli import cli
+from chargen.errors import ChargenError
 from chargen.model import Character
 from chargen.rules.combat import damage_text
 from chargen.rules.working import Node, Working
@@ -206,3 +207,24 @@ overrides:
     found = {item.key: item for item in evaluate(character, tables).values}
     assert found["combat.tmr"].lines()[0] == "TMR armored 9 (the GM's: fleet of foot); the rules give 4 (5.6)"
     assert found["sprint_tmr"].arithmetic() == "floor(9 \u00d7 1.5) = 13"
+
+
+def test_a_ruled_experience_bank_that_the_file_leaves_unset_keeps_the_rules_bank() -> None:
+    # nothing bought (8.6): the rules leave every Experience Point in the bank, as the record shows it
+    plain = "name: Test\nseed: 3\narchetype: fighter\n"  # a fighter buys no skill with the seed's dice
+    text = plain + "overrides:\n  experience_bank: {value: 50, reason: a gift}\n"
+    unruled = api.build(plain, "test.yaml")
+    assert unruled.experience_bank is None
+    ruled = api.build(text, "test.yaml")
+    assert ruled.overrides["experience_bank"].computed == unruled.experience_points
+    _, notes = api.checked(text, "test.yaml")
+    assert notes and f"in place of the rules' {unruled.experience_points}:" in notes[0]
+
+
+def test_a_misspelt_override_key_is_told_the_name_it_is_near() -> None:
+    text = (EXAMPLES / "rolf.yaml").read_text(encoding="utf-8")
+    with pytest.raises(ChargenError) as refused:
+        api.build(text + "overrides:\n  defence: {value: 12, reason: house}\n", "rolf.yaml")
+    assert "overrides.defence: is not a value chargen works out; did you mean 'defense'?" in str(
+        refused.value
+    )

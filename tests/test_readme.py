@@ -168,7 +168,7 @@ WALK_ANSWERS = {
     "Weapons to buy": ["short sword, dagger"],
     "Armor (": ["leather"],
     "Shield (": ["buckler"],
-    "Name (": ["Aerin Sunbow"],
+    "Name (": ["Aelinne Sunbow"],
 }
 
 

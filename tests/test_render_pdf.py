@@ -206,3 +206,15 @@ def test_template_may_use_the_package_fonts_and_stylesheet(tmp_path: Path) -> No
     reader = read(record_pdf(human(), template=template))
     assert "Rolf the Barbarian" in text_of(reader)
     assert any(name.endswith("+Mine-Italic") for name in font_names(reader))  # fonts/ may be loaded
+
+
+@pytest.mark.parametrize("seed", [2, 4])
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize("fillable", [False, True])
+def test_a_record_with_physical_beauty_is_two_pages(seed: int, paper: str, fillable: bool) -> None:
+    """5.5's Physical Beauty adds a row to the Characteristics box: on Letter it pushed the Wounds box
+    alone onto a third page, unless the front page gives it a line less."""
+    character = build_text(f"seed: {seed}\noptional: [PB]\n", "beauty.yaml")
+    assert "PB" in character["characteristics"]
+    pdf = record_pdf(character, paper=paper, fillable=fillable)
+    assert len(pypdf.PdfReader(io.BytesIO(pdf)).pages) == 2

@@ -1,6 +1,8 @@
 """`chargen serve`'s 5.2 allocation control in a real Chromium: the six values typed with the keyboard alone,
 the points left counted as they are typed, a value the walk refuses shown at its field with the walk's own
-reason in an alert, and the finished character's file holding the values as typed."""
+reason in an alert, and the finished character's file holding the values as typed. The preview beside it
+shows only what was decided: no characteristic before it is placed, no race or gender modifier before
+they are chosen, a weapon as soon as it is bought."""
 
 from __future__ import annotations
 
@@ -90,20 +92,37 @@ def test_a_refused_value_shows_at_its_field_with_the_walks_reason(page: Any, ser
     maximum = row["maximum"]
     too_many = [maximum, maximum, maximum, maximum, maximum, maximum]  # more at the maximum than 5.2 allows
     _type_with_keys(page, too_many)
-    assert page.locator("#allocation-near").inner_text() == "6"
+    assert page.locator(f"#allocation-at-{maximum}").inner_text() == "6"  # counted as typed
     press(page, "Use these values")
     alert = page.locator("#refused")
     assert alert.get_attribute("role") == "alert"
     text = alert.inner_text()
-    assert text.startswith("Refused: allocation.") and "rule 5.2" in text, text
-    code = text.removeprefix("Refused: allocation.").split(":")[0]
-    refused = page.locator(f"#allocation-{code}")
-    assert refused.get_attribute("aria-invalid") == "true"
-    assert refused.get_attribute("aria-describedby") == "refused"
+    assert text.startswith("Refused: ") and "rule 5.2" in text, text
+    assert "allocation." not in text  # the file's key is not the page's word
+    refused = page.locator("input[name^='allocation.'][aria-invalid=true]")
+    assert refused.count() == 1 and refused.get_attribute("aria-describedby") == "refused"
+    code = str(refused.get_attribute("name")).removeprefix("allocation.")
+    assert f" {code} " in f" {text} " or f"{code} {maximum}" in text, (code, text)
     assert step(page) == "allocation.PS"  # nothing of the form was taken
     assert page.locator("ul.taken li").count() == 2  # the concept and 5.1's points only
     kept = [int(field.input_value()) for field in page.locator("input[name^='allocation.']").all()]
     assert kept == too_many  # what was typed stays, to correct
+
+
+def test_the_counter_counts_each_place_near_the_maximum_and_above_it(page: Any, server: Served) -> None:
+    row = _to_allocation(page, server)
+    maximum = row["maximum"]
+    explain = page.locator("#explain").inner_text()
+    limits = TABLES.characteristics.allocation_limits
+    at_maximum = limits.at_maximum_low if maximum in limits.low_maximums else limits.at_maximum
+    told = f"at most {at_maximum} at {maximum}, {limits.one_below} at {maximum - 1} and {limits.two_below} at"
+    assert told in explain  # 5.2's limit with its numbers
+    _type_with_keys(page, [maximum + 1, maximum + 2, maximum, maximum - 1, maximum - 2, maximum - 2])
+    counted = {
+        place: page.locator(f"#allocation-{place}").inner_text()
+        for place in (f"at-{maximum}", f"at-{maximum - 1}", f"at-{maximum - 2}", "over")
+    }
+    assert counted == {f"at-{maximum}": "1", f"at-{maximum - 1}": "1", f"at-{maximum - 2}": "2", "over": "2"}
 
 
 def test_the_preview_draws_in_the_records_own_font(page: Any, server: Served) -> None:
@@ -116,3 +135,46 @@ def test_the_preview_draws_in_the_records_own_font(page: Any, server: Served) ->
         "return [...document.fonts].filter(f => f.status === 'loaded').map(f => f.family); }"
     )
     assert '"Record Garamond"' in loaded or "Record Garamond" in loaded
+
+
+def _characteristics(page: Any) -> dict[str, list[str]]:
+    """The record's Characteristics table as the preview shows it: each row's Allocated, Race, Gender and
+    Value, by code."""
+    page.locator("#record").evaluate("details => { details.open = true; }")
+    rows = page.frame_locator("iframe").locator("section.characteristics tbody tr")
+    rows.first.wait_for()
+    found = {}
+    for row in rows.all():
+        code = row.locator("th").inner_text().strip()
+        found[code] = [cell.inner_text().strip() for cell in row.locator("td.num").all()]
+    return found
+
+
+def test_the_preview_shows_no_modifier_of_a_step_not_taken(page: Any, server: Served) -> None:
+    row = _to_allocation(page, server)
+    after_points = _characteristics(page)
+    assert all(cells == ["\u2014"] * 4 for code, cells in after_points.items() if code != "PC"), after_points
+    values = _lawful(row["total"], row["maximum"])
+    _type_with_keys(page, values)
+    press(page, "Use these values")
+    allocated = _characteristics(page)
+    for code, value in zip(TABLES.characteristics.primaries, values, strict=True):
+        assert allocated[code] == [str(value), "\u2014", "\u2014", str(value)], (code, allocated)
+    press_empty(page)  # no optional characteristics
+    assert step(page) == "gender"
+    page.get_by_role("radio", name="Female").check()
+    press(page, "Use this")
+    chosen = _characteristics(page)
+    assert chosen["PS"] == [str(values[0]), "\u2014", "\u22122", str(values[0] - 2)]  # 6.1, once chosen
+
+
+def test_a_weapon_shows_on_the_record_as_soon_as_it_is_bought(page: Any, server: Served) -> None:
+    page.goto(server.url + "new")
+    while step(page) != "weapons":
+        press_empty(page)
+    weapons = page.frame_locator("iframe").locator("section.weapons tbody tr td.text")
+    assert [cell.inner_text() for cell in weapons.all()] == ["Unarmed"]
+    page.get_by_role("checkbox", name="Dagger").check()
+    press(page, "Use these")
+    assert step(page) != "weapons"
+    assert [cell.inner_text() for cell in weapons.all()] == ["Dagger", "Unarmed"]  # before armour, shield

@@ -69,11 +69,11 @@ def test_unknown_ruleset_names_cost_no_folder_read_each(client: Any, monkeypatch
 @pytest.mark.parametrize(
     ("count", "seed", "refused"),
     [
-        ("²", "", "count: a whole number from 1 to 1000, not '²'"),
-        ("٣", "", "count: a whole number from 1 to 1000, not '٣'"),
-        ("2", "²", "seed: a whole number from 0 to 1,000,000,000,000,000, or empty for a new one; not '²'"),
+        ("²", "", "How many NPCs: a whole number from 1 to 1000, not '²'"),
+        ("٣", "", "How many NPCs: a whole number from 1 to 1000, not '٣'"),
+        ("2", "²", "Seed: a whole number from 0 to 1,000,000,000,000,000, or empty for a new one; not '²'"),
         ("2", "1000000000000001", "not '1000000000000001'"),
-        ("2", "9" * 5000, "seed: a whole number from 0 to 1,000,000,000,000,000"),
+        ("2", "9" * 5000, "Seed: a whole number from 0 to 1,000,000,000,000,000"),
         ("2", "-1", "not '-1'"),
         ("2", "1_000", "not '1_000'"),
     ],

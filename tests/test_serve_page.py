@@ -114,6 +114,8 @@ def test_the_explained_records_pass_axe_and_open_a_working_without_script(page: 
     page.set_input_files("#file", str(EXAMPLES / "rolf.yaml"))
     press(page, "Open")
     page.goto(server.url + "new")
+    while step(page) in ("concept", "rolls.points", "allocation.PS"):  # every working rests on 5.2's values
+        press_empty(page)
     for record in ("open/record.html", "new/record.html"):
         page.goto(server.url + record)
         assert page.locator("script").count() == 0
@@ -228,8 +230,9 @@ def test_the_gms_downloads_equal_chargen_batch(page: Any, server: Served, tmp_pa
     page.fill("#archetype", "bandit=2,fighter=1")
     page.fill("#seed", "11")
     page.select_option("#paper", "a4")
-    for label in ("Stat blocks (Markdown)", "Every Character Record in one PDF"):
-        page.get_by_label(label, exact=False).check()
+    for label in ("Stat blocks", "Every Character Record in one PDF"):
+        page.get_by_role("checkbox", name=label).check()
+    page.select_option("#statblocks-format", "markdown")
     press(page, "Make the NPCs")
     page.wait_for_selector("iframe.roster", timeout=180_000)
     assert page.frame_locator("iframe.roster").locator("body").inner_text().strip()

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from chargen.rules.allocation import allocation_problems
 from chargen.tables import load_tables
 from chargen.walkthrough.entries import can_finish, dice_entry
+from chargen.walkthrough.walk import TERMINAL
 
 TABLES = load_tables()
 LIMITS = TABLES.characteristics.allocation_limits
@@ -46,10 +47,10 @@ def test_can_finish_agrees_with_a_search_of_every_completion(data: st.DataObject
 
 
 def test_a_d100_entered_as_00_is_100_and_other_dice_are_checked() -> None:
-    assert dice_entry("00", [100], "7.1") == [100]
-    assert dice_entry("", [100], "7.1") is None
-    assert dice_entry("4 5", [10, 10], "5.1", total=True) == [9]
-    assert dice_entry("9", [10, 10], "5.1", total=True) == [9]
+    assert dice_entry("00", [100], "7.1", TERMINAL) == [100]
+    assert dice_entry("", [100], "7.1", TERMINAL) is None
+    assert dice_entry("4 5", [10, 10], "5.1", TERMINAL, total=True) == [9]
+    assert dice_entry("9", [10, 10], "5.1", TERMINAL, total=True) == [9]
 
 
 def test_the_preview_shows_the_values_placed_before_all_six_are() -> None:

@@ -42,7 +42,8 @@ def _page(
     fonts_at: str | None = None,
 ) -> str:
     import chargen
-    from chargen.render.build import blanked, build_sheet
+    from chargen.render.build import build_sheet
+    from chargen.render.undecided import blanked
     from chargen.render.working_rows import explained_so_far
 
     sheet = blanked(build_sheet(character, tables, chargen.__version__, explain=explain), undecided)

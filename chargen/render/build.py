@@ -3,8 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
-from dataclasses import replace
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Union
 
 from chargen.errors import InputError
@@ -150,31 +149,6 @@ def _stun(combat: Combat, tables: Tables) -> list[Item]:
         Item("Stun recovery", num(combat.stun_recovery), captions.stun_recovery(tables.combat)),
         Item("Breakage / drop", num(combat.breakage_check), captions.breakage_check(tables.combat)),
     ]
-
-
-def blanked(sheet: Sheet, undecided: Collection[str]) -> Sheet:
-    """A walk's preview: what the player has not decided yet (`Name`, the labels of the identity lines,
-    `Weapons` for the arms and armour, `Skills` for the skills and languages) shows as a dash rather than
-    as what the preview's fixed dice made of it."""
-    if not undecided:
-        return sheet
-    if "Weapons" in undecided:
-        sheet = replace(sheet, weapons=[], armor=[Item("Armor", DASH)], shield=[Item("Shield", DASH)])
-    if "Skills" in undecided:
-        sheet = replace(sheet, skills=[], languages=[])
-    identity = [replace(item, value=DASH) if item.label in undecided else item for item in sheet.identity]
-    named = {item.label: item.value for item in identity}
-    race_open = "Race" in undecided
-    return replace(
-        sheet,
-        name=DASH if "Name" in undecided else sheet.name,
-        subtitle=" ".join(value for value in (named["Gender"], named["Race"]) if value != DASH) or DASH,
-        race=named["Race"],
-        identity=identity,
-        life_span=DASH if race_open else sheet.life_span,
-        starting_age=DASH if race_open else sheet.starting_age,
-        abilities=[] if race_open else sheet.abilities,
-    )
 
 
 def _identity(character: Character, tables: Tables, race_name: str, gender: str) -> list[Item]:

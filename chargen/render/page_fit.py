@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from chargen.render import skill_boxes
-from chargen.render.sheet import Item, Sheet, WeaponRow
+from chargen.render.sheet import CHARACTERISTICS, Item, Sheet, WeaponRow
 from chargen.render.tracks import Track, extra_lines
 
 #: Blank lines under the Equipment carried, for pencil.
@@ -31,7 +31,9 @@ NOTE_CHARS_PER_LINE = 40
 def fitted_to_pages(sheet: Sheet) -> Sheet:
     """The sheet with its page fitting worked out from its boxes."""
     name = sheet.name
-    wounds = _wounds_lines(sheet.weapons, sheet.tracks, sheet.rule_captions)
+    # an optional characteristic's row (5.5: Physical Beauty) lengthens the Characteristics box by a line
+    optional_rows = max(0, len(sheet.characteristics) - len(CHARACTERISTICS))
+    wounds = _wounds_lines(sheet.weapons, sheet.tracks, sheet.rule_captions) - optional_rows
     return replace(
         sheet,
         name_size="" if len(name) <= 36 else ("long" if len(name) <= 90 else "very-long"),

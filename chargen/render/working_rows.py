@@ -161,7 +161,7 @@ KIT_FREE = ("characteristics.", "tmr", "stun_threshold", "stun_recovery")
 def explained_so_far(sheet: Sheet, undecided: Collection[str]) -> Sheet:
     """A walk's preview with --explain: until its weapons, armour and shield are chosen, only the workings
     that do not rest on them (the others would name the preview's stand-ins), and no link to one left out."""
-    if "Weapons" not in undecided:
+    if not any(step in undecided for step in ("Weapons", "Armor", "Shield")):
         return sheet
     free = {anchor(key) for key in KIT_FREE}
     kept = [row for row in sheet.workings if row.anchor in free or row.anchor.startswith(anchor(KIT_FREE[0]))]

@@ -4,6 +4,7 @@ ruleset's own values from any value they read, 18.2's rolls from a Strike Chance
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, TypeVar
@@ -40,7 +41,7 @@ def with_overrides(character: Character, given: Mapping[str, Override] | None, t
         working = _named(name, found, problems)
         if working is None:
             continue
-        computed = character.experience_bank if working.key == EXPERIENCE_BANK else working.value
+        computed = _rules_bank(character) if working.key == EXPERIENCE_BANK else working.value
         ruled[working.key] = Overridden(value=override.value, reason=override.reason, computed=computed)
         nodes[working.key] = working.node
     if problems:
@@ -66,15 +67,30 @@ def _named(name: str, found: list[Working], problems: list[Problem]) -> Working 
     try:
         matched = selected(found, [name])
     except InputError:
-        problems.append(
-            _problem(name, "is not a value chargen works out (`chargen explain FILE` lists them)")
-        )
+        told = f"is not a value chargen works out{_nearest(name, found)} (`chargen explain FILE` lists them)"
+        problems.append(_problem(name, told))
         return None
     if len(matched) != 1:
         keys = ", ".join(item.key for item in matched[:4])
         problems.append(_problem(name, f"names {len(matched)} values ({keys}, ...): name one"))
         return None
     return _ruleable(name, matched[0], problems)
+
+
+def _rules_bank(character: Character) -> int:
+    """The Experience Point Bank as the rules leave it (8.6): what is left after buying, or every
+    Experience Point when nothing was bought (the record shows the same)."""
+    bank = character.experience_bank
+    return character.experience_points if bank is None else bank
+
+
+def _nearest(name: str, found: list[Working]) -> str:
+    """`; did you mean 'defense'?` for a misspelt value's name (`defence`), by its whole key or its last
+    part; '' when none is close."""
+    keys = {item.key: item.key for item in found} | {EXPERIENCE_BANK: EXPERIENCE_BANK}
+    keys |= {key.rsplit(".", 1)[-1]: key for key in list(keys) if key.rsplit(".", 1)[-1] not in keys}
+    close = difflib.get_close_matches(name.strip().casefold(), list(keys), n=1)
+    return f"; did you mean {keys[close[0]]!r}?" if close else ""
 
 
 def _ruleable(name: str, working: Working, problems: list[Problem]) -> Working | None:

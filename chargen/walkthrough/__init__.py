@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from chargen.tables import Tables
 from chargen.walkthrough.steps import questions
-from chargen.walkthrough.walk import Question, Walk
+from chargen.walkthrough.walk import PAGE, TERMINAL, Face, Question, Walk
 
-__all__ = ["Question", "Walk", "new_walk"]
+__all__ = ["PAGE", "TERMINAL", "Face", "Question", "Walk", "new_walk"]
 
 
-def new_walk(tables: Tables, seed: int) -> Walk:
-    """A walk at its first step; `seed` rolls whatever the player leaves to chargen."""
-    return Walk(tables=tables, seed=seed, questions=questions(tables))
+def new_walk(tables: Tables, seed: int, face: Face = TERMINAL) -> Walk:
+    """A walk at its first step; `seed` rolls whatever the player leaves to chargen; `face`: where it is
+    shown (the terminal's prompt, or a page)."""
+    return Walk(tables=tables, seed=seed, questions=questions(tables), face=face)

@@ -8,6 +8,7 @@ from typing import Any
 from chargen.errors import InputError
 from chargen.model import Character
 from chargen.walkthrough.dice_steps import dice_question, modifiers_told, sides_of
+from chargen.walkthrough.entries import pennies
 from chargen.walkthrough.walk import Choice, Question, Walk
 
 
@@ -22,8 +23,9 @@ def gender_question() -> Question:
     def take(walk: Walk, text: str) -> str:
         options = sorted(walk.tables.birthrights.genders)
         if not text:
-            walk.data["gender"] = walk.rng.choice(options)
-            return f"chargen chose {walk.data['gender']}"
+            chosen_for_you = walk.rng.choice(options)
+            walk.data["gender"] = chosen_for_you
+            return walk.face.says("chargen chose ", "chosen for you: ") + chosen_for_you
         chosen = [option for option in options if option.startswith(text.lower())]
         if len(chosen) != 1:
             raise InputError(f"gender: {text[:40]!r}; answer {' or '.join(options)} (6.1)")
@@ -33,16 +35,16 @@ def gender_question() -> Question:
     return Question(
         "gender",
         explain,
-        lambda walk: "male or female (Enter: chargen chooses)",
+        lambda walk: f"male or female{walk.face.says(' (Enter: chargen chooses)')}",
         take,
         accepts=lambda walk: (
-            "male or female, or the first letters of either (m, fem); Enter: chargen chooses"
+            f"male or female, or the first letters of either (m, fem){walk.face.says('; Enter: chargen chooses')}"
         ),
         choices=lambda walk: [
             Choice(key, gender.name, modifiers_told(gender.modifiers) or "no change")
             for key, gender in sorted(walk.tables.birthrights.genders.items())
         ],
-        empty="Let chargen choose",
+        empty="Choose for me",
     )
 
 
@@ -58,7 +60,9 @@ def hand_question() -> Question:
         lambda walk: [5, 10],
         lambda walk: walk.tables.birthrights.hands.rule,
         explain,
-        lambda walk, character: f"{character.hand}-handed",
+        lambda walk, character: (
+            character.hand if character.hand == "ambidextrous" else f"{character.hand}-handed"
+        ),
     )
 
 
@@ -154,7 +158,7 @@ def heritage_questions() -> list[Question]:
             "silver",
             "starting_allotment",
             "Starting allotment: then the Silver Pennies",
-            lambda walk, character: f"{character.starting_silver} Silver Pennies",
+            lambda walk, character: pennies(character.starting_silver),
         ),
     ]
 
@@ -206,9 +210,13 @@ def name_question() -> Question:
 
     return Question(
         "name",
-        lambda walk: "8.8 Name: any name you like, or the one chargen offers.",
-        lambda walk: f"Name (Enter for {offered_name(walk)})",
+        lambda walk: "8.8 Name: any name you like, or the one offered.",
+        lambda walk: (
+            f"Name{walk.face.says(f' (Enter for {offered_name(walk)})', f' ({offered_name(walk)} is offered)')}"
+        ),
         take,
-        accepts=lambda walk: "any name of one line, up to 500 characters; Enter takes the one offered",
+        accepts=lambda walk: (
+            f"any name of one line, up to 500 characters{walk.face.says('; Enter takes the one offered')}"
+        ),
         empty="Take the name offered",
     )

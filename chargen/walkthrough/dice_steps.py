@@ -9,7 +9,7 @@ from typing import Any
 from chargen.dice import DiceSpec
 from chargen.errors import InputError
 from chargen.model import Character
-from chargen.walkthrough.entries import dice_entry, dice_named
+from chargen.walkthrough.entries import dice_entry, dice_named, listed
 from chargen.walkthrough.walk import Choice, Die, Question, Walk
 
 ROLL_FOR_ME = "Roll the dice for me"
@@ -30,23 +30,24 @@ def dice_question(
     (a number, or a list for dice kept apart)."""
 
     def ask(walk: Walk) -> str:
-        return f"Your {dice_named(sides(walk))}{' (or their total)' if total else ''}, or Enter to roll"
+        either = " (or their total)" if total else ""
+        return f"Your {dice_named(sides(walk))}{either}{walk.face.says(', or Enter to roll')}"
 
     def take(walk: Walk, text: str) -> str:
         dice = sides(walk)
-        entered = dice_entry(text, dice, rule(walk), total=total)
+        entered = dice_entry(text, dice, rule(walk), walk.face, total=total)
         values = entered if entered is not None else [walk.roll(side)[0] for side in dice]
         recorded: Any = sum(values) if total or len(dice) == 1 else values
         walk.data["rolls"][roll_key(walk) if roll_key else key] = recorded
         rolled = "" if entered is not None else "rolled "
-        return f"{rolled}{recorded}: {result(walk, walk.preview())}"
+        return f"{rolled}{listed(values) if isinstance(recorded, list) else recorded}: {result(walk, walk.preview())}"
 
     def accepts(walk: Walk) -> str:
         dice = dice_named(sides(walk))
         either = " or their total" if total else ""
         return (
             f"the {dice} you rolled, one number per die{either}, separated by spaces or commas "
-            "(a D100 showing 00 is 100); Enter: chargen rolls them"
+            f"(a D100 showing 00 is 100){walk.face.says('; Enter: chargen rolls them')}"
         )
 
     numbers = _dice_fields(sides)
@@ -69,10 +70,10 @@ def race_roll(index: int) -> Question:
 
     def ask(walk: Walk) -> str:
         race = walk.tables.races[walk.data["race_attempts"][index]]
-        return f"Your D100 for {race.name} (at or under {race.chance} succeeds), or Enter to roll"
+        return f"Your D100 for {race.name} (at or under {race.chance} succeeds){walk.face.says(', or Enter to roll')}"
 
     def take(walk: Walk, text: str) -> str:
-        entered = dice_entry(text, [100], "6.3")
+        entered = dice_entry(text, [100], "6.3", walk.face)
         value = entered[0] if entered is not None else walk.roll(100)[0]
         walk.data["rolls"].setdefault("race", []).append(value)
         race_id = walk.data["race_attempts"][index]
@@ -90,7 +91,7 @@ def race_roll(index: int) -> Question:
         ask,
         take,
         applies,
-        lambda walk: "the D100 you rolled, 1-100 (00 is 100); Enter: chargen rolls it",
+        lambda walk: f"the D100 you rolled, 1-100 (00 is 100){walk.face.says('; Enter: chargen rolls it')}",
         numbers=lambda walk: [Die("D100", 1, 100)],
         empty=ROLL_FOR_ME,
     )
@@ -101,7 +102,8 @@ def race_attempt(index: int) -> Question:
     order = ("first", "second", "third")[index]
 
     def ask(walk: Walk) -> str:
-        return f"Race to try {order} (e.g. Elf), or Enter to {'be human' if index == 0 else 'stop trying'}"
+        enter = f", or Enter to {'be human' if index == 0 else 'stop trying'}"
+        return f"Race to try {order} (e.g. Elf){walk.face.says(enter)}"
 
     def take(walk: Walk, text: str) -> str:
         from chargen.names import resolved
@@ -119,7 +121,8 @@ def race_attempt(index: int) -> Question:
             )
         if walk.tables.races[race_id].chance >= 100:
             raise InputError(
-                f"race_attempts[{index}]: anyone may be {race_id}; press Enter to stop trying (6.3)"
+                f"race_attempts[{index}]: anyone may be {race_id}; "
+                f"{walk.face.says('press Enter', 'press Stop trying')} to stop trying (6.3)"
             )
         tried.append(race_id)
         return f"trying {walk.tables.races[race_id].name}"
@@ -138,7 +141,7 @@ def race_attempt(index: int) -> Question:
 
 def _untried_told(walk: Walk) -> str:
     races = [choice.label for choice in untried(walk)]
-    return f"a race not tried yet ({', '.join(races)}), in any case; Enter: no more tries"
+    return f"a race not tried yet ({', '.join(races)}), in any case{walk.face.says('; Enter: no more tries')}"
 
 
 def untried(walk: Walk) -> list[Choice]:

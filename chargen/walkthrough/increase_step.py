@@ -91,7 +91,10 @@ def increase_question() -> Question:
     return Question(
         "weapons.increase",
         explain,
-        lambda walk: "Weapons to increase by Rank instead, separated by commas, or Enter for PS on all",
+        lambda walk: (
+            "Weapons to increase by Rank instead, separated by commas"
+            + walk.face.says(", or Enter for PS on all")
+        ),
         take,
         lambda walk: bool(_choices(walk)),
         choices=_offered,

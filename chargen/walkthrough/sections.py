@@ -3,10 +3,13 @@ with its rule number (never a key of the character file), and what a step said s
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import copy
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from chargen.messages import CHARACTERISTIC_WORDS
+from chargen.model import Character
 from chargen.walkthrough.walk import Walk
 
 #: The sections in the walk's order, by key, with their titles.
@@ -21,6 +24,15 @@ SECTIONS = {
     "name": "Name",
 }
 _ORDINALS = ("first", "second", "third")
+
+
+class Modified(Protocol):
+    """A table entry that may change characteristics: a gender (6.1) or a race (6.2)."""
+
+    @property
+    def modifiers(self) -> Mapping[str, object]: ...
+
+
 _NAMES = {code: name for code, name in CHARACTERISTIC_WORDS.values()}
 
 
@@ -65,7 +77,7 @@ _TITLES: dict[str, tuple[str, Callable[[Walk], str]]] = {
     "college": ("abilities", lambda walk: "College of magic (34)"),
     "spells": ("abilities", lambda walk: "Talents and spells (34)"),
     "name": ("name", lambda walk: "Name (8.8)"),
-    "rest": ("name", lambda walk: "Every step left, chosen by chargen"),
+    "rest": ("name", lambda walk: "Every step left, chosen for you"),
 }
 
 
@@ -110,13 +122,52 @@ _DECIDED_BY = {
     "Aspect": "rolls.aspect",
     "Social status": "rolls.social_status",
     "Order of birth": "rolls.sibling_rank",
-    "Weapons": "shield",
+    "Experience": "rolls.experience",
+    "Money": "rolls.silver",
+    "Weapons": "weapons",
+    "Armor": "armor",
+    "Shield": "shield",
     "Skills": "spells",
 }
 
 
 def undecided(walk: Walk) -> frozenset[str]:
-    """The record's lines the walk has not decided yet."""
+    """The record's lines the walk has not decided yet: those of _DECIDED_BY, and each characteristic
+    not placed (5.2) or rolled (5.5) yet, with Fatigue while Endurance is not placed (5.3)."""
+    characteristics = walk.tables.characteristics
+    deciding = {
+        **_DECIDED_BY,
+        **{code: f"allocation.{code}" for code in characteristics.primaries},
+        **{item.code: f"rolls.{item.code}" for item in characteristics.optional},
+    }
     keys = [question.key for question in walk.questions]
     at = walk.position if walk.current is not None else len(keys)
-    return frozenset(label for label, key in _DECIDED_BY.items() if key in keys and at <= keys.index(key))
+    found = {label for label, key in deciding.items() if key in keys and at <= keys.index(key)}
+    if "EN" in found:
+        found.add("FT")
+    return frozenset(found)
+
+
+def decided_preview(walk: Walk) -> Character:
+    """The preview as the page shows it: a gender or race not chosen yet stands in as one without
+    modifiers (6.1, 6.2), so the characteristics read as allocated until they are chosen (the record shows
+    a dash for the gender and race themselves)."""
+    open_steps = undecided(walk)
+    if not open_steps & {"Gender", "Race"}:
+        return walk.preview()
+    data = copy.deepcopy(walk.data)
+    gender = _without_modifiers(walk.tables.birthrights.genders.items())
+    if "Gender" in open_steps and gender is not None:
+        data["gender"] = gender
+    race = _without_modifiers((key, race) for key, race in walk.tables.races.items() if not race.types)
+    if "Race" in open_steps and race is not None:
+        for key in ("race_attempts", "race_type"):
+            data.pop(key, None)
+        data.get("rolls", {}).pop("race", None)
+        data["race"] = race
+    return walk.built(data)
+
+
+def _without_modifiers(entries: Iterable[tuple[str, Modified]]) -> str | None:
+    """The first entry that changes no characteristic (human, male in the book's tables), or None."""
+    return next((key for key, entry in entries if not entry.modifiers), None)

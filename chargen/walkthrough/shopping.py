@@ -8,6 +8,7 @@ from typing import Any
 from chargen.errors import InputError
 from chargen.names import resolved
 from chargen.rules.combat import armor_cost
+from chargen.walkthrough.entries import loss, pennies
 from chargen.walkthrough.walk import Choice, Question, Walk
 
 #: What the names accept, for `help`.
@@ -33,8 +34,9 @@ def _within_purse(walk: Walk, key: str, purse: int) -> None:
         if over is None:
             raise
         raise InputError(
-            f"{key}: that brings the kit to {over.value} Silver Pennies, and the purse holds {purse} "
-            "(8.5); choose less, or press Enter for none"
+            f"{key}: that brings the kit to {pennies(over.value if isinstance(over.value, int) else None)}, "
+            f"and the purse holds {purse} (8.5); choose less, or "
+            + walk.face.says("press Enter for none", "press None")
         ) from None
 
 
@@ -50,7 +52,7 @@ def weapons_question() -> Question:
             and stats["MD"] >= weapon.md
         ]
         return (
-            f"8.7 Arms (20.2): buy within your {purse} Silver Pennies; Ranks come later, with Experience. "
+            f"8.7 Arms (20.2): buy within your {pennies(purse)}; Ranks come later, with Experience. "
             f"Within your PS {stats['PS']} and MD {stats['MD']} and purse: {', '.join(fitting) or 'none'}."
         )
 
@@ -64,15 +66,15 @@ def weapons_question() -> Question:
         if not walk.data["weapons"]:
             del walk.data["weapons"]
         _within_purse(walk, "weapons", purse)
-        bought = f"{_bought(walk, 'weapons')}; {_left(walk)} Silver Pennies left"
+        bought = f"{_bought(walk, 'weapons')}; {pennies(_left(walk))} left"
         return "\n".join([bought, *weapon_warnings(walk)])
 
     return Question(
         "weapons",
         explain,
-        lambda walk: "Weapons to buy, separated by commas (e.g. Short Sword, Dagger), or Enter for none",
+        lambda walk: f"Weapons to buy, separated by commas (e.g. Short Sword, Dagger){_or_none(walk)}",
         take,
-        accepts=lambda walk: _WEAPONS_ACCEPTED,
+        accepts=lambda walk: _WEAPONS_ACCEPTED + walk.face.says("; Enter buys none"),
         choices=_weapon_choices,
         many=True,
         empty="None",
@@ -81,8 +83,12 @@ def weapons_question() -> Question:
 
 _WEAPONS_ACCEPTED = (
     f"names from the Weapons Chart (20.2) {_SPELLING}, separated by commas; a weapon above your PS or MD is "
-    "sold, with a warning of what it costs you; Enter buys none"
+    "sold, with a warning of what it costs you"
 )
+
+
+def _or_none(walk: Walk) -> str:
+    return walk.face.says(", or Enter for none")
 
 
 def _priced(cost: int | None, purse: int) -> str:
@@ -103,7 +109,7 @@ def _weapon_choices(walk: Walk) -> list[Choice]:
             for code, need in (("PS", weapon.ps), ("MD", weapon.md))
             if stats[code] < need
         ]
-        note = f"{weapon.cost} Silver Pennies; PS {weapon.ps}, MD {weapon.md}"
+        note = f"{pennies(weapon.cost)}; needs PS {weapon.ps}, MD {weapon.md}"
         if short:
             note += f"; warning: {', '.join(short)} (20.2)"
         found.append(Choice(key, weapon.name, note, _priced(weapon.cost, purse)))
@@ -162,7 +168,7 @@ def armor_question() -> Question:
         priced = ", ".join(
             f"{armor.name} {armor_cost(armor, size, human)}" for armor in walk.tables.armor.values()
         )
-        return f"8.7 Armor (18.1), priced for your size; {_left(walk)} Silver Pennies left: {priced}."
+        return f"8.7 Armor (18.1), priced for your size; {pennies(_left(walk))} left: {priced}."
 
     def take(walk: Walk, text: str) -> str:
         purse = walk.preview().starting_silver
@@ -170,14 +176,16 @@ def armor_question() -> Question:
         if text:
             walk.data["armor"] = resolved("armor", text, walk.tables.armor, "on the Armor Chart (18.1)")
         _within_purse(walk, "armor", purse)
-        return f"{_bought(walk, 'armor')}; {_left(walk)} Silver Pennies left"
+        return f"{_bought(walk, 'armor')}; {pennies(_left(walk))} left"
 
     return Question(
         "armor",
         explain,
-        lambda walk: "Armor (e.g. Leather), or Enter for none",
+        lambda walk: f"Armor (e.g. Leather){_or_none(walk)}",
         take,
-        accepts=lambda walk: f"one name from the Armor Chart (18.1) {_SPELLING}; Enter buys none",
+        accepts=lambda walk: (
+            f"one name from the Armor Chart (18.1) {_SPELLING}{walk.face.says('; Enter buys none')}"
+        ),
         choices=_armor_choices,
         empty="None",
     )
@@ -193,7 +201,7 @@ def _armor_choices(walk: Walk) -> list[Choice]:
             Choice(
                 key,
                 armor.name,
-                f"{cost} Silver Pennies for your size; Protection {armor.protection}, AG -{armor.agility_loss}",
+                f"{pennies(cost)} for your size; Protection {armor.protection}, {loss('AG', armor.agility_loss)}",
                 _priced(cost, purse),
             )
         )
@@ -203,7 +211,7 @@ def _armor_choices(walk: Walk) -> list[Choice]:
 def shield_question() -> Question:
     def explain(walk: Walk) -> str:
         priced = ", ".join(f"{shield.name} {shield.cost}" for shield in walk.tables.shields.values())
-        return f"8.7 Shield (17.5); {_left(walk)} Silver Pennies left: {priced}."
+        return f"8.7 Shield (17.5); {pennies(_left(walk))} left: {priced}."
 
     def take(walk: Walk, text: str) -> str:
         purse = walk.preview().starting_silver
@@ -213,19 +221,22 @@ def shield_question() -> Question:
             walk.data["shield"] = name
         _within_purse(walk, "shield", purse)
         shown = walk.tables.shields[walk.data["shield"]].name if "shield" in walk.data else "none"
-        return f"{shown}; {_left(walk)} Silver Pennies left"
+        return f"{shown}; {pennies(_left(walk))} left"
 
     return Question(
         "shield",
         explain,
-        lambda walk: "Shield (e.g. Buckler), or Enter for none",
+        lambda walk: f"Shield (e.g. Buckler){_or_none(walk)}",
         take,
-        accepts=lambda walk: f"one name from the Shield Chart (17.5) {_SPELLING}; Enter buys none",
+        accepts=lambda walk: (
+            f"one name from the Shield Chart (17.5) {_SPELLING}{walk.face.says('; Enter buys none')}"
+        ),
         choices=lambda walk: [
             Choice(
                 key,
                 shield.name,
-                f"{shield.cost} Silver Pennies; MD -{shield.manual_dexterity_loss}",
+                f"{pennies(shield.cost)}; Defense +{shield.defense_per_rank} a Rank; "
+                f"{loss('MD', shield.manual_dexterity_loss)}",
                 _priced(shield.cost, _left(walk)),
             )
             for key, shield in walk.tables.shields.items()

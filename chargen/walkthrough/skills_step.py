@@ -20,6 +20,22 @@ def bank(walk: Walk) -> int:
     return character.experience_points if character.experience_bank is None else character.experience_bank
 
 
+def _left(walk: Walk) -> str:
+    left = bank(walk)
+    return f"{left} Experience Point{'' if left == 1 else 's'} left"
+
+
+def _or_none(walk: Walk) -> str:
+    return walk.face.says(", or Enter for none")
+
+
+def _rule_told(rule: str | None) -> str:
+    """A rule number as a note gives it; a section the book numbers in Roman (I, its Introduction) as such."""
+    if not rule:
+        return "no rule number"
+    return f"rule {rule}" if rule[:1].isdigit() else f"section {rule} of the book"
+
+
 def _names(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
@@ -37,9 +53,10 @@ def _within_bank(walk: Walk, key: str) -> None:
         left = bank(walk)
         walk.data[key] = chosen  # the walk puts the step back as it was (Walk.answer)
         count = len(chosen)
+        what = ("skill" if key == "skills" else "language") + ("" if count == 1 else "s")
         raise InputError(
-            f"{key}: {count} at {flat} Experience Points each cost {count * flat}, more than the {left} "
-            "left; choose fewer (rule 8.6)"
+            f"{key}: {count} {what} at {flat} Experience Points each cost {count * flat}, more than the "
+            f"{left} left; choose fewer (rule 8.6)"
         ) from None
 
 
@@ -64,16 +81,16 @@ def skills_question() -> Question:
             walk.data["skills"] = [{"name": skill, "rank": 0} for skill in chosen]
         _within_bank(walk, "skills")
         shown = ", ".join(skills[skill].name for skill in chosen) or "none"
-        return f"{shown}; {bank(walk)} Experience Points left"
+        return f"{shown}; {_left(walk)}"
 
     return Question(
         "skills",
         explain,
-        lambda walk: "Skills to buy at Rank 0, separated by commas (e.g. Healer), or Enter for none",
+        lambda walk: f"Skills to buy at Rank 0, separated by commas (e.g. Healer){_or_none(walk)}",
         take,
         accepts=lambda walk: (
-            "names of skills (48-62) in any case, separated by commas, each once, within your Experience; "
-            "Enter buys none"
+            "names of skills (48-62) in any case, separated by commas, each once, within your Experience"
+            + walk.face.says("; Enter buys none")
         ),
         choices=lambda walk: _bought_at_rank_zero(walk, walk.tables.abilities.skills, "skills"),
         many=True,
@@ -119,17 +136,17 @@ def languages_question() -> Question:
         if chosen:
             walk.data["languages"] = [{"name": language, "rank": 0} for language in chosen]
         _within_bank(walk, "languages")
-        return f"{', '.join(chosen) or 'none'}; {bank(walk)} Experience Points left"
+        return f"{', '.join(chosen) or 'none'}; {_left(walk)}"
 
     def accepts(walk: Walk) -> str:
         languages = walk.tables.abilities.languages
         which = "any language your GM allows" if languages.open else "the languages the tables list"
-        return f"{which}, separated by commas, each once, within your Experience; Enter buys none"
+        return f"{which}, separated by commas, each once, within your Experience{walk.face.says('; Enter buys none')}"
 
     return Question(
         "languages",
         explain,
-        lambda walk: "Languages to buy at Rank 0, separated by commas (e.g. Elvish), or Enter for none",
+        lambda walk: f"Languages to buy at Rank 0, separated by commas (e.g. Elvish){_or_none(walk)}",
         take,
         accepts=accepts,
         choices=_language_choices,
@@ -176,11 +193,11 @@ def college_question() -> Question:
     return Question(
         "college",
         explain,
-        lambda walk: "College to join (e.g. Fire Magics), or Enter for none",
+        lambda walk: f"College to join (e.g. Fire Magics){_or_none(walk)}",
         take,
         accepts=lambda walk: (
-            f"one of: {', '.join(college.name for college in _colleges(walk).values())}, in any case; "
-            "Enter joins none"
+            f"one of: {', '.join(college.name for college in _colleges(walk).values())}, in any case"
+            + walk.face.says("; Enter joins none")
         ),
         choices=lambda walk: [
             Choice(key, college.name, f"rule {college.rule}") for key, college in _colleges(walk).items()
@@ -195,7 +212,7 @@ def _castable(walk: Walk) -> dict[str, str]:
     race = walk.preview().race
     college = walk.data.get("college")
     return {
-        key: f"{entry.name} ({entry.kind}, {entry.rule})"
+        key: f"{entry.name} (a {entry.kind}, {_rule_told(entry.rule)})"
         for key, entry in walk.tables.abilities.magic.entries.items()
         if may_cast(entry, college) and race not in entry.granted_to
     }
@@ -254,17 +271,17 @@ def magic_question() -> Question:
         ]
         unlisted = [entry["name"] for entry in chosen.values() if "kind" in entry]
         note = f" ({unlisted_kept(unlisted)})" if unlisted else ""
-        return f"{', '.join(names) or 'none'}{note}; {bank(walk)} Experience Points left"
+        return f"{', '.join(names) or 'none'}{note}; {_left(walk)}"
 
     return Question(
         "spells",
         explain,
-        lambda walk: "Talents and spells to learn, separated by commas, or Enter for none",
+        lambda walk: f"Talents and spells to learn, separated by commas{_or_none(walk)}",
         take,
         lambda walk: bool(walk.data.get("college")) and bool(_castable(walk)),
         accepts=lambda walk: (
             f"names from: {', '.join(_castable(walk).values())}; one the tables do not list with its kind, "
-            "e.g. Fireball (spell); Enter learns none"
+            "e.g. Fireball (spell)" + walk.face.says("; Enter learns none")
         ),
         choices=lambda walk: [
             Choice(key, walk.tables.abilities.magic.entries[key].name, told.partition(" (")[2].rstrip(")"))

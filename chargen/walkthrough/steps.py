@@ -18,7 +18,7 @@ from chargen.walkthrough.birth_steps import (
 )
 from chargen.walkthrough.concept import concept_question
 from chargen.walkthrough.dice_steps import dice_question, race_attempt, race_roll, sides_of
-from chargen.walkthrough.entries import lawful_values
+from chargen.walkthrough.entries import lawful_values, limits_told
 from chargen.walkthrough.increase_step import increase_question, optional_rules, withheld_rules
 from chargen.walkthrough.shopping import armor_question, shield_question, weapons_question
 from chargen.walkthrough.skills_step import (
@@ -87,8 +87,8 @@ def _allocation_explain(walk: Walk) -> str:
     total, maximum = _row(walk)
     minimum = walk.tables.characteristics.minimum_value
     return (
-        f"5.2 Allocation: spend all {total} points on the six, each {minimum} to {maximum}; only a few "
-        "may sit at or just below the maximum."
+        f"5.2 Allocation: spend all {total} points on the six, each {minimum} to {maximum}; "
+        f"{limits_told(walk.tables.characteristics.allocation_limits, maximum)}."
     )
 
 
@@ -120,7 +120,8 @@ def _allocate(code: str, codes: list[str]) -> Question:
 
     def ask(walk: Walk) -> str:
         values, left = _allowed(walk, slots)
-        return f"{code} ({_spans(values)} allowed; {left} points left for {slots}; Enter for {_even(values, left, slots)})"
+        even = walk.face.says(f"; Enter for {_even(values, left, slots)}")
+        return f"{code} ({_spans(values)} allowed; {left} points left for {slots}{even})"
 
     def take(walk: Walk, text: str) -> str:
         values, left = _allowed(walk, slots)
@@ -140,7 +141,8 @@ def _allocate(code: str, codes: list[str]) -> Question:
         values, left = _allowed(walk, slots)
         return (
             f"a whole number among those 5.2 still allows ({_spans(values)}), so the rest can be spent; "
-            f"Enter takes {_even(values, left, slots)}, near an even share"
+            + walk.face.says("Enter takes", "Near an even share takes")
+            + f" {_even(values, left, slots)}, near an even share"
         )
 
     numbers = _allocation_field(code, slots)
@@ -228,11 +230,14 @@ def _optional() -> Question:
     return Question(
         "optional",
         explain,
-        lambda walk: f"Codes to use (e.g. {', '.join(_optional_codes(walk))}), or Enter for none",
+        lambda walk: (
+            f"Codes to use (e.g. {', '.join(_optional_codes(walk))}){walk.face.says(', or Enter for none')}"
+        ),
         take,
         lambda walk: bool(_optional_codes(walk)),
         accepts=lambda walk: (
-            f"codes separated by commas or spaces, from: {', '.join(_optional_codes(walk))}; Enter for none"
+            f"codes separated by commas or spaces, from: {', '.join(_optional_codes(walk))}"
+            + walk.face.says("; Enter for none")
         ),
         choices=lambda walk: [
             *(

@@ -59,6 +59,22 @@ class Question:
     empty: str = "Enter"
 
 
+@dataclass(frozen=True)
+class Face:
+    """Where a walk is shown, for the few words that differ between its faces: at the terminal's prompt
+    an empty entry is Enter and chargen's commands are named; on a page, each step's buttons say what an
+    empty entry does, and the player reads no program words."""
+
+    terminal: bool = True
+
+    def says(self, terminal: str, page: str = "") -> str:
+        """The terminal's words, or the page's (none, by default: the page's buttons say it)."""
+        return terminal if self.terminal else page
+
+
+TERMINAL = Face(terminal=True)
+PAGE = Face(terminal=False)
+
 #: Words every prompt of a walk understands, whatever the step, with what each does (for `help`).
 COMMANDS = {
     "back": "undo the last step",
@@ -96,6 +112,7 @@ class Walk:
     allocation: dict[str, int] = field(default_factory=dict)  # 5.2 so far, until all six are placed
     marks: dict[str, Any] = field(default_factory=dict)  # the walk's own notes, not in the file
     position: int = 0
+    face: Face = TERMINAL
     _history: list[_Snapshot] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -151,11 +168,15 @@ class Walk:
     def preview(self) -> Character:
         """The character as the steps so far make it (later steps filled in with a fixed seed; a whole
         file, as the rest chosen by chargen leaves it, keeps its own)."""
+        return self.built(self.data)
+
+    def built(self, data: dict[str, Any]) -> Character:
+        """A character file of this walk built as the preview builds it (later steps from a fixed seed)."""
         from chargen.api import build_spec
         from chargen.character_reading import character_input
 
-        seed = self.data.get("seed", PREVIEW_SEED)
-        return build_spec(character_input(copy.deepcopy(self.data)), seed=seed, tables=self.tables)
+        seed = data.get("seed", PREVIEW_SEED)
+        return build_spec(character_input(copy.deepcopy(data)), seed=seed, tables=self.tables)
 
     @property
     def concept(self) -> str | None:
@@ -181,7 +202,7 @@ class Walk:
         character = build_spec(character_input(data), seed=seed, tables=self.tables)
         self.data = dict(to_document(character))
         self.position = len(self.questions)
-        return f"chargen chose the rest: {character.name}"
+        return self.face.says("chargen chose the rest: ", "the rest chosen for you: ") + character.name
 
     def document(self) -> Character:
         """The finished character file: every die and choice given, so nothing is left to a seed."""

@@ -3,6 +3,7 @@ of their own, with its progress on the page, the roster shown, and each file to 
 
 from __future__ import annotations
 
+import re
 import secrets
 import shlex
 import shutil
@@ -37,7 +38,20 @@ MAX_NPCS = 1000
 #: NPCs whose Character Records one PDF from the page may hold (about a third of a second each).
 MAX_RECORDS = 300
 pages = Blueprint("gm", __name__)
-FIELDS = ("count", "seed", "archetype", "group", "race", "gender", "paper")
+FIELDS = ("count", "groups", "seed", "archetype", "group", "race", "gender", "paper", "statblocks")
+#: The stat blocks' one checkbox, and the file each of its formats is written to (one run of `chargen
+#: batch` writes stat blocks in one format).
+STATBLOCKS = "statblocks"
+STATBLOCK_FORMATS = {"text": "statblocks.txt", "markdown": "statblocks.md"}
+#: The command line's options as the page's fields name them, for the messages `chargen batch` gives.
+FIELD_NAMES = {
+    "--group": "Encounter group",
+    "--archetype": "Archetypes",
+    "--race": "Race",
+    "--gender": "Gender",
+    "--count": "How many",
+    "--paper": "Paper",
+}
 
 
 @pages.get("/gm")
@@ -47,9 +61,12 @@ def gm_page(status: int = 200, problem: str = "", form: dict[str, str] | None = 
         "gm.html",
         status,
         problem=problem,
-        form=form or {"count": "10", "paper": "letter"},
+        form=form or {"count": "10", "groups": "1", "paper": "letter", "statblocks": "text"},
         chosen=set(request.form.getlist("files")) if form else {"npcs.jsonl", "npcs.csv", "roster.pdf"},
-        files=BATCH_FILES,
+        files={
+            name: offered for name, offered in BATCH_FILES.items() if name not in STATBLOCK_FORMATS.values()
+        },
+        statblocks=STATBLOCKS,
         archetypes=sorted(tables.archetypes),
         groups={key: group.name for key, group in tables.groups.items()},
         races=sorted(tables.races),
@@ -63,26 +80,55 @@ def gm_page(status: int = 200, problem: str = "", form: dict[str, str] | None = 
 def start() -> Response:
     form = {name: request.form.get(name, "").strip()[:200] for name in FIELDS}
     try:
-        job = _start(form, tuple(name for name in BATCH_FILES if name in choices(request, "files")))
+        job = _start(form, _files(form, choices(request, "files")))
     except ChargenError as error:
-        return gm_page(422, " ".join(str(error).split()), form)
+        return gm_page(422, page_words(str(error)), form)
     return redirect(url_for("gm.job_page", key=job.key), 303)  # type: ignore[return-value]
+
+
+def _files(form: dict[str, str], ticked: list[str]) -> tuple[str, ...]:
+    """The files ticked, in the page's order; the stat blocks in the format chosen beside their box."""
+    if STATBLOCKS in ticked:
+        chosen = STATBLOCK_FORMATS.get(form["statblocks"])
+        if chosen is None:
+            raise InputError(f"Stat blocks: as text or as Markdown, not {shown(form['statblocks'])}")
+        ticked = [*ticked, chosen]
+    files = tuple(name for name in BATCH_FILES if name in ticked)
+    if all(name in files for name in STATBLOCK_FORMATS.values()):  # one run writes one format
+        raise InputError("Stat blocks: one format at a time, text or Markdown")
+    return files
+
+
+def page_words(message: str) -> str:
+    """A message of `chargen batch` as the page says it: the page's field names for the command line's
+    options, no file of the tables named, on one line."""
+    for option, field_name in FIELD_NAMES.items():
+        message = message.replace(option, field_name)
+    message = re.sub(r" ?\(tables/[\w.-]+\)", "", message)
+    message = re.sub(r"(a group )?of tables/groups\.yaml", "a shipped group", message)
+    return " ".join(message.split())
+
+
+def _count(form: dict[str, str]) -> int:
+    """The NPCs asked for: with a group, how many such groups (empty: one), else how many NPCs."""
+    from chargen.api_door import whole_number
+
+    field, label = ("groups", "How many such groups") if form["group"] else ("count", "How many NPCs")
+    count = whole_number(form[field] or ("1" if form["group"] else ""))
+    if count is None or not 1 <= count <= MAX_NPCS:
+        raise InputError(f"{label}: a whole number from 1 to {MAX_NPCS}, not {shown(form[field])}")
+    return count
 
 
 def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
     from chargen.api import new_seed
-    from chargen.api_door import SEED_RANGE, seed_from_text, whole_number
+    from chargen.api_door import SEED_RANGE, seed_from_text
     from chargen.batch import BatchOptions, checked_plan
 
-    form["count"] = form["count"] or ("1" if form["group"] else "")  # a group alone: one such group
-    count = whole_number(form["count"])
-    if count is None or not 1 <= count <= MAX_NPCS:
-        raise InputError(f"count: a whole number from 1 to {MAX_NPCS}, not {shown(form['count'])}")
+    count = _count(form)
     seed = seed_from_text(form["seed"]) if form["seed"] else new_seed()
     if seed is None:  # the CLI's own check: a `chargen batch --seed` the page shows is one the CLI takes
-        raise InputError(f"seed: {SEED_RANGE}, or empty for a new one; not {shown(form['seed'])}")
-    if "statblocks.txt" in files and "statblocks.md" in files:
-        files = tuple(name for name in files if name != "statblocks.txt")
+        raise InputError(f"Seed: {SEED_RANGE}, or empty for a new one; not {shown(form['seed'])}")
     options = BatchOptions(
         count=count,
         seed=seed,
@@ -95,7 +141,7 @@ def _start(form: dict[str, str], files: tuple[str, ...]) -> Job:
     rules = browser().rules
     npcs = checked_plan(options, rules.tables()).count  # every option checked here, on the page
     if npcs > MAX_NPCS:
-        raise InputError(f"count: {npcs} NPCs; the page makes at most {MAX_NPCS} at once")
+        raise InputError(f"{npcs} NPCs; the page makes at most {MAX_NPCS} at once")
     if "records.pdf" in files and npcs > MAX_RECORDS:
         raise InputError(f"{npcs} Character Records; one PDF from the page holds at most {MAX_RECORDS}")
     folder = processes.scratch_folder("serve")  # a killed server's are removed at the next start

@@ -9,6 +9,7 @@ and can be undone.
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -16,8 +17,8 @@ from flask import Blueprint, Response, redirect, request, url_for
 
 from chargen.api_door import whole_number
 from chargen.errors import ChargenError, InputError
-from chargen.walkthrough import Walk, new_walk
-from chargen.walkthrough.sections import undecided
+from chargen.walkthrough import PAGE, Walk, new_walk
+from chargen.walkthrough.sections import decided_preview, undecided
 from chargen.walkthrough.walk import Question, command_of
 from chargen.web.context import browser, page, record_response, server
 from chargen.web.downloads import DOWNLOADS, character_file
@@ -62,7 +63,7 @@ def replayed(state: Browser) -> Replayed:
 def replay(kept: Kept) -> tuple[Walk, list[Taken]]:
     """A kept walk made again: its seed, then each answer, up to the first one that no longer holds (which
     cannot happen under the same rules; the walk goes on from what still holds)."""
-    walk = new_walk(kept.rules.tables(), kept.seed)
+    walk = new_walk(kept.rules.tables(), kept.seed, PAGE)
     taken: list[Taken] = []
     for text in kept.answers:
         question = walk.current
@@ -102,7 +103,7 @@ def walk_page(
             concept=walk.concept,
             taken=len(made.taken),
             warnings=warnings(made.taken) if not error else [],
-            error=error,
+            error=in_plain_words(error),
             notice=notice,
             confirm=confirm,
             entry=entry,
@@ -248,6 +249,17 @@ def _allocated() -> dict[str, str]:
     }
 
 
+#: A key path a refusal begins with (`allocation.MD: `, `weapons[2]: `, `languages: `): the file's words,
+#: which the page leaves out (the step's title says where).
+_KEY_PATH = re.compile(r"^[a-z_][a-z0-9_]*(?:\[\d+\]|\.[A-Za-z_][\w-]*)*: ")
+
+
+def in_plain_words(refusal: str) -> str:
+    """A refusal as the page says it: without the key path it begins with, its first letter a capital."""
+    text = _KEY_PATH.sub("", refusal, count=1)
+    return text[:1].upper() + text[1:]
+
+
 def _refused_at(error: str) -> str:
     """The characteristic a 5.2 refusal names (the walk's messages begin with the step's key), else ''."""
     head = error.split(":", 1)[0]
@@ -283,7 +295,7 @@ def record() -> Response:
         fonts_at = url_for("walk.record_font", version=fonts_version(), name="")
         # each derived value opens to its working, as `chargen render --html --explain` writes it
         preview = render_html(
-            walk.preview(), walk.tables, explain=True, undecided=undecided(walk), fonts_at=fonts_at
+            decided_preview(walk), walk.tables, explain=True, undecided=undecided(walk), fonts_at=fonts_at
         )
         return record_response(preview)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from chargen.walkthrough import Walk
+from chargen.walkthrough.entries import limits_told, near_places
 from chargen.walkthrough.sections import SECTIONS, one_line, titled
 from chargen.walkthrough.walk import Choice, Die, Question
 
@@ -58,23 +59,30 @@ class StepView:
 
 
 @dataclass(frozen=True)
+class Place:
+    """A value at or just below the maximum: how many characteristics 5.2 lets sit at it, how many do."""
+
+    value: int
+    allowed: int
+    placed: int
+
+
+@dataclass(frozen=True)
 class Allocation:
     """5.2 as one control: a field for each characteristic not placed yet (each answered as its own step
-    of the walk, in the walk's order), the values placed, the points and the maximum of 5.1's row."""
+    of the walk, in the walk's order), the values placed, the points and the maximum of 5.1's row, and
+    5.2's places near the maximum with the limit told in words."""
 
     fields: list[Die]
     placed: dict[str, int]
     total: int
     maximum: int
+    places: list[Place]
+    limit: str
 
     @property
     def left(self) -> int:
         return self.total - sum(self.placed.values())
-
-    @property
-    def near(self) -> int:
-        """How many placed values are at the maximum or one or two below it, where 5.2 limits the places."""
-        return sum(1 for value in self.placed.values() if value >= self.maximum - 2)
 
 
 def sections(walk: Walk, taken: list[Taken]) -> list[SectionView]:
@@ -125,7 +133,13 @@ def allocation(walk: Walk, question: Question) -> Allocation | None:
         for code in characteristics.primaries
         if code not in walk.allocation
     ]
-    return Allocation(fields, dict(walk.allocation), points.total, points.maximum)
+    limits = characteristics.allocation_limits
+    places = [
+        Place(value, allowed, sum(1 for placed in walk.allocation.values() if placed == value))
+        for value, allowed in near_places(limits, points.maximum)
+    ]
+    told = limits_told(limits, points.maximum)
+    return Allocation(fields, dict(walk.allocation), points.total, points.maximum, places, told)
 
 
 def warnings(taken: list[Taken]) -> list[str]:
