@@ -218,9 +218,9 @@ def _plain(kept: Kept, uploads: dict[str, str]) -> object:
     """A walk as written: an uploaded ruleset named by its digest (its text gathered in `uploads`)."""
     uploaded = []
     for name, text in kept.rules.uploaded:
-        named = digest(text)
-        uploads[named] = text
-        uploaded.append([name, named])
+        key = digest(text)
+        uploads[key] = text
+        uploaded.append([name, key])
     directory = kept_directory(kept.rules.directory)
     named = [ruleset_record(spec) for spec in kept.rules.named]
     rules = {"directory": directory, "named": named, "uploaded": uploaded}
