@@ -156,7 +156,9 @@ def test_a_walk_kept_records_its_ruleset_by_absolute_path_and_digest_and_reads_a
     monkeypatch.chdir(tmp_path)
     Path("house.yaml").write_text(UNRANKED, encoding="utf-8")
     saved = Saved(tmp_path / "walks")
-    assert saved.save("browser", KeptWalks(Kept(5, RulesChoice(".", ("house.yaml", "house-combat")), [""])))
+    assert None is saved.save(
+        "browser", KeptWalks(Kept(5, RulesChoice(".", ("house.yaml", "house-combat")), [""]))
+    )
     (written,) = (tmp_path / "walks").glob("*.json")
     rules = json.loads(written.read_text(encoding="utf-8"))["walk"]["rules"]
     assert rules["directory"] == str(tmp_path)
@@ -198,6 +200,7 @@ class _Browser:
             return error.code, error.read().decode("utf-8")
 
 
+@pytest.mark.slow  # a live `chargen serve`, started twice
 def test_chargen_serve_started_again_from_another_folder_goes_on_with_the_walk_under_its_rules(
     tmp_path: Path,
 ) -> None:

@@ -6,7 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.serve_support import CHROMIUM, FLAGS, need_browser, press, served, step, type_entry
+
+pytestmark = pytest.mark.slow  # a live `chargen serve` and Chromium
 
 
 def _opened(playwright: Any, profile: Path, width: int) -> Any:
