@@ -136,6 +136,26 @@ def _lower(value: Any) -> Any:
     return value.strip().lower() if isinstance(value, str) else value
 
 
+class Award(_Strict):
+    """12: Experience Points awarded at the end of an adventure, into the bank."""
+
+    award: Annotated[StrictInt, Field(ge=1, le=MAX_NUMBER)]
+    note: Name | None = None
+    date: Name | None = Field(None, description="when, as the player writes it (2026-12-06)")
+
+
+class Raise(_Strict):
+    """17, 87: Experience spent to raise a characteristic (PS, MD, ...), a weapon or shield held, a skill,
+    language or spell, to `to`. `cost` is what was spent: the GM's chart times the race multiplier (6.x) when
+    the file leaves it out, else the GM's figure as typed."""
+
+    raise_: Id = Field(alias="raise")
+    to: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)]
+    cost: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)] | None = None
+    note: Name | None = None
+    date: Name | None = Field(None, description="when, as the player writes it (2026-12-06)")
+
+
 class Item(_Strict):
     name: Id
     rank: Rank | None = Field(None, description="no rank = unranked; 0 is Rank 0")
@@ -284,6 +304,11 @@ class CharacterInput(_Strict):
     )
     notes: list[Name] | None = Field(
         None, max_length=MAX_ENTRIES, description="the player's notes (chargen adds its own)"
+    )
+    advancement: list[Award | Raise] | None = Field(
+        None,
+        max_length=MAX_ENTRIES,
+        description="12, 17, 87: what happened in play, in order: {award, note} and {raise, to, cost, note}",
     )
 
     @model_validator(mode="after")

@@ -207,6 +207,25 @@ class Overridden:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class HistoryLine:
+    """One entry of the file's advancement ledger as it applied (12, 17, 87): an award, or a raise of
+    `name` from `before` to `after`; `experience` is what it moved in the bank (+ awarded, - spent),
+    `charged` says where a cost came from ("chart": the GM's chart times the race multiplier; "given": as
+    the file typed it), `bank` is the bank after it."""
+
+    kind: str  # "award" or "raise"
+    name: str | None = field(default=None, metadata=OMITTED)  # what was raised: PS, broadsword, healer
+    label: str | None = field(default=None, metadata=OMITTED)  # how the record names it
+    before: int | None = field(default=None, metadata=OMITTED)
+    after: int | None = field(default=None, metadata=OMITTED)
+    experience: int
+    charged: str | None = field(default=None, metadata=OMITTED)
+    bank: int
+    note: str | None = field(default=None, metadata=OMITTED)
+    date: str | None = field(default=None, metadata=OMITTED)
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class Character:
     """A whole character: the choices and rolls that rebuild it, then everything derived from them.
     The fields stand in the character file's key order."""
@@ -263,6 +282,10 @@ class Character:
     # The GM's values in place of the rules' own, by the value's name as `chargen explain` takes it
     # (`defense`, `weapons.broadsword.strike_chance`, `experience_bank`): written in the values above too.
     overrides: dict[str, Overridden] | None = field(default=None, metadata=OMITTED)
+    # 12, 17, 87: the ledger as applied, in the file's order, and the Experience earned in all (8.5's
+    # plus every award); empty and None for a character not yet played.
+    history: list[HistoryLine] = field(default_factory=list, metadata=OMITTED)
+    experience_total: int | None = field(default=None, metadata=OMITTED)
     notes: list[str] = field(metadata=OMITTED)
 
 
