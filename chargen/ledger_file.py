@@ -24,8 +24,8 @@ def with_ledger_written(document: Document, character: Character) -> Document:
             rank = created[("unarmed", "unarmed")]
             if rank is not None:
                 written[key] = rank
-        elif key == "shield" and isinstance(value, dict) and ("shield", str(value["name"])) in created:
-            written[key] = _ranked(value, created[("shield", str(value["name"]))])
+        elif key == "shield" and isinstance(value, dict) and (raised := _shield_key(value, created)):
+            written[key] = _ranked(value, created[raised])
         elif isinstance(value, list) and key in _LISTS.values():
             kind = next(kind for kind, listed in _LISTS.items() if listed == key)
             entries = _as_created(value, kind, created)
@@ -34,6 +34,17 @@ def with_ledger_written(document: Document, character: Character) -> Document:
         else:
             written[key] = value
     return written
+
+
+def _shield_key(
+    shield: dict[str, DocumentValue], created: dict[tuple[str, str], int | None]
+) -> tuple[str, str] | None:
+    """The shield's entry among those raised: its own, or (17.5: one Rank as both) the weapon's it also is
+    (the Main-Gauche, one id on both charts)."""
+    for key in (("shield", str(shield["name"])), ("weapon", str(shield["name"]))):
+        if key in created:
+            return key
+    return None
 
 
 def _created_ranks(history: list[HistoryLine]) -> dict[tuple[str, str], int | None]:

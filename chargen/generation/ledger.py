@@ -123,7 +123,7 @@ def _raise(
     found.extend(problems)
     if problems or cost is None:
         return None
-    _apply(target, entry.to, standing)
+    _apply(target, entry.to, standing, tables)
     standing.bank -= cost
     return HistoryLine(
         kind="raise",
@@ -195,7 +195,7 @@ def _cost(
     return None, None
 
 
-def _apply(target: Target, to: int, standing: Standing) -> None:
+def _apply(target: Target, to: int, standing: Standing, tables: Tables) -> None:
     if target.kind == "characteristic":
         standing.characteristics[target.name] = to
     elif target.kind == "weapon":
@@ -203,6 +203,10 @@ def _apply(target: Target, to: int, standing: Standing) -> None:
             item.model_copy(update={"rank": to}) if item.name == target.name else item
             for item in standing.weapons
         ]
+        shield = standing.shield
+        if shield is not None and tables.shields[shield.name].weapon == target.name:
+            # 17.5: a shield that is also a weapon (the Main-Gauche) has one Rank as both
+            standing.shield = shield.model_copy(update={"rank": to})
     elif target.kind == "shield" and standing.shield is not None:
         standing.shield = standing.shield.model_copy(update={"rank": to})
     elif target.kind == "unarmed":

@@ -98,7 +98,8 @@ def _known(written: str, standing: Standing, tables: Tables) -> Target | None:
 
 def _new(path: KeyPath, written: str, standing: Standing, tables: Tables) -> Target | Problem:
     """A skill, language or spell the character does not have yet (8.6: one may be learned after any
-    adventure), from the tables (an open list takes a name as written)."""
+    adventure), from the tables: a name they do not list is refused even where the file's own lists are
+    open (`languages:` takes any name), for it cannot be told from a misspelt characteristic or weapon."""
     abilities = tables.abilities
     lists: tuple[tuple[Kind, Mapping[str, object]], ...] = (
         ("skill", abilities.skills),
@@ -109,10 +110,6 @@ def _new(path: KeyPath, written: str, standing: Standing, tables: Tables) -> Tar
         found = resolve(written, entries)
         if found is not None:
             return Target(kind, found, _label(found, entries), None)
-    if abilities.languages.open:
-        return Target("language", written.strip(), written.strip(), None)
-    if abilities.magic.open:
-        return Target("spell", written.strip(), written.strip(), None)
     named: dict[str, object] = {
         **{code: None for code in standing.characteristics},
         **{item.name: tables.weapons[item.name] for item in standing.weapons},
