@@ -140,3 +140,39 @@ def test_a_raise_with_no_cost_known_is_refused_saying_how_to_give_one(rolled: st
         "abilities.experience.cost_chart.characteristics.PS; give the GM's figure as `cost:` or a "
         "ruleset's chart (the Experience Cost Chart, 87.7, is not in the seeds); rule 17, 87"
     )
+
+
+def test_skills_learned_and_raised_are_written_as_created(rolled: str) -> None:
+    text = played(
+        rolled,
+        "{award: 900, date: 2026-12-06}",
+        "{raise: ranger, to: 1, cost: 300}",
+        "{raise: Healer, to: 0, cost: 100, note: taught by the abbess}",
+        "{raise: healer, to: 1, cost: 200}",
+        "{raise: unarmed combat, to: 1, cost: 50}",
+    )
+    made = api.build(text)
+    assert [(skill.name, skill.rank) for skill in made.skills] == [("ranger", 1), ("healer", 1)]
+    assert made.unarmed_rank == made.combat.unarmed.rank == 1
+    assert made.experience_bank == 112 + 900 - 650
+    assert [(line.what, line.before, line.after) for line in made.history[1:]] == [
+        ("skill", 0, 1),
+        ("skill", None, 0),
+        ("skill", 0, 1),
+        ("unarmed", None, 1),
+    ]
+    written = dump_document(made, "yaml")
+    assert "skills:\n- {name: ranger, rank: 0}\ncharacteristics:" in written  # as 8.6 bought it
+    assert "unarmed_rank" not in written
+    assert "- {raise: healer, to: 0, cost: 100, note: taught by the abbess}\n" in written
+    assert api.build(written) == made
+    assert api.validate(written) == []
+
+
+def test_validate_names_a_bank_the_ledger_gives_otherwise(after: Character) -> None:
+    written = dump_document(after, "yaml").replace("experience_bank: 212\n", "experience_bank: 312\n")
+    line = written.splitlines().index("experience_bank: 312") + 1
+    assert api.validate(written) == [
+        f"<input>:{line}:18: experience_bank: file says 312 but the rules give 212; leave it out and build works "
+        "it out, or keep a GM's value under overrides: with a reason"
+    ]
