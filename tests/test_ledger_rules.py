@@ -178,3 +178,28 @@ def test_endurance_raised_leaves_fatigue_as_created(tmp_path: Path, halfling: st
         "  chart 20: 5.3's chart at Endurance 16\n"
         "  raised 1: to 21 after advancement[1] (17, 87)\n"
     )
+
+
+def test_a_raise_past_what_a_file_holds_is_refused(halfling: str) -> None:
+    made = api.build(played(halfling, "{raise: PS, to: 10000, cost: 0}", "{raise: ranger, to: 100, cost: 0}"))
+    assert (made.characteristics.PS, made.skills[0].rank) == (10000, 100)
+    with pytest.raises(InputError) as error:
+        api.build(played(halfling, "{raise: PS, to: 10001, cost: 0}", "{raise: ranger, to: 101, cost: 0}"))
+    line = first_entry(halfling)
+    assert error.value.problems == [
+        f"<input>:{line}:19: advancement[0].to: 10001 is more than a character file holds (10000)",
+        f"<input>:{line + 1}:23: advancement[1].to: 101 is more than a character file holds (100)",
+    ]
+
+
+def test_a_shields_rank_raises_defense_to_its_maximum() -> None:
+    rolled = dump_document(api.roll(seed=42, archetype="fighter", race="dwarf"), "yaml")  # a Buckler
+    made = api.build(played(rolled, "{award: 1000}", "{raise: buckler, to: 4, cost: 10}"))
+    assert made.shield is not None and made.shield.rank == 4
+    assert made.combat.defense == api.build(rolled).combat.defense + 4 * 2  # 17.5: the Buckler's 2 a Rank
+    with pytest.raises(InputError) as error:
+        api.build(played(rolled, "{award: 1000}", "{raise: buckler, to: 5, cost: 10}"))
+    assert error.value.problems == [
+        f"<input>:{first_entry(rolled) + 1}:24: advancement[1].to: Rank 5 is above the maximum Rank 4 with a "
+        "shield (Shield on the Weapons Chart); rule 17.5 and 20.2"
+    ]
