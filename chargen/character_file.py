@@ -161,7 +161,8 @@ class Raise(_Strict):
 
 def _entry_kind(value: Any) -> str:
     """An entry with `award` is an award; any other, a raise (whose own keys its messages then name)."""
-    return f"{UNION_TAG}award" if isinstance(value, dict) and "award" in value else f"{UNION_TAG}raise"
+    award = isinstance(value, Award) or (isinstance(value, dict) and "award" in value)
+    return f"{UNION_TAG}award" if award else f"{UNION_TAG}raise"
 
 
 #: One entry of the ledger: its member chosen by its keys, so a mistake is told once, as that member's.

@@ -5,9 +5,10 @@ and builds back to itself."""
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from chargen import api
-from chargen.character_file import dump_document
+from chargen.character_file import Award, CharacterInput, Raise, dump_document
 from chargen.errors import ChargenError
 from chargen.model import Character, HistoryLine
 from chargen.tables import load_tables
@@ -176,3 +177,13 @@ def test_validate_names_a_bank_the_ledger_gives_otherwise(after: Character) -> N
         f"<input>:{line}:18: experience_bank: file says 312 but the rules give 212; leave it out and build works "
         "it out, or keep a GM's value under overrides: with a reason"
     ]
+
+
+def test_a_ledger_of_typed_entries_builds_as_the_files(rolled: str, after: Character) -> None:
+    """chargen.api.build_spec takes the entries as the models they are read into (chargen.character_file)."""
+    read = CharacterInput.model_validate(yaml.safe_load(rolled))
+    entries = [Award(award=500, note="Adventure 1")] + [
+        Raise.model_validate({"raise": name, "to": to, "cost": cost, "note": note})
+        for name, to, cost, note in (("long bow", 2, 300, "Adventure 1"), ("ps", 17, 100, "Adventure 2"))
+    ]
+    assert api.build_spec(read.model_copy(update={"advancement": entries})) == after
