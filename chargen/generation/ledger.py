@@ -181,10 +181,11 @@ def _cost(
     path: KeyPath, entry: Raise, target: Target, multiplier: float, tables: Tables, problems: list[Problem]
 ) -> tuple[int | None, str | None]:
     """The entry's own cost (the GM's), else the chart's times the race multiplier, else a problem saying
-    what is missing and how to give it."""
-    if entry.cost is not None:
-        return entry.cost, "given"
+    what is missing and how to give it. A cost the file gives that is the chart's figure (as `build -o`
+    writes it in) is told as the chart's: the file built again gives the same history."""
     price = chart_price(target, entry.to, multiplier, tables)
+    if entry.cost is not None:
+        return entry.cost, "chart" if entry.cost == price.cost else "given"
     if price.cost is not None:
         return price.cost, "chart"
     problems.append(
