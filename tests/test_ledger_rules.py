@@ -205,3 +205,20 @@ def test_a_shields_rank_raises_defense_to_its_maximum() -> None:
         f"<input>:{first_entry(rolled) + 1}:24: advancement[1].to: Rank 5 is above the maximum Rank 4 with a "
         "shield (Shield on the Weapons Chart); rule 17.5 and 20.2"
     ]
+
+
+def test_magic_is_learned_as_a_files_own_is(halfling: str, elf: str) -> None:
+    made = api.build(played(halfling, "{raise: cantrip, to: 0, cost: 20}"))  # 4.2: minor magic, any caster
+    assert [(spell.name, spell.rank, spell.kind) for spell in made.spells] == [("cantrip", 0, "spell")]
+    with pytest.raises(InputError) as error:
+        api.build(played(halfling, "{raise: starfire, to: 0, cost: 20}"))
+    assert error.value.problems == [
+        f"<input>:{first_entry(halfling)}:11: advancement[0].raise: Starfire is cast by adepts of Celestial "
+        "Magics; the file names no college; rule 34"
+    ]
+    with pytest.raises(InputError) as error:
+        api.build(played(elf, "{raise: witchsight, to: 1, cost: 1}"))
+    assert error.value.problems == [
+        f"<input>:{first_entry(elf)}:11: advancement[0].raise: Witchsight is the race's own talent, not "
+        "learned with Experience; rule 6.5"
+    ]

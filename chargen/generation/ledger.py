@@ -55,11 +55,13 @@ def _created(decided: Decisions, chosen: FileAbilities | None, stats: Characteri
     equipment, spec = decided.kit.equipment, decided.spec
     if chosen is not None:
         skills, languages, spells, bank = chosen.skills, chosen.languages, chosen.spells, chosen.bank
+        college = chosen.college
     elif spec.abilities_given:
-        skills, languages, spells, bank = [], [], [], None
+        skills, languages, spells, bank, college = [], [], [], None, None
     else:
         made = decided.abilities
         skills, languages, spells, bank = list(made.skills), [], list(made.spells), made.experience_bank
+        college = made.college
     points = decided.heritage.experience_points
     return Standing(
         characteristics=dict(stats.items()),
@@ -69,6 +71,8 @@ def _created(decided: Decisions, chosen: FileAbilities | None, stats: Characteri
         skills=list(skills),
         languages=list(languages),
         spells=list(spells),
+        college=college,
+        race=decided.born.race.race,
         bank=points if bank is None else bank,
         total=points,
     )
@@ -217,7 +221,7 @@ def _apply(target: Target, to: int, standing: Standing, tables: Tables) -> None:
     elif target.kind == "unarmed":
         standing.unarmed_rank = to
     elif target.kind == "spell":
-        standing.spells = _ranked_magic(standing.spells, target, to)
+        standing.spells = _ranked_magic(standing.spells, target, to, tables)
     else:
         have = standing.skills if target.kind == "skill" else standing.languages
         ranked = [Ranked(item.name, to) if item.name == target.name else item for item in have]
@@ -229,9 +233,9 @@ def _apply(target: Target, to: int, standing: Standing, tables: Tables) -> None:
             standing.languages = ranked
 
 
-def _ranked_magic(spells: list[MagicRanked], target: Target, to: int) -> list[MagicRanked]:
+def _ranked_magic(spells: list[MagicRanked], target: Target, to: int, tables: Tables) -> list[MagicRanked]:
     if target.before is None:
-        return [*spells, MagicRanked(target.name, to, "spell")]
+        return [*spells, MagicRanked(target.name, to, tables.abilities.magic.entries[target.name].kind)]
     return [MagicRanked(item.name, to, item.kind) if item.name == target.name else item for item in spells]
 
 
