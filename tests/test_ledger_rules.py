@@ -222,3 +222,13 @@ def test_magic_is_learned_as_a_files_own_is(halfling: str, elf: str) -> None:
         f"<input>:{first_entry(elf)}:11: advancement[0].raise: Witchsight is the race's own talent, not "
         "learned with Experience; rule 6.5"
     ]
+
+
+def test_the_bank_pays_to_its_last_point(halfling: str) -> None:
+    assert api.build(played(halfling, "{raise: spear, to: 1, cost: 112}")).experience_bank == 0
+    with pytest.raises(InputError) as error:
+        api.build(played(halfling, "{raise: spear, to: 1, cost: 113}"))
+    assert error.value.problems == [
+        f"<input>:{first_entry(halfling)}:31: advancement[0].cost: Spear to 1 costs 113 Experience Points but "
+        "the bank holds 112: 1 short; rule 17"
+    ]
