@@ -50,8 +50,8 @@ def ledger_step(
 
 
 def _created(decided: Decisions, chosen: FileAbilities | None, stats: Characteristics) -> Standing:
-    """The character as created: what with_abilities makes of the file's abilities and the bought ones,
-    and the 8.6 bank (none spent: the whole 8.5 Experience)."""
+    """The character as created: its kit, and what with_abilities makes of the file's abilities and the
+    bought ones, with the bank 8.6 leaves (the whole 8.5 Experience when nothing was bought)."""
     equipment, spec = decided.kit.equipment, decided.spec
     if chosen is not None:
         skills, languages, spells, bank = chosen.skills, chosen.languages, chosen.spells, chosen.bank
@@ -97,7 +97,12 @@ def applied(entries: list[Award | Raise], standing: Standing, multiplier: float,
         line = _raise(path, entry, standing, multiplier, tables, problems)
         if line is not None:
             history.append(line)
-            if line.name in standing.characteristics and line.before is not None and line.after is not None:
+            if (
+                line.what == "characteristic"
+                and line.name
+                and line.before is not None
+                and line.after is not None
+            ):
                 raised[line.name] = raised.get(line.name, 0) + line.after - line.before
     if problems:
         raise InputError(problems)
