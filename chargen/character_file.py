@@ -96,6 +96,26 @@ class Allocation(_Strict):
     WP: Count
 
 
+class StandingCharacteristics(Allocation):
+    """The characteristics as they stand: the six primaries and FT, PC (5.3, 5.4) after race, gender and
+    any raise; PB (5.5) when the character has it."""
+
+    FT: Count
+    PC: Count
+    PB: Count | None = None
+
+
+class Standing(_Strict):
+    """A played character as it stands, its creation unknown: no 5.1 roll, 5.2 allocation or 8.1-8.5 dice
+    are given or rolled. The Experience Point Bank and the Experience earned in all (12) are as the file
+    gives them (unknown when left out), and so are the Silver Pennies."""
+
+    characteristics: StandingCharacteristics
+    experience_bank: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)] | None = None
+    experience_total: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)] | None = None
+    silver_pennies: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)]
+
+
 class Rolls(BaseModel):
     """Every die used. Optional characteristics add their own keys (`beauty` for Physical Beauty)."""
 
@@ -247,6 +267,11 @@ class CharacterInput(_Strict):
     race_type: Id | None = None
     hand: HandId | None = None
     aspect: Id | None = None
+    standing: Standing | None = Field(
+        None,
+        description="a played character as it stands, its creation unknown: {characteristics, "
+        "experience_bank, experience_total, silver_pennies}",
+    )
     points: Points | None = None
     allocation: Allocation | None = None
     optional: list[Id] = Field(
@@ -296,6 +321,7 @@ class CharacterInput(_Strict):
     silver_pennies: int | None = None
     combat: dict[str, JsonValue] | None = None
     experience_bank: int | None = None
+    experience_total: int | None = Field(None, description="12: the Experience earned in all")
     overrides: dict[Id, Override] | None = Field(
         None,
         max_length=MAX_ENTRIES,
@@ -398,6 +424,7 @@ DERIVED_KEYS = (
     "silver_pennies",
     "combat",
     "experience_bank",
+    "experience_total",
     "notes",
 )
 

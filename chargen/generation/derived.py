@@ -28,7 +28,7 @@ from chargen.tables import Tables
 from chargen.tables.memo import per_tables
 from chargen.tables.schema import Armor, Shield
 from chargen.values.added import added_values
-from chargen.vocabulary import SCHEMA_VERSION
+from chargen.vocabulary import EIGHT, SCHEMA_VERSION
 
 #: A weapon line's Strike Chance, damage, damage modifier, two-handed damage, and endurance damage and
 #: grievous injury ranges.
@@ -66,6 +66,12 @@ def _unarmed_terms_key(
 
 def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Characteristics, list[str]]:
     """The eight characteristics (5.3, 5.4, 6.x) plus optional ones, and notes for the record."""
+    standing = decided.spec.standing
+    if decided.points is None and standing is not None:  # as it stands: race, gender and raises in them
+        values = standing.characteristics
+        optional = {"PB": values.PB} if values.PB is not None else {}
+        return Characteristics(**{code: getattr(values, code) for code in EIGHT}, optional=optional), []
+    assert decided.points is not None  # a creation's, else the file's standing
     table = tables.characteristics
     total = decided.modifiers.total
     allocation = decided.points.allocation
@@ -317,7 +323,7 @@ class BornFields(TypedDict):
     race_attempts: list[str] | None
     race_type: str | None
     hand: str
-    aspect: str
+    aspect: str | None
     experience_multiplier: float
     life_span: str | None
     starting_age: str | None
@@ -341,8 +347,10 @@ def _born_fields(decided: Decisions, tables: Tables) -> BornFields:
     )
 
 
-def _heritage_line(background: heritage.Heritage) -> Heritage:
-    """8.1-8.4: the heritage the record shows, by table id."""
+def _heritage_line(background: heritage.Heritage | None) -> Heritage | None:
+    """8.1-8.4: the heritage the record shows, by table id (None: a character as it stands, unknown)."""
+    if background is None:
+        return None
     return Heritage(
         social_status=background.social_status,
         money_multiplier=background.money_multiplier,
@@ -364,17 +372,17 @@ def character(decided: Decisions, tables: Tables) -> Character:
     tmr = tmr_for(stats.AG, decided, tables)
     combat = _with_added(combat_values(decided, stats, tables), stats, tmr, tables)
     notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
-    equipment, row = kit.equipment, decided.points.row
+    equipment, points = kit.equipment, decided.points
     # A file's own player, campaign, equipment, languages and notes are added by with_abilities.
     return Character(
         schema_version=SCHEMA_VERSION,
         name=decided.name,
         seed=decided.seed,
         rules=[ruleset.reference for ruleset in tables.rulesets] if tables.rulesets else [],
-        archetype=decided.points.archetype,
+        archetype=points.archetype if points else None,
         **_born_fields(decided, tables),
-        points=Points(row.points, row.maximum),
-        allocation=dict(decided.points.allocation),
+        points=Points(points.row.points, points.row.maximum) if points else None,
+        allocation=dict(points.allocation) if points else None,
         optional=[*decided.optional, *optional_rules(decided.spec.optional, tables)],
         rolls=dict(decided.rolls),
         weapons=[Carried(item.name, item.rank, item.increase) for item in equipment.weapons],
@@ -390,9 +398,10 @@ def character(decided: Decisions, tables: Tables) -> Character:
         modifiers=dict(decided.modifiers.each),
         tmr=tmr,
         heritage=_heritage_line(background),
-        experience_points=background.experience_points,
-        starting_silver=background.starting_silver,
-        silver_pennies=background.starting_silver - kit.cost,
+        # a character as it stands: its 8.5 Experience and silver unknown, its purse as the file gives it
+        experience_points=background.experience_points if background else None,
+        starting_silver=background.starting_silver if background else None,
+        silver_pennies=background.starting_silver - kit.cost if background else 0,
         combat=combat,
         experience_bank=abilities.experience_bank,
         notes=notes,

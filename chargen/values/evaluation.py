@@ -104,7 +104,7 @@ def _characteristics(character: Character, tables: Tables) -> list[Working]:
         elif code == "PC":
             first, rule = Term("base", table.perception.base, "5.4's starting Perception"), "5.4"
         else:
-            first, rule = Term("allocated", character.allocation[code], "5.2's allocation"), "5.2, 6.1"
+            first, rule = _allocated(character, code)
         terms = (first, Term("race", modifier.race, "6.4-6.9"), Term("gender", modifier.gender, "6.1"))
         value = character.characteristics.get(code)
         found.append(
@@ -113,6 +113,18 @@ def _characteristics(character: Character, tables: Tables) -> list[Working]:
             )
         )
     return [*found, _tmr(character, tables, character.characteristics.AG, Node("tmr"), "TMR unarmored")]
+
+
+def _allocated(character: Character, code: str) -> tuple[Term, str]:
+    """5.2's allocation; for a character as it stands, its value as its file gives it (race, gender and
+    any raise already in it: the allocation is not known)."""
+    if character.allocation is None:
+        value = character.characteristics.get(code) or 0
+        modifier = character.modifiers[code]
+        return Term(
+            "as it stands", value - modifier.race - modifier.gender, "its file's, creation unknown"
+        ), "6.1"
+    return Term("allocated", character.allocation[code], "5.2's allocation"), "5.2, 6.1"
 
 
 def _tmr(character: Character, tables: Tables, agility: int, node: Node, label: str) -> Working:
