@@ -38,6 +38,8 @@ T = TypeVar("T")
 CODES = ("PS", "MD", "AG", "EN", "MA", "WP", "PC", "FT")
 #: "Rope x2" (with the multiplication sign): a line of equipment chargen's export writes with its count (chargen.render.skill_boxes.gear).
 COUNTED = re.compile(r"^(.*\S)\s*\u00d7(\d{1,4})$")
+#: A value the rules need that the sheet does not hold: refused rather than made up.
+MISSING = "missing: the sheet gives no value, and chargen makes none up"
 #: What a row of the sheet's spell list is, from the kind chargen's export writes first in its `desc`.
 KINDS = ("talent", "spell", "ritual")
 
@@ -67,7 +69,7 @@ class _Reader:
         """A whole number the sheet holds (`15`, `15.0`), from 0 to `highest`; "" is none."""
         if not text:
             if required:
-                self.problem(attribute, "missing: the sheet gives no value, and chargen makes none up")
+                self.problem(attribute, MISSING)
             return None
         try:
             value = float(text) if len(text) <= 20 else None
@@ -79,7 +81,10 @@ class _Reader:
         return int(value)
 
     def name(self, attribute: str, text: str, entries: Mapping[Any, Any], what: str) -> str | None:
-        found = resolve(text, entries) if text else None
+        if not text:
+            self.problem(attribute, MISSING)
+            return None
+        found = resolve(text, entries)
         if found is None:
             self.problems.append(unknown_problem(f"{self.source}: {attribute}", text, entries, what))
         return found
@@ -190,6 +195,7 @@ def _weapon(reader: _Reader, index: int, row: SheetRow) -> Item | None:
     rank = reader.number(row.attribute("rank"), row.text("rank"), MAX_RANK, required=False)
     if name is None:
         return None
+    reader.origins[("weapons", index, "rank")] = row.attribute("rank")
     return reader.made(attribute, ("weapons", index), lambda: Item(name=name, rank=rank))
 
 

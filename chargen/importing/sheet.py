@@ -92,7 +92,7 @@ def _attribute(item: object, index: int, source: str) -> tuple[str, str]:
     value = item.get("current", "")
     if isinstance(value, bool) or not isinstance(value, str | int | float | None):
         raise InputError(Problem(label=f"{source}: {name[:40]}", message=f"{shown(value)} is not a value"))
-    if isinstance(value, float) and value.is_integer():
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:  # 15.0 is 15; 1e32 stays
         value = int(value)
     return name, _checked_text("" if value is None else str(value), name, source)
 
