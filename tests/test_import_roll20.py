@@ -6,6 +6,7 @@ nothing written."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -149,7 +150,20 @@ def test_as_it_stands_the_creation_is_unknown(
         assert f"\n{key}" not in written, key
     assert "\nstanding:\n  characteristics:\n    PS: 22\n" in written
     record = CliRunner().invoke(cli, ["render", str(out), "--html", "-"])
-    assert record.exit_code == 0 and "unknown" in record.stdout
+    shown = " ".join(re.sub(r"<[^>]+>", " ", record.stdout).split())
+    assert record.exit_code == 0
+    assert "Experience Points 120 earned in all, as it stands Experience Point Bank 120 as it stands" in shown
+    assert "Social status unknown Order of birth unknown" in shown and "Starting silver unknown" in shown
+
+
+def test_the_library_gives_the_file_text(tables: Tables) -> None:
+    text = json.dumps(_rolf_sheet(tables))
+    written = api.imported_file(text, "rolf.json", fmt="json", tables=tables)
+    assert json.loads(written)["standing"]["experience_total"] == 120
+    with pytest.raises(ChargenError, match=r"^fmt: 'yaml' or 'json', not 'xml'$"):
+        api.imported_file(text, "rolf.json", fmt="xml", tables=tables)
+    with pytest.raises(ChargenError, match=r"^text: "):
+        api.import_roll20(b"{}", "rolf.json", tables=tables)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -220,3 +234,28 @@ def test_a_standing_file_gives_no_creation(tables: Tables) -> None:
         )
     with pytest.raises(ChargenError, match=r"hand: a character as it stands needs it named"):
         api.build(text.replace("hand: right\n", ""), "x.yaml", tables=tables)
+
+
+def test_every_door_takes_the_imported_file(tables: Tables, tmp_path: Path) -> None:
+    """build, validate, explain, the exports and the page's Open a file show the character as it stands."""
+    from chargen.web.app import create_app, shared
+    from chargen.web.saved import Saved
+
+    written = api.imported_file(json.dumps(_rolf_sheet(tables)), "rolf.json", tables=tables)
+    character = api.build(written, "rolf.yaml", tables=tables)
+    (strike,) = api.explain(written, "rolf.yaml", ["weapons.broadsword.strike_chance"], tables=tables)
+    assert strike.value == character.combat.weapons[0].strike_chance == 64
+    roll20 = json.loads(export_json(character, tables, "roll20"))["character"]["attribs"]
+    assert {item["name"]: item["current"] for item in roll20}["exptot"] == "120"
+    foundry = json.loads(export_json(character, tables, "foundry"))["system"]["attributes"]["derived"]
+    assert foundry["experience_points"]["value"] == 120
+    assert foundry["experience_points"]["label"] == "Experience Points, earned in all (12)"
+    app = create_app(saved=Saved(tmp_path))
+    client = app.test_client()
+    try:
+        assert client.post("/open", data={"text": written, "name": "rolf.yaml"}).status_code == 303
+        for page in ("/open", "/open/record.html", "/open/character.yaml", "/open/character.roll20.json"):
+            assert client.get(page).status_code == 200, page
+        assert client.get("/open/character.yaml").get_data(as_text=True) == written
+    finally:
+        shared(app).close()

@@ -270,8 +270,11 @@ def _aspect(tables: Tables, aspect_id: str | None) -> Aspect:
 
 
 def _experience(character: Character, tables: Tables) -> list[Item]:
+    earned = Item("Experience Points", _known(character.experience_points))
+    if character.standing is not None:  # 8.5's is not known: what the file says was earned in all (12)
+        earned = Item("Experience Points", _known(character.experience_total), "earned in all, as it stands")
     return [
-        Item("Experience Points", _known(character.experience_points)),
+        earned,
         Item("Experience Point Bank", *skill_boxes.bank(character, tables)),
         Item("Experience multiplier", f"\u00d7{num(character.experience_multiplier)}"),
         Item("Silver Pennies", num(character.silver_pennies)),
