@@ -245,6 +245,8 @@ def test_every_door_takes_the_imported_file(tables: Tables, tmp_path: Path) -> N
     character = api.build(written, "rolf.yaml", tables=tables)
     (strike,) = api.explain(written, "rolf.yaml", ["weapons.broadsword.strike_chance"], tables=tables)
     assert strike.value == character.combat.weapons[0].strike_chance == 64
+    (strength,) = api.explain(written, "rolf.yaml", ["PS"], tables=tables)
+    assert strength.lines() == ["PS 22 (as it stands)", "  standing 22: the file's, its creation unknown"]
     roll20 = json.loads(export_json(character, tables, "roll20"))["character"]["attribs"]
     assert {item["name"]: item["current"] for item in roll20}["exptot"] == "120"
     foundry = json.loads(export_json(character, tables, "foundry"))["system"]["attributes"]["derived"]

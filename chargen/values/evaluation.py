@@ -92,21 +92,17 @@ def _held(character: Character, tables: Tables) -> Held:
 
 def _characteristics(character: Character, tables: Tables) -> list[Working]:
     """5.2-5.4, 6.1: each characteristic is the allocation plus race and gender; Fatigue reads 5.3's chart,
-    Perception starts at 5.4's base; TMR (5.6) reads the chart at Agility."""
-    table = tables.characteristics
+    Perception starts at 5.4's base; TMR (5.6) reads the chart at Agility. A character as it stands has
+    each as its file gives it (race, gender and any raise in it; its creation is not known)."""
     found = []
     for code in EIGHT:
         modifier = character.modifiers[code]
-        if code == "FT":
-            reading = fatigue_from_endurance(character.characteristics.EN, table.fatigue)
-            first = Term("chart", reading.value, f"5.3's chart at Endurance {character.characteristics.EN}")
-            rule = table.fatigue.rule
-        elif code == "PC":
-            first, rule = Term("base", table.perception.base, "5.4's starting Perception"), "5.4"
-        else:
-            first, rule = _allocated(character, code)
-        terms = (first, Term("race", modifier.race, "6.4-6.9"), Term("gender", modifier.gender, "6.1"))
         value = character.characteristics.get(code)
+        terms: tuple[Term, ...] = (Term("standing", value, "the file's, its creation unknown"),)
+        rule = STANDING
+        if character.standing is None:
+            first, rule = _first_term(character, code, tables)
+            terms = (first, Term("race", modifier.race, "6.4-6.9"), Term("gender", modifier.gender, "6.1"))
         found.append(
             Working(
                 node=Node(code, row_key="characteristics"), label=code, value=value, rule=rule, terms=terms
@@ -115,15 +111,20 @@ def _characteristics(character: Character, tables: Tables) -> list[Working]:
     return [*found, _tmr(character, tables, character.characteristics.AG, Node("tmr"), "TMR unarmored")]
 
 
-def _allocated(character: Character, code: str) -> tuple[Term, str]:
-    """5.2's allocation; for a character as it stands, its value as its file gives it (race, gender and
-    any raise already in it: the allocation is not known)."""
-    if character.allocation is None:
-        value = character.characteristics.get(code) or 0
-        modifier = character.modifiers[code]
-        return Term(
-            "as it stands", value - modifier.race - modifier.gender, "its file's, creation unknown"
-        ), "6.1"
+#: Where a characteristic of a character as it stands comes from: its file, not a rule's working.
+STANDING = "as it stands"
+
+
+def _first_term(character: Character, code: str, tables: Tables) -> tuple[Term, str]:
+    """What race and gender are added to: 5.3's Fatigue chart, 5.4's base Perception, 5.2's allocation."""
+    table = tables.characteristics
+    if code == "FT":
+        endurance = character.characteristics.EN
+        reading = fatigue_from_endurance(endurance, table.fatigue)
+        return Term("chart", reading.value, f"5.3's chart at Endurance {endurance}"), table.fatigue.rule
+    if code == "PC":
+        return Term("base", table.perception.base, "5.4's starting Perception"), "5.4"
+    assert character.allocation is not None  # every character but one as it stands has its 5.2
     return Term("allocated", character.allocation[code], "5.2's allocation"), "5.2, 6.1"
 
 
