@@ -22,10 +22,11 @@ from pydantic import (
 )
 
 from chargen.jsontext import indented
-from chargen.model import Character, to_document
+from chargen.model import Character, Characteristics, to_document
 from chargen.printable import check_printable
 from chargen.vocabulary import (
     ARCHETYPE_KEY,
+    EIGHT,
     MAX_ENTRIES,
     MAX_POINTS,
     MAX_RANK,
@@ -53,8 +54,12 @@ def _printable(value: str) -> str:
     return check_printable(value)
 
 
+#: The longest name or note a file holds.
+NAME_LENGTH = 500
 Name = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500), AfterValidator(_printable)
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_LENGTH),
+    AfterValidator(_printable),
 ]
 #: Rolls read on percentile dice: a D100 showing `00` is 100 (6.3, 7.1, 8.1, 8.2, 8.5).
 D100_ROLLS = ("race", "aspect", "social_status", "birth_order", "experience", "silver")
@@ -114,6 +119,12 @@ class Standing(_Strict):
     experience_bank: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)] | None = None
     experience_total: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)] | None = None
     silver_pennies: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)]
+
+    def stats(self) -> Characteristics:
+        """The characteristics as the record holds them: the eight, and PB among the optional ones."""
+        values = self.characteristics
+        optional = {"PB": values.PB} if values.PB is not None else {}
+        return Characteristics(**{code: getattr(values, code) for code in EIGHT}, optional=optional)
 
 
 class Rolls(BaseModel):

@@ -28,7 +28,7 @@ from chargen.tables import Tables
 from chargen.tables.memo import per_tables
 from chargen.tables.schema import Armor, Shield
 from chargen.values.added import added_values
-from chargen.vocabulary import EIGHT, SCHEMA_VERSION
+from chargen.vocabulary import SCHEMA_VERSION
 
 #: A weapon line's Strike Chance, damage, damage modifier, two-handed damage, and endurance damage and
 #: grievous injury ranges.
@@ -66,12 +66,9 @@ def _unarmed_terms_key(
 
 def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Characteristics, list[str]]:
     """The eight characteristics (5.3, 5.4, 6.x) plus optional ones, and notes for the record."""
-    standing = decided.spec.standing
-    if decided.points is None and standing is not None:  # as it stands: race, gender and raises in them
-        values = standing.characteristics
-        optional = {"PB": values.PB} if values.PB is not None else {}
-        return Characteristics(**{code: getattr(values, code) for code in EIGHT}, optional=optional), []
-    assert decided.points is not None  # a creation's, else the file's standing
+    if decided.points is None:  # a character as it stands: race, gender and raises are in the file's
+        assert decided.spec.standing is not None
+        return decided.spec.standing.stats(), []
     table = tables.characteristics
     total = decided.modifiers.total
     allocation = decided.points.allocation
@@ -347,10 +344,8 @@ def _born_fields(decided: Decisions, tables: Tables) -> BornFields:
     )
 
 
-def _heritage_line(background: heritage.Heritage | None) -> Heritage | None:
-    """8.1-8.4: the heritage the record shows, by table id (None: a character as it stands, unknown)."""
-    if background is None:
-        return None
+def _heritage_line(background: heritage.Heritage) -> Heritage:
+    """8.1-8.4: the heritage the record shows, by table id."""
     return Heritage(
         social_status=background.social_status,
         money_multiplier=background.money_multiplier,
@@ -397,8 +392,7 @@ def character(decided: Decisions, tables: Tables) -> Character:
         characteristics=stats,
         modifiers=dict(decided.modifiers.each),
         tmr=tmr,
-        heritage=_heritage_line(background),
-        # a character as it stands: its 8.5 Experience and silver unknown, its purse as the file gives it
+        heritage=_heritage_line(background) if background else None,  # None: as it stands, unknown
         experience_points=background.experience_points if background else None,
         starting_silver=background.starting_silver if background else None,
         silver_pennies=background.starting_silver - kit.cost if background else 0,

@@ -20,7 +20,6 @@ from chargen.model import Character, Characteristics
 from chargen.model import Standing as StandingLine
 from chargen.names import unknown_name
 from chargen.tables import Tables
-from chargen.vocabulary import EIGHT
 
 #: The keys of a creation: a file as it stands gives none of them (its creation is unknown, not rolled).
 CREATION_KEYS = ("points", "allocation", "archetype", "strategy", "race_attempts")
@@ -44,7 +43,7 @@ def standing_character(spec: CharacterInput, standing: Standing, tables: Tables)
         )
     race_type = birthrights.race_type(spec.race, spec.race_type, dice, tables)
     aspect = birthrights.aspect(race, spec.aspect, dice, tables) if spec.aspect or race.fixed_aspect else None
-    stats = _characteristics(standing)
+    stats = standing.stats()
     kit = _kit(spec, stats, tables)
     born = Birthrights(spec.gender, spec.hand, RaceResult(spec.race, None), race_type, aspect)
     chosen = file_abilities(spec, spec.race, race_type, None, tables)
@@ -66,7 +65,6 @@ def standing_character(spec: CharacterInput, standing: Standing, tables: Tables)
     made = replace(
         character(decided, tables),
         standing=_line(standing),
-        characteristics=stats,
         experience_bank=standing.experience_bank,
         experience_total=standing.experience_total,
         silver_pennies=standing.silver_pennies,
@@ -90,12 +88,6 @@ def _creation_problems(spec: CharacterInput) -> list[Problem]:
         if getattr(spec, key) is None:
             found.append(Problem((key,), "a character as it stands needs it named (nothing is rolled)"))
     return found
-
-
-def _characteristics(standing: Standing) -> Characteristics:
-    values = standing.characteristics
-    optional = {"PB": values.PB} if values.PB is not None else {}
-    return Characteristics(**{code: getattr(values, code) for code in EIGHT}, optional=optional)
 
 
 def _line(standing: Standing) -> StandingLine:

@@ -11,11 +11,13 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import partial
+from textwrap import wrap
 from typing import Any, TypeVar
 
 from pydantic import ValidationError
 
 from chargen.character_file import (
+    NAME_LENGTH,
     Ability,
     CharacterInput,
     Gear,
@@ -96,7 +98,11 @@ class _Reader:
             return factory()
         except ValidationError as error:
             first = error.errors()[0]
-            self.problem(attribute, str(first["msg"]), first.get("input"))
+            where = (*path, *first["loc"])
+            found = (self.origins.get(where[:length]) for length in range(len(where), len(path), -1))
+            self.problem(
+                next((item for item in found if item), attribute), str(first["msg"]), first.get("input")
+            )
             return None
 
 
@@ -111,6 +117,7 @@ def read_character(sheet: SheetCharacter, source: str, tables: Tables) -> Readin
     college, spells = _magic(reader, race)
     standing = _standing(reader)
     notes = _money_notes(sheet)
+    reader.origins.update({("notes",): "rpnotes", ("name",): "name"})
     spec = reader.made(
         "name",
         (),
@@ -133,7 +140,7 @@ def read_character(sheet: SheetCharacter, source: str, tables: Tables) -> Readin
             languages=languages,
             college=college,
             spells=spells,
-            notes=[line for line in sheet.text("rpnotes").splitlines() if line.strip()] + notes or None,
+            notes=[*_player_notes(sheet), *notes] or None,
         ),
     )
     if reader.problems or spec is None:
@@ -301,6 +308,16 @@ def _magic(reader: _Reader, race: str | None) -> tuple[str | None, list[MagicAbi
         if rank is not None:
             spells.append(MagicAbility(name=entry or text, rank=rank, kind=kind))
     return college, spells
+
+
+def _player_notes(sheet: SheetCharacter) -> list[str]:
+    """The sheet's notes (`rpnotes`), a note a line: its spacing made single, a long line cut at words into
+    notes of the most a file's note holds."""
+    return [
+        part
+        for line in sheet.text("rpnotes").splitlines()
+        for part in wrap(" ".join(line.split()), NAME_LENGTH)
+    ]
 
 
 def _money_notes(sheet: SheetCharacter) -> list[str]:
