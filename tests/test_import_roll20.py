@@ -261,3 +261,21 @@ def test_every_door_takes_the_imported_file(tables: Tables, tmp_path: Path) -> N
         assert client.get("/open/character.yaml").get_data(as_text=True) == written
     finally:
         shared(app).close()
+
+
+def test_what_the_file_has_no_place_for_is_kept(tables: Tables) -> None:
+    """Armor carried but not worn is equipment as the sheet names it; coins other than Silver Pennies (8.5)
+    are kept in the notes as the sheet holds them; an empty row of the sheet's list is nothing carried."""
+    sheet = _rolf_sheet(tables)
+    body = sheet["character"]
+    assert isinstance(body, dict)
+    body["attribs"] += [
+        {"name": "repeating_armour_-spare_type", "current": "Chainmail"},
+        {"name": "repeating_armour_-spare_wgt", "current": 25},
+        {"name": "repeating_possession_-empty_name", "current": ""},
+        {"name": "gs", "current": "3"},
+    ]
+    character = api.import_roll20(json.dumps(sheet), "rolf.json", tables=tables).character
+    assert [(item.name, item.weight, item.count) for item in character.equipment] == [("Chainmail", 25, 1)]
+    assert character.armor == "leather"
+    assert character.notes[-1] == "Roll20 sheet: other coins gs 3; chargen counts Silver Pennies only (8.5)."

@@ -206,9 +206,13 @@ def _weapon(reader: _Reader, index: int, row: SheetRow) -> Item | None:
     return reader.made(attribute, ("weapons", index), lambda: Item(name=name, rank=rank))
 
 
+def _worn_row(reader: _Reader, section: str) -> SheetRow | None:
+    """The armor (or shield) row the sheet marks worn: the first equipped."""
+    return next((row for row in reader.sheet.section(section) if row.text("equip") == "on"), None)
+
+
 def _worn(reader: _Reader, section: str, entries: Mapping[str, Any], what: str) -> str | None:
-    """The armor (or shield) the sheet marks worn: the first row equipped."""
-    row = next((row for row in reader.sheet.section(section) if row.text("equip") == "on"), None)
+    row = _worn_row(reader, section)
     if row is None:
         return None
     reader.origins[("armor",) if section == "armour" else ("shield",)] = row.attribute("type")
@@ -217,7 +221,7 @@ def _worn(reader: _Reader, section: str, entries: Mapping[str, Any], what: str) 
 
 def _shield(reader: _Reader) -> Item | None:
     name = _worn(reader, "shield", reader.tables.shields, "on the Shield Chart (17.5)")
-    row = next(row for row in reader.sheet.section("shield") if row.text("equip") == "on") if name else None
+    row = _worn_row(reader, "shield")
     if row is None or name is None:
         return None
     rank = reader.number(row.attribute("rank"), row.text("rank"), MAX_RANK, required=False)
@@ -228,16 +232,22 @@ def _shield(reader: _Reader) -> Item | None:
 
 def _equipment(reader: _Reader) -> list[Gear]:
     """The possessions with their weights (the export writes a line's count after its name, and its
-    weight for them all)."""
-    found = []
-    for index, row in enumerate(reader.sheet.section("possession")):
-        text = row.text("name")
+    weight for them all), then the armor and shields carried but not worn, as the sheet names them."""
+    rows = [(row, "name") for row in reader.sheet.section("possession")]
+    for section in ("armour", "shield"):
+        worn = _worn_row(reader, section)
+        rows += [(row, "type") for row in reader.sheet.section(section) if row is not worn]
+    found: list[Gear] = []
+    for row, key in rows:
+        text = row.text(key)
+        if not text:  # an empty row of the sheet's list: nothing carried
+            continue
         counted = COUNTED.match(text)
         name, count = (counted.group(1), int(counted.group(2))) if counted else (text, 1)
         weight = row.text("wgt")
         pounds = _pounds(reader, row.attribute("wgt"), weight, count) if weight else None
         made = partial(Gear, name=name, weight=pounds, count=count)
-        gear = reader.made(row.attribute("name"), ("equipment", index), made)
+        gear = reader.made(row.attribute(key), ("equipment", len(found)), made)
         if gear is not None:
             found.append(gear)
     return found
