@@ -279,3 +279,28 @@ def test_what_the_file_has_no_place_for_is_kept(tables: Tables) -> None:
     assert [(item.name, item.weight, item.count) for item in character.equipment] == [("Chainmail", 25, 1)]
     assert character.armor == "leather"
     assert character.notes[-1] == "Roll20 sheet: other coins gs 3; chargen counts Silver Pennies only (8.5)."
+
+
+def test_the_sheets_bounds_at_their_edges(tables: Tables) -> None:
+    """MAX_ATTRIBUTES attributes and MAX_TEXT characters are read; one more of either is refused."""
+    from chargen.importing.sheet import MAX_ATTRIBUTES, MAX_TEXT
+
+    def imported(extra: list[dict[str, object]]) -> Character:
+        sheet = _rolf_sheet(tables)
+        body = sheet["character"]
+        assert isinstance(body, dict)
+        body["attribs"] += extra
+        return api.import_roll20(json.dumps(sheet), "rolf.json", tables=tables).character
+
+    held = len(_rolf_sheet(tables)["character"]["attribs"])  # type: ignore[index]
+    filler: list[dict[str, object]] = [
+        {"name": f"unread{i}", "current": ""} for i in range(MAX_ATTRIBUTES - held)
+    ]
+    assert imported(filler).name == "Rolf the Barbarian"
+    with pytest.raises(
+        ChargenError, match=rf"^rolf.json: {MAX_ATTRIBUTES + 1} attributes, over {MAX_ATTRIBUTES}$"
+    ):
+        imported([*filler, {"name": "one-more", "current": ""}])
+    assert imported([{"name": "special", "current": "x" * MAX_TEXT}]).name == "Rolf the Barbarian"
+    with pytest.raises(ChargenError, match=r"^rolf.json: special: 100,001 characters, over 100,000$"):
+        imported([{"name": "special", "current": "x" * (MAX_TEXT + 1)}])

@@ -98,12 +98,11 @@ def _attribute(item: object, index: int, source: str) -> tuple[str, str]:
 
 
 def _checked_text(value: object, name: str, source: str) -> str:
-    if not isinstance(value, str) or len(value) > MAX_TEXT:
-        raise InputError(
-            Problem(
-                label=f"{source}: {name[:40]}", message=f"{shown(value)} is not text of at most {MAX_TEXT:,}"
-            )
-        )
+    where = f"{source}: {name[:40]}"
+    if not isinstance(value, str):
+        raise InputError(Problem(label=where, message=f"{shown(value)} is not text"))
+    if len(value) > MAX_TEXT:
+        raise InputError(Problem(label=where, message=f"{len(value):,} characters, over {MAX_TEXT:,}"))
     return value
 
 
