@@ -32,21 +32,10 @@ def standing_character(spec: CharacterInput, standing: Standing, tables: Tables)
     problems = _creation_problems(spec)
     if problems:
         raise InputError(problems)
-    assert spec.gender is not None and spec.race is not None and spec.hand is not None
-    if spec.race not in tables.races:
-        raise unknown_name(("race",), spec.race, tables.races, "a race (6.3)")
-    race = tables.races[spec.race]
-    dice = Dice(NoSeed())  # given values only: a draw would be an invented creation
-    if race.types and spec.race_type is None:
-        raise InputError(
-            Problem(("race_type",), f"a {race.name} as it stands needs its type", race.type_rule)
-        )
-    race_type = birthrights.race_type(spec.race, spec.race_type, dice, tables)
-    aspect = birthrights.aspect(race, spec.aspect, dice, tables) if spec.aspect or race.fixed_aspect else None
+    born = _born(spec, tables)
     stats = standing.stats()
     kit = _kit(spec, stats, tables)
-    born = Birthrights(spec.gender, spec.hand, RaceResult(spec.race, None), race_type, aspect)
-    chosen = file_abilities(spec, spec.race, race_type, None, tables)
+    chosen = file_abilities(spec, born.race.race, born.race_type, None, tables)
     from chargen.generation.pipeline import modifiers_step  # the pipeline imports this module
 
     decided = Decisions(
@@ -70,6 +59,22 @@ def standing_character(spec: CharacterInput, standing: Standing, tables: Tables)
         silver_pennies=standing.silver_pennies,
     )
     return with_abilities(made, spec, chosen)
+
+
+def _born(spec: CharacterInput, tables: Tables) -> Birthrights:
+    """6.1-6.3, 6.6, 6.9, 7.1 as the file names them: nothing rolled (an aspect not named is unknown)."""
+    assert spec.gender is not None and spec.race is not None and spec.hand is not None
+    if spec.race not in tables.races:
+        raise unknown_name(("race",), spec.race, tables.races, "a race (6.3)")
+    race = tables.races[spec.race]
+    dice = Dice(NoSeed())  # given values only: a draw would be an invented creation
+    if race.types and spec.race_type is None:
+        raise InputError(
+            Problem(("race_type",), f"a {race.name} as it stands needs its type", race.type_rule)
+        )
+    race_type = birthrights.race_type(spec.race, spec.race_type, dice, tables)
+    aspect = birthrights.aspect(race, spec.aspect, dice, tables) if spec.aspect or race.fixed_aspect else None
+    return Birthrights(spec.gender, spec.hand, RaceResult(spec.race, None), race_type, aspect)
 
 
 def _creation_problems(spec: CharacterInput) -> list[Problem]:
