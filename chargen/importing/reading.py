@@ -48,12 +48,10 @@ KINDS = ("talent", "spell", "ritual")
 
 @dataclass
 class Reading:
-    """The file the sheet gives, where each part of it came from on the sheet (for messages), and what
-    the sheet holds that a character file has no place for (kept in the notes)."""
+    """The file the sheet gives, and where each part of it came from on the sheet (for messages)."""
 
     spec: CharacterInput
     origins: dict[KeyPath, str] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -145,7 +143,7 @@ def read_character(sheet: SheetCharacter, source: str, tables: Tables) -> Readin
     )
     if reader.problems or spec is None:
         raise InputError(reader.problems)
-    return Reading(spec, reader.origins, notes)
+    return Reading(spec, reader.origins)
 
 
 def _gender(reader: _Reader) -> str | None:
