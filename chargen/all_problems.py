@@ -27,8 +27,8 @@ T = TypeVar("T")
 #: (each given die stands apart). tests/test_problems_in_one_run.py holds this to the file's schema.
 FileKey = Literal[
     "schema_version", "name", "player", "campaign", "seed", "rules", "archetype", "strategy", "gender",
-    "race", "race_attempts", "race_type", "hand", "aspect", "points", "allocation", "optional", "rolls",
-    "weapons", "armor", "shield", "unarmed_rank", "equipment_given", "equipment", "skills", "languages",
+    "race", "race_attempts", "race_type", "hand", "aspect", "standing", "points", "allocation", "optional",
+    "rolls", "weapons", "armor", "shield", "unarmed_rank", "equipment_given", "equipment", "skills", "languages",
     "college", "spells", "abilities_given", "characteristics", "modifiers", "tmr", "experience_multiplier",
     "life_span", "starting_age", "racial_talents", "heritage", "experience_points", "starting_silver",
     "silver_pennies", "combat", "experience_bank", "experience_total", "overrides", "notes", "advancement",

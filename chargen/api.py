@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chargen.all_problems import Problems, reads
 from chargen.api_door import (
@@ -17,7 +17,7 @@ from chargen.api_door import (
     check_text,
     checked_namer,
 )
-from chargen.character_file import DERIVED_KEYS, CharacterInput
+from chargen.character_file import DERIVED_KEYS, CharacterInput, dump_document
 from chargen.character_reading import character_input, read_located, text_seed, unvalidated_input
 from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
@@ -29,6 +29,9 @@ from chargen.tables.loader import with_recorded_rules
 from chargen.tables.memo import per_tables
 from chargen.values.pinned import with_overrides
 from chargen.yamlio import Located, load_located, read_file, read_stdin
+
+if TYPE_CHECKING:  # imported when an import is made: the door's modules are not the batch's
+    from chargen.importing import Imported
 
 
 def new_seed() -> int:
@@ -376,3 +379,22 @@ def explain(
         raise InputError(f"names: must be a list of value names, not {shown(names)}")
     character = build(text, source, tables=tables)
     return selected(list(evaluate(character, record_tables(character, tables)).values), names)
+
+
+def import_roll20(text: str, source: str = "<input>", *, tables: Tables | None = None) -> Imported:
+    """A Roll20 DragonQuest sheet's character (VTT Enhancement Suite JSON) as it stands, with each value
+    the sheet shows otherwise than the rules."""
+    from chargen.importing import imported
+
+    _check_source(text, source, None, tables)
+    return imported(text, source, tables or load_tables())
+
+
+def imported_file(
+    text: str, source: str = "<input>", *, fmt: str = "yaml", tables: Tables | None = None
+) -> str:
+    """`import_roll20`'s character file text: YAML, or JSON with `fmt="json"`."""
+
+    if fmt not in ("yaml", "json"):
+        raise InputError(f"fmt: 'yaml' or 'json', not {shown(fmt)}")
+    return dump_document(import_roll20(text, source, tables=tables).character, fmt)

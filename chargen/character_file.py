@@ -25,10 +25,11 @@ from pydantic import (
 
 from chargen.jsontext import indented
 from chargen.messages import UNION_TAG
-from chargen.model import Character, to_document
+from chargen.model import Character, Characteristics, to_document
 from chargen.printable import check_printable
 from chargen.vocabulary import (
     ARCHETYPE_KEY,
+    EIGHT,
     MAX_ENTRIES,
     MAX_POINTS,
     MAX_RANK,
@@ -56,8 +57,12 @@ def _printable(value: str) -> str:
     return check_printable(value)
 
 
+#: The longest name or note a file holds.
+NAME_LENGTH = 500
 Name = Annotated[
-    str, StringConstraints(strip_whitespace=True, min_length=1, max_length=500), AfterValidator(_printable)
+    str,
+    StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_LENGTH),
+    AfterValidator(_printable),
 ]
 #: Rolls read on percentile dice: a D100 showing `00` is 100 (6.3, 7.1, 8.1, 8.2, 8.5).
 D100_ROLLS = ("race", "aspect", "social_status", "birth_order", "experience", "silver")
@@ -97,6 +102,32 @@ class Allocation(_Strict):
     EN: Count
     MA: Count
     WP: Count
+
+
+class StandingCharacteristics(Allocation):
+    """The characteristics as they stand: the six primaries and FT, PC (5.3, 5.4) after race, gender and
+    any raise; PB (5.5) when the character has it."""
+
+    FT: Count
+    PC: Count
+    PB: Count | None = None
+
+
+class Standing(_Strict):
+    """A played character as it stands, its creation unknown: no 5.1 roll, 5.2 allocation or 8.1-8.5 dice
+    are given or rolled. The Experience Point Bank and the Experience earned in all (12) are as the file
+    gives them (unknown when left out), and so are the Silver Pennies."""
+
+    characteristics: StandingCharacteristics
+    experience_bank: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)] | None = None
+    experience_total: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)] | None = None
+    silver_pennies: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)]
+
+    def stats(self) -> Characteristics:
+        """The characteristics as the record holds them: the eight, and PB among the optional ones."""
+        values = self.characteristics
+        optional = {"PB": values.PB} if values.PB is not None else {}
+        return Characteristics(**{code: getattr(values, code) for code in EIGHT}, optional=optional)
 
 
 class Rolls(BaseModel):
@@ -263,6 +294,11 @@ class CharacterInput(_Strict):
     race_type: Id | None = None
     hand: HandId | None = None
     aspect: Id | None = None
+    standing: Standing | None = Field(
+        None,
+        description="a played character as it stands, its creation unknown: {characteristics, "
+        "experience_bank, experience_total, silver_pennies}",
+    )
     points: Points | None = None
     allocation: Allocation | None = None
     optional: list[Id] = Field(

@@ -207,6 +207,18 @@ class Overridden:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
+class Standing:
+    """A played character as its file gives it, its creation unknown (the 5.1 roll, 5.2's allocation and
+    8.1-8.5's dice are not known): the characteristics as they stand (race, gender and every raise in
+    them), the Experience Point Bank and the Experience earned in all (12), and the Silver Pennies."""
+
+    characteristics: dict[str, int]
+    experience_bank: int | None = field(default=None, metadata=OMITTED)
+    experience_total: int | None = field(default=None, metadata=OMITTED)
+    silver_pennies: int
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
 class HistoryLine:
     """One entry of the file's advancement ledger as it applied (12, 17, 87): an award, or a raise of
     `name` from `before` to `after`; `experience` is what it moved in the bank (+ awarded, - spent),
@@ -245,9 +257,14 @@ class Character:
     race_attempts: list[str] | None = field(default=None, metadata=OMITTED)
     race_type: str | None = field(default=None, metadata=OMITTED)
     hand: str
-    aspect: str
-    points: Points
-    allocation: dict[str, int]
+    # 7.1: None only for a character as it stands whose aspect its source does not give.
+    aspect: str | None = field(default=None, metadata=OMITTED)
+    # A played character as it stands (its creation unknown): its characteristics, Experience and money as
+    # the file gives them. Then the creation's own values below (points, allocation, heritage, 8.5's
+    # Experience and silver) are None: unknown, not made up.
+    standing: Standing | None = field(default=None, metadata=OMITTED)
+    points: Points | None = field(default=None, metadata=OMITTED)
+    allocation: dict[str, int] | None = field(default=None, metadata=OMITTED)
     # 5.5: the optional characteristics the player chose to roll (their dice are under `rolls`).
     optional: list[str] = field(metadata=OMITTED)
     rolls: dict[str, Roll]
@@ -274,9 +291,9 @@ class Character:
     life_span: str | None = field(default=None, metadata=OMITTED)
     starting_age: str | None = field(default=None, metadata=OMITTED)
     racial_talents: list[str] = field(default_factory=list, metadata=OMITTED)
-    heritage: Heritage
-    experience_points: int
-    starting_silver: int
+    heritage: Heritage | None = field(default=None, metadata=OMITTED)
+    experience_points: int | None = field(default=None, metadata=OMITTED)
+    starting_silver: int | None = field(default=None, metadata=OMITTED)
     silver_pennies: int
     combat: Combat
     # 8.6: the Experience left after buying the skills, languages and magic listed (None: nothing bought).

@@ -135,7 +135,7 @@ def test_explain_tells_each_raise(tmp_path: Path, halfling: str) -> None:
         "PS 18 = 19 \u2212 3 + 1 + 1 (5.2, 6.1)\n"
         "  allocated 19: 5.2's allocation\n"
         "  race \u22123: 6.4-6.9\n"
-        "  raised 1: to 17 after Adventure 2 (17, 87)\n"
+        "  raised 1: to 17 — Adventure 2 (17, 87)\n"
         "  raised 1: to 18 after 2026-12-06 (17, 87)\n"
     )
 
@@ -178,7 +178,7 @@ def test_endurance_raised_leaves_fatigue_as_created(tmp_path: Path, halfling: st
     assert explain(tmp_path, text, "FT") == (
         "FT 21 = 20 + 1 (5.3)\n"
         "  chart 20: 5.3's chart at Endurance 16\n"
-        "  raised 1: to 21 after advancement[1] (17, 87)\n"
+        "  raised 1: to 21 — the ledger's entry 2 (17, 87)\n"
     )
 
 

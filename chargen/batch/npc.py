@@ -103,7 +103,9 @@ def make_character(plan: Plan, number: int, tables: Tables) -> Character:
     if plan.group is not None and plan.group.is_leader(number):
         purposes = ["character", *(f"character-{k}" for k in range(1, plan.group.best_of))]
         candidates = [_rolled(plan, number, tables, purpose) for purpose in purposes]
-        return max(candidates, key=lambda candidate: candidate.points.total)  # max keeps the first of equals
+        return max(
+            candidates, key=lambda candidate: candidate.points.total if candidate.points else 0
+        )  # max keeps the first of equals
     return _rolled(plan, number, tables, "character")
 
 

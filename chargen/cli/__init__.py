@@ -20,6 +20,7 @@ from chargen.checked_io import StandardOutputError, checked_stdout
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.explain import explain_command
 from chargen.cli.export import export_command
+from chargen.cli.import_ import import_command
 from chargen.cli.info import schema_command, tables_command
 from chargen.cli.new import new_command
 from chargen.cli.rules import rules_group
@@ -71,6 +72,7 @@ for command in (
     validate_command,
     render_command,
     export_command,
+    import_command,
     explain_command,
     tables_command,
     schema_command,

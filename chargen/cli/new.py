@@ -220,7 +220,7 @@ def _summary(character: Character, tables: Tables) -> str:
     the skills, languages and magic are bought (8.6)."""
     combat = character.combat
     race = tables.races[character.race].name
-    aspect = tables.aspects[character.aspect].name
+    aspect = tables.aspects[character.aspect].name if character.aspect else "unknown"
     stats = "  ".join(f"{code} {value}" for code, value in character.characteristics.items())
     experience = (
         f"{character.experience_points} Experience Points"

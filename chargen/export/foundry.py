@@ -100,6 +100,14 @@ def actor_json(character: Character, tables: Tables) -> Document:
     }
 
 
+def _experience(character: Character) -> Attribute:
+    """8.5's Experience; for a character as it stands, the Experience its file says it earned in all (12)."""
+    known = character.experience_points
+    if known is not None:
+        return _number(known, "Experience Points (8.5)")
+    return _number(character.experience_total or 0, "Experience Points, earned in all (12)")
+
+
 def _number(value: int | float, label: str) -> Attribute:
     return Attribute(value, label)
 
@@ -143,7 +151,7 @@ def _derived(character: Character, tables: Tables) -> Attributes:
         "stun_threshold": _number(combat.stun_threshold, "Stun threshold (19)"),
         "stun_recovery": _number(combat.stun_recovery, "Stun recovery (19)"),
         "breakage": _number(combat.breakage_check, "Breakage / drop (17.3)"),
-        "experience_points": _number(character.experience_points, "Experience Points (8.5)"),
+        "experience_points": _experience(character),
         "experience_multiplier": _number(character.experience_multiplier, "Experience multiplier"),
         "silver_pennies": _number(character.silver_pennies, "Silver Pennies (8.5)"),
     }

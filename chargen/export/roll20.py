@@ -110,7 +110,10 @@ def character_json(character: Character, tables: Tables) -> Document:
     attribs.add("special", "\n".join(race.abilities))
     bank, _ = skill_boxes.bank(character, tables)
     attribs.add("exp", bank.replace(",", ""))  # the sheet's "Current experience": the bank to spend (8.6)
-    attribs.add("exptot", character.experience_points)
+    # the total earned: 8.5's for a new character, the file's for one as it stands
+    attribs.add(
+        "exptot", character.experience_points if character.standing is None else character.experience_total
+    )
     attribs.add("exm", character.experience_multiplier)
     attribs.add("version", names.source.version)
     attribs.update(character_shown(character, tables))
@@ -135,7 +138,6 @@ def character_json(character: Character, tables: Tables) -> Document:
 
 
 def _description(attribs: _Attribs, character: Character, tables: Tables, names: Roll20Names) -> None:
-    heritage = character.heritage
     race = lookup.race(tables, character.race)
     tmr = character.modifiers.get("TMR")
     inputs: dict[str, object] = {
@@ -143,14 +145,8 @@ def _description(attribs: _Attribs, character: Character, tables: Tables, names:
         "hand": lookup.hand_name(tables, character.hand),
         "race": lookup.race_name(tables, character.race, character.race_type),
         "tmrracemod": tmr.race + tmr.gender if tmr else 0,
-        "aspect": names.aspect.get(character.aspect, lookup.aspect_name(tables, character.aspect)),
-        "status": names.status.get(
-            heritage.social_status, lookup.social_status_name(tables, heritage.social_status)
-        ),
-        "legit": names.legit.get(heritage.birth_order, lookup.birth_order_name(tables, heritage.birth_order)),
-        "order": lookup.sibling_rank_name(tables, heritage.sibling_rank).lower()
-        if heritage.sibling_rank
-        else None,
+        "aspect": _aspect(character, tables, names),
+        **_heritage(character, tables, names),
         # IV, 8: a starting age the race gives as one number; a range ("about 31 to 38") stays in the Bio
         "age": race.starting_age if (race.starting_age or "").isdigit() else None,
         "pb": character.characteristics.get("PB"),
@@ -158,6 +154,26 @@ def _description(attribs: _Attribs, character: Character, tables: Tables, names:
     }
     attribs.update(inputs)
     attribs.update(description_shown(inputs))
+
+
+def _aspect(character: Character, tables: Tables, names: Roll20Names) -> str | None:
+    aspect = character.aspect
+    return None if aspect is None else names.aspect.get(aspect, lookup.aspect_name(tables, aspect))
+
+
+def _heritage(character: Character, tables: Tables, names: Roll20Names) -> dict[str, object]:
+    """8.1-8.4 as the sheet's selects name them; none for a character as it stands (not known)."""
+    heritage = character.heritage
+    if heritage is None:
+        return {"status": None, "legit": None, "order": None}
+    rank = heritage.sibling_rank
+    return {
+        "status": names.status.get(
+            heritage.social_status, lookup.social_status_name(tables, heritage.social_status)
+        ),
+        "legit": names.legit.get(heritage.birth_order, lookup.birth_order_name(tables, heritage.birth_order)),
+        "order": lookup.sibling_rank_name(tables, rank).lower() if rank else None,
+    }
 
 
 def _characteristics(attribs: _Attribs, character: Character) -> None:

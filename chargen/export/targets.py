@@ -66,6 +66,20 @@ class FoundryNames(_Strict):
     groups: dict[str, str]
 
 
+class Compared(_Strict):
+    """A value the sheet shows: what the record calls it, and the rule that gives it."""
+
+    label: str
+    rule: str
+
+
+class Roll20Import(_Strict):
+    """tables/import_roll20.yaml: the sheet's values `chargen import` holds against the rules'."""
+
+    shown: dict[str, Compared]
+    weapon: dict[str, Compared]
+
+
 def _read(name: str) -> object:
     return yaml.safe_load((tables_dir() / f"{name}.yaml").read_text(encoding="utf-8"))
 
@@ -78,3 +92,8 @@ def roll20_names() -> Roll20Names:
 @lru_cache(maxsize=1)
 def foundry_names() -> FoundryNames:
     return FoundryNames.model_validate(_read("export_foundry"))
+
+
+@lru_cache(maxsize=1)
+def roll20_compared() -> Roll20Import:
+    return Roll20Import.model_validate(_read("import_roll20"))

@@ -96,7 +96,8 @@ def with_abilities(made: Character, spec: CharacterInput, chosen: FileAbilities 
         college=chosen.college if chosen else None,
         spells=chosen.spells if chosen else [],
         abilities_given=True if spec.abilities_given else None,
-        experience_bank=chosen.bank if chosen else None,
+        # a character as it stands keeps the bank its file gives: its 8.5 Experience is not known
+        experience_bank=made.experience_bank if made.standing else chosen.bank if chosen else None,
         notes=_notes(made, spec),
     )
 

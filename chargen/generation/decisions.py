@@ -45,7 +45,7 @@ class Birthrights:
     hand: str
     race: RaceResult
     race_type: str | None
-    aspect: str
+    aspect: str | None  # None: a character as it stands whose file gives none (7.1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,10 +96,10 @@ class Decisions:
 
     spec: CharacterInput
     seed: int | None
-    points: Points
+    points: Points | None  # None: a character as it stands, its creation unknown
     optional: dict[str, int]
     born: Birthrights
-    heritage: Heritage
+    heritage: Heritage | None
     modifiers: Modifiers
     kit: Kit
     name: str

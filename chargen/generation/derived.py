@@ -67,6 +67,9 @@ def _unarmed_terms_key(
 
 def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Characteristics, list[str]]:
     """The eight characteristics (5.3, 5.4, 6.x) plus optional ones, and notes for the record."""
+    if decided.points is None:  # a character as it stands: race, gender and raises are in the file's
+        assert decided.spec.standing is not None
+        return with_raised(decided.spec.standing.stats(), decided.raised), []
     table = tables.characteristics
     total = decided.modifiers.total
     allocation = decided.points.allocation
@@ -318,7 +321,7 @@ class BornFields(TypedDict):
     race_attempts: list[str] | None
     race_type: str | None
     hand: str
-    aspect: str
+    aspect: str | None
     experience_multiplier: float
     life_span: str | None
     starting_age: str | None
@@ -365,17 +368,17 @@ def character(decided: Decisions, tables: Tables) -> Character:
     tmr = tmr_for(stats.AG, decided, tables)
     combat = _with_added(combat_values(decided, stats, tables), stats, tmr, tables)
     notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
-    equipment, row = kit.equipment, decided.points.row
+    equipment, points = kit.equipment, decided.points
     # A file's own player, campaign, equipment, languages and notes are added by with_abilities.
     return Character(
         schema_version=SCHEMA_VERSION,
         name=decided.name,
         seed=decided.seed,
         rules=[ruleset.reference for ruleset in tables.rulesets] if tables.rulesets else [],
-        archetype=decided.points.archetype,
+        archetype=points.archetype if points else None,
         **_born_fields(decided, tables),
-        points=Points(row.points, row.maximum),
-        allocation=dict(decided.points.allocation),
+        points=Points(points.row.points, points.row.maximum) if points else None,
+        allocation=dict(points.allocation) if points else None,
         optional=[*decided.optional, *optional_rules(decided.spec.optional, tables)],
         rolls=dict(decided.rolls),
         weapons=[Carried(item.name, item.rank, item.increase) for item in equipment.weapons],
@@ -390,10 +393,10 @@ def character(decided: Decisions, tables: Tables) -> Character:
         characteristics=stats,
         modifiers=dict(decided.modifiers.each),
         tmr=tmr,
-        heritage=_heritage_line(background),
-        experience_points=background.experience_points,
-        starting_silver=background.starting_silver,
-        silver_pennies=background.starting_silver - kit.cost,
+        heritage=_heritage_line(background) if background else None,  # None: as it stands, unknown
+        experience_points=background.experience_points if background else None,
+        starting_silver=background.starting_silver if background else None,
+        silver_pennies=background.starting_silver - kit.cost if background else 0,
         combat=combat,
         experience_bank=abilities.experience_bank,
         notes=notes,

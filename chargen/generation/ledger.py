@@ -44,12 +44,32 @@ def ledger_step(
     entries = decided.spec.advancement
     if not entries:
         return None
-    standing = _created(decided, chosen, stats)
+    bank, total = _experience(decided)
+    standing = _created(decided, chosen, stats, bank, total)
     multiplier = tables.races[decided.born.race.race].experience_multiplier
     return applied(entries, standing, multiplier, tables)
 
 
-def _created(decided: Decisions, chosen: FileAbilities | None, stats: Characteristics) -> Standing:
+def _experience(decided: Decisions) -> tuple[int | None, int | None]:
+    """The bank and the Experience earned in all before the ledger: a character as it stands has them from
+    its file (12), any other from 8.5's Experience (its bank after 8.6 comes with its abilities)."""
+    given = decided.spec.standing
+    if given is None:
+        assert decided.heritage is not None  # only a character as it stands has no 8.1-8.5
+        return None, decided.heritage.experience_points
+    if given.experience_bank is None:
+        problem = "the ledger spends from the bank: give the bank as it stands"
+        raise InputError(Problem(("standing", "experience_bank"), problem, "12"))
+    return given.experience_bank, given.experience_total
+
+
+def _created(
+    decided: Decisions,
+    chosen: FileAbilities | None,
+    stats: Characteristics,
+    given_bank: int | None,
+    total: int | None,
+) -> Standing:
     """The character as created: its kit, and what with_abilities makes of the file's abilities and the
     bought ones, with the bank 8.6 leaves (the whole 8.5 Experience when nothing was bought)."""
     equipment, spec = decided.kit.equipment, decided.spec
@@ -62,7 +82,8 @@ def _created(decided: Decisions, chosen: FileAbilities | None, stats: Characteri
         made = decided.abilities
         skills, languages, spells, bank = list(made.skills), [], list(made.spells), made.experience_bank
         college = made.college
-    points = decided.heritage.experience_points
+    if given_bank is not None:
+        bank = given_bank
     return Standing(
         characteristics=dict(stats.items()),
         weapons=list(equipment.weapons),
@@ -73,8 +94,8 @@ def _created(decided: Decisions, chosen: FileAbilities | None, stats: Characteri
         spells=list(spells),
         college=college,
         race=decided.born.race.race,
-        bank=points if bank is None else bank,
-        total=points,
+        bank=(total or 0) if bank is None else bank,
+        total=total,
     )
 
 
@@ -87,7 +108,8 @@ def applied(entries: list[Award | Raise], standing: Standing, multiplier: float,
         path: KeyPath = ("advancement", index)
         if isinstance(entry, Award):
             standing.bank += entry.award
-            standing.total += entry.award
+            if standing.total is not None:  # unknown as it stands: an award does not make it known
+                standing.total += entry.award
             history.append(
                 HistoryLine(
                     kind="award", experience=entry.award, bank=standing.bank, note=entry.note, date=entry.date

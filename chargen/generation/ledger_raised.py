@@ -21,9 +21,9 @@ def with_raised(stats: Characteristics, raised: dict[str, int]) -> Characteristi
 
 
 def raised_terms(character: Character, code: str) -> tuple[Term, ...]:
-    """One term for each raise of `code`, in the ledger's order: `raised 2: to 17 after Adventure 2`."""
+    """One term for each raise of `code`, in the ledger's order: `raised 2: to 17 — Adventure 2 (17, 87)`."""
     return tuple(
-        Term("raised", line.after - line.before, f"to {line.after} after {_when(line, index)} (17, 87)")
+        Term("raised", line.after - line.before, f"to {line.after} — {_when(line, index)} (17, 87)")
         for index, line in enumerate(character.history)
         if line.name == code and line.after is not None and line.before is not None
     )
@@ -43,4 +43,4 @@ def _when(line: HistoryLine, index: int) -> str:
         return line.note
     if line.date:
         return line.date
-    return f"advancement[{index}]"
+    return f"the ledger's entry {index + 1}"

@@ -38,7 +38,7 @@ class Standing:
     college: str | None
     race: str
     bank: int
-    total: int
+    total: int | None  # None: a character as it stands whose file gives no total
 
 
 @dataclass(frozen=True, slots=True)

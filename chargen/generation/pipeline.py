@@ -46,6 +46,7 @@ from chargen.generation.equipment_check import kit_problems
 from chargen.generation.heritage import Heritage, heritage
 from chargen.generation.ledger import Ledger, ledger_step, raised_decisions, with_ledger
 from chargen.generation.points_steps import RolledPoints, allocation_step, points_row, points_step
+from chargen.generation.standing import standing_character
 from chargen.generation.variety import varied_equipment
 from chargen.model import Character
 from chargen.rules.characteristics import combined_modifiers, modified_characteristics
@@ -81,6 +82,9 @@ def generate(
     every problem they find (and any `problems` found before, in reading the file) is raised at once."""
     options = options or Options()
     problems = problems if problems is not None else Problems()
+    if spec.standing is not None:  # a played character as it stands: no creation to run
+        problems.raise_any()
+        return standing_character(spec, spec.standing, tables)
     # A seed found wrong rolls nothing: the steps that need no dice still check the file's choices.
     rng = NoSeed() if "seed" in problems.failed else random.Random(seed)
     run = _Run(spec, seed, Dice(rng, given=_given_rolls(spec)), tables, options, problems)

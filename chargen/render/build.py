@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from chargen.model import ArmorLine, Character, Combat, ShieldLine, UnarmedLine, WeaponLine
     from chargen.tables import Tables
 
+#: What the record prints for a creation's value a character as it stands does not know.
+UNKNOWN = "unknown"
+
 
 #: What the renderer takes: the typed Character, or a character file's mapping as chargen wrote it.
 Renderable = Union["Character", Mapping[str, object]]
@@ -153,8 +156,11 @@ def _stun(combat: Combat, tables: Tables) -> list[Item]:
 
 def _identity(character: Character, tables: Tables, race_name: str, gender: str) -> list[Item]:
     heritage = character.heritage
-    birth = lookup.birth_order_name(tables, heritage.birth_order)
-    if heritage.sibling_rank:
+    status, birth = UNKNOWN, UNKNOWN  # a character as it stands: its 8.1-8.4 are not known
+    if heritage is not None:
+        status = lookup.social_status_name(tables, heritage.social_status)
+        birth = lookup.birth_order_name(tables, heritage.birth_order)
+    if heritage is not None and heritage.sibling_rank:
         birth = f"{birth}, {lookup.sibling_rank_name(tables, heritage.sibling_rank).lower()} of the children"
     player = [Item("Player", character.player)] if character.player else []
     campaign = [Item("Campaign", character.campaign)] if character.campaign else []
@@ -164,8 +170,8 @@ def _identity(character: Character, tables: Tables, race_name: str, gender: str)
         Item("Race", race_name),
         Item("Gender", gender),
         Item("Primary hand", lookup.hand_name(tables, character.hand)),
-        Item("Aspect", lookup.aspect_name(tables, character.aspect)),
-        Item("Social status", lookup.social_status_name(tables, heritage.social_status)),
+        Item("Aspect", lookup.aspect_name(tables, character.aspect) if character.aspect else UNKNOWN),
+        Item("Social status", status),
         Item("Order of birth", birth),
     ]
 
@@ -177,7 +183,7 @@ def _characteristics(character: Character, tables: Tables) -> list[Characteristi
         value = character.characteristics.get(code)
         if value is None:
             continue
-        allocated = character.allocation.get(code)
+        allocated = character.allocation.get(code) if character.allocation else None
         modifier = character.modifiers.get(code)
         rows.append(
             CharacteristicRow(
@@ -250,7 +256,9 @@ def _shield(shield: ShieldLine | None, tables: Tables) -> list[Item]:
     ]
 
 
-def _aspect(tables: Tables, aspect_id: str) -> Aspect:
+def _aspect(tables: Tables, aspect_id: str | None) -> Aspect:
+    if aspect_id is None:  # a character as it stands whose file gives no aspect (7.1)
+        return Aspect(name=UNKNOWN, rule="", window="", note="", rows=[])
     effects = lookup.aspect_effects(tables, aspect_id)
     return Aspect(
         name=lookup.aspect_name(tables, aspect_id),
@@ -262,13 +270,21 @@ def _aspect(tables: Tables, aspect_id: str) -> Aspect:
 
 
 def _experience(character: Character, tables: Tables) -> list[Item]:
+    earned = Item("Experience Points", _known(character.experience_points))
+    if character.standing is not None:  # 8.5's is not known: what the file says was earned in all (12)
+        earned = Item("Experience Points", _known(character.experience_total), "earned in all, as it stands")
     return [
-        Item("Experience Points", num(character.experience_points)),
+        earned,
         Item("Experience Point Bank", *skill_boxes.bank(character, tables)),
         Item("Experience multiplier", f"\u00d7{num(character.experience_multiplier)}"),
         Item("Silver Pennies", num(character.silver_pennies)),
-        Item("Starting silver", num(character.starting_silver)),
+        Item("Starting silver", _known(character.starting_silver)),
     ]
+
+
+def _known(value: int | None) -> str:
+    """A creation's value, or "unknown" for a character as it stands (never made up)."""
+    return UNKNOWN if value is None else num(value)
 
 
 def _carried(character: Character, tables: Tables) -> list[CarriedRow]:

@@ -120,6 +120,9 @@ def _display_name(entry_id: str, tables: Tables) -> str:
 
 def bank(character: Character, tables: Tables) -> tuple[str, str]:
     """The Experience Point Bank (8.6) and how it was reached."""
+    if character.experience_points is None:  # as it stands: the bank its file gives, or unknown
+        bank = character.experience_bank
+        return ("\u2014" if bank is None else num(bank)), "as it stands"
     if character.abilities_given:
         return num(character.experience_points), "abilities given, not bought (8.6)"
     if character.experience_bank is None:

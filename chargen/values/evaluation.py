@@ -93,33 +93,43 @@ def _held(character: Character, tables: Tables) -> Held:
 
 def _characteristics(character: Character, tables: Tables) -> list[Working]:
     """5.2-5.4, 6.1: each characteristic is the allocation plus race and gender; Fatigue reads 5.3's chart,
-    Perception starts at 5.4's base; TMR (5.6) reads the chart at Agility."""
-    table = tables.characteristics
+    Perception starts at 5.4's base; TMR (5.6) reads the chart at Agility. A character as it stands has
+    each as its file gives it (race, gender and any raise in it; its creation is not known)."""
     found = []
     for code in EIGHT:
         modifier = character.modifiers[code]
-        if code == "FT":  # read at Endurance as created: 3.7, Fatigue is raised on its own
-            endurance = created(character, "EN") or 0
-            reading = fatigue_from_endurance(endurance, table.fatigue)
-            first = Term("chart", reading.value, f"5.3's chart at Endurance {endurance}")
-            rule = table.fatigue.rule
-        elif code == "PC":
-            first, rule = Term("base", table.perception.base, "5.4's starting Perception"), "5.4"
-        else:
-            first, rule = Term("allocated", character.allocation[code], "5.2's allocation"), "5.2, 6.1"
-        terms: tuple[Term, ...] = (
-            first,
-            Term("race", modifier.race, "6.4-6.9"),
-            Term("gender", modifier.gender, "6.1"),
-        )
-        terms += raised_terms(character, code)  # 17, 87: the ledger's raises
         value = character.characteristics.get(code)
+        terms: tuple[Term, ...] = (
+            Term("standing", created(character, code), "the file's, its creation unknown"),
+        )
+        rule = STANDING
+        if character.standing is None:
+            first, rule = _first_term(character, code, tables)
+            terms = (first, Term("race", modifier.race, "6.4-6.9"), Term("gender", modifier.gender, "6.1"))
+        terms += raised_terms(character, code)  # 17, 87: the ledger's raises
         found.append(
             Working(
                 node=Node(code, row_key="characteristics"), label=code, value=value, rule=rule, terms=terms
             )
         )
     return [*found, _tmr(character, tables, character.characteristics.AG, Node("tmr"), "TMR unarmored")]
+
+
+#: Where a characteristic of a character as it stands comes from: its file, not a rule's working.
+STANDING = "as it stands"
+
+
+def _first_term(character: Character, code: str, tables: Tables) -> tuple[Term, str]:
+    """What race and gender are added to: 5.3's Fatigue chart, 5.4's base Perception, 5.2's allocation."""
+    table = tables.characteristics
+    if code == "FT":  # read at Endurance as created: 3.7, Fatigue is raised on its own
+        endurance = created(character, "EN") or 0
+        reading = fatigue_from_endurance(endurance, table.fatigue)
+        return Term("chart", reading.value, f"5.3's chart at Endurance {endurance}"), table.fatigue.rule
+    if code == "PC":
+        return Term("base", table.perception.base, "5.4's starting Perception"), "5.4"
+    assert character.allocation is not None  # every character but one as it stands has its 5.2
+    return Term("allocated", character.allocation[code], "5.2's allocation"), "5.2, 6.1"
 
 
 def _tmr(character: Character, tables: Tables, agility: int, node: Node, label: str) -> Working:

@@ -81,7 +81,10 @@ def _rules_bank(character: Character) -> int:
     """The Experience Point Bank as the rules leave it (8.6): what is left after buying, or every
     Experience Point when nothing was bought (the record shows the same)."""
     bank = character.experience_bank
-    return character.experience_points if bank is None else bank
+    if bank is not None:
+        return bank
+    # a character as it stands gives no bank and no 8.5 Experience: the rules leave it nothing known
+    return character.experience_points or 0
 
 
 def _nearest(name: str, found: list[Working]) -> str:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chargen.errors import InputError
-from chargen.model import Character
+from chargen.model import Character, Heritage
 from chargen.walkthrough.dice_steps import dice_question, modifiers_told, sides_of
 from chargen.walkthrough.entries import pennies
 from chargen.walkthrough.walk import Choice, Question, Walk
@@ -96,6 +96,7 @@ def aspect_question() -> Question:
         return f"{table.rule} Aspect: roll {table.dice}: {bands}."
 
     def result(walk: Walk, character: Character) -> str:
+        assert character.aspect is not None  # a walk rolls or chooses it (7.1)
         aspect = walk.tables.aspects[character.aspect]
         effects = walk.tables.aspect_file.effects[aspect.kind]
         names = {key: getattr(aspect, key) or "" for key in ("season", "named_day", "opposite_season")}
@@ -112,19 +113,25 @@ def aspect_question() -> Question:
     )
 
 
+def _heritage(character: Character) -> Heritage:
+    """8.1-8.4 as the walk made them (only a file as it stands has none)."""
+    assert character.heritage is not None
+    return character.heritage
+
+
 def _social_status_told(walk: Walk, character: Character) -> str:
-    row = walk.tables.heritage.social_status.rows[character.heritage.social_status]
+    row = walk.tables.heritage.social_status.rows[_heritage(character).social_status]
     return f"{row.name}, money x{row.money_multiplier}"
 
 
 def _birth_order_told(walk: Walk, character: Character) -> str:
     effects = walk.tables.heritage.birth_order_effects
-    effect = next(entry for key, entry in effects.items() if key == character.heritage.birth_order)
+    effect = next(entry for key, entry in effects.items() if key == _heritage(character).birth_order)
     return f"{effect.name}: money x{effect.money_factor}, Experience x{effect.experience_factor}"
 
 
 def _sibling_rank_told(walk: Walk, character: Character) -> str:
-    return str(walk.tables.heritage.sibling_rank.rows[str(character.heritage.sibling_rank)].name)
+    return str(walk.tables.heritage.sibling_rank.rows[str(_heritage(character).sibling_rank)].name)
 
 
 def heritage_questions() -> list[Question]:
@@ -146,7 +153,7 @@ def heritage_questions() -> list[Question]:
             "sibling_rank",
             "Sibling rank, for a legitimate child",
             _sibling_rank_told,
-            applies=lambda walk: walk.preview().heritage.birth_order == "legitimate",
+            applies=lambda walk: _heritage(walk.preview()).birth_order == "legitimate",
         ),
         _table_roll(
             "experience",

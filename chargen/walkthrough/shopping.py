@@ -57,7 +57,7 @@ def weapons_question() -> Question:
         )
 
     def take(walk: Walk, text: str) -> str:
-        purse = walk.preview().starting_silver
+        purse = _purse(walk)
         names = [part.strip() for part in text.split(",") if part.strip()]
         walk.data["weapons"] = [
             resolved(f"weapons[{index}]", name, walk.tables.weapons, "on the Weapons Chart (20.2)")
@@ -171,7 +171,7 @@ def armor_question() -> Question:
         return f"8.7 Armor (18.1), priced for your size; {pennies(_left(walk))} left: {priced}."
 
     def take(walk: Walk, text: str) -> str:
-        purse = walk.preview().starting_silver
+        purse = _purse(walk)
         walk.data.pop("armor", None)
         if text:
             walk.data["armor"] = resolved("armor", text, walk.tables.armor, "on the Armor Chart (18.1)")
@@ -214,7 +214,7 @@ def shield_question() -> Question:
         return f"8.7 Shield (17.5); {pennies(_left(walk))} left: {priced}."
 
     def take(walk: Walk, text: str) -> str:
-        purse = walk.preview().starting_silver
+        purse = _purse(walk)
         walk.data.pop("shield", None)
         if text:
             name = resolved("shield", text, walk.tables.shields, "on the Shield Chart (17.5)")
@@ -243,3 +243,10 @@ def shield_question() -> Question:
         ],
         empty="None",
     )
+
+
+def _purse(walk: Walk) -> int:
+    """8.5's Silver Pennies: a walk makes its character, so they are known (a file as it stands has none)."""
+    purse = walk.preview().starting_silver
+    assert purse is not None
+    return purse

@@ -17,7 +17,8 @@ from chargen.walkthrough.walk import Choice, Question, Walk
 def bank(walk: Walk) -> int:
     """The Experience Points left after what the walk has bought so far (8.6)."""
     character = walk.preview()
-    return character.experience_points if character.experience_bank is None else character.experience_bank
+    bank = character.experience_bank if character.experience_bank is not None else character.experience_points
+    return bank or 0
 
 
 def _left(walk: Walk) -> str:

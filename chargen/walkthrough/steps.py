@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chargen.errors import InputError
-from chargen.model import Character
+from chargen.model import Character, Points
 from chargen.rules.allocation import allocation_problems
 from chargen.walkthrough.birth_steps import (
     aspect_question,
@@ -66,7 +66,8 @@ def _points() -> Question:
         )
 
     def result(walk: Walk, character: Character) -> str:
-        return f"{character.points.total} points, maximum {character.points.maximum}"
+        points = _rolled_points(character)
+        return f"{points.total} points, maximum {points.maximum}"
 
     return dice_question(
         "points",
@@ -79,7 +80,7 @@ def _points() -> Question:
 
 
 def _row(walk: Walk) -> tuple[int, int]:
-    points = walk.preview().points
+    points = _rolled_points(walk.preview())
     return points.total, points.maximum
 
 
@@ -277,3 +278,9 @@ def _optional_dice(code: str) -> Question:
         applies=lambda walk: code in (walk.data.get("optional") or []),
         roll_key=lambda walk: _optional_item(walk, code).roll_key,
     )
+
+
+def _rolled_points(character: Character) -> Points:
+    """5.1's row as the walk rolled it (only a file as it stands has none)."""
+    assert character.points is not None
+    return character.points

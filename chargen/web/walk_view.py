@@ -128,6 +128,7 @@ def allocation(walk: Walk, question: Question) -> Allocation | None:
         return None
     characteristics = walk.tables.characteristics
     points = walk.preview().points
+    assert points is not None  # a walk rolls 5.1
     fields = [
         Die(code, characteristics.minimum_value, points.maximum)
         for code in characteristics.primaries
