@@ -6,6 +6,7 @@ json`): each value, its inputs and its arithmetic, whose result is the value the
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import re
 from pathlib import Path
@@ -109,6 +110,23 @@ def test_5_6_every_door_names_the_minimum_it_raised_the_tmr_to(tmp_path: Path) -
     assert working.headline() == (
         "TMR unarmored 3 (the GM's: a sturdy pony); the rules give 1 = 2 \u2212 4, raised to the minimum of 1"
     )
+
+
+def test_5_6_the_page_names_the_minimum_on_the_record_it_opens() -> None:
+    from chargen.web.app import create_app, shared
+    from chargen.web.jobs import RulesChoice
+
+    app = create_app(RulesChoice(uploaded=(("heavy", HEAVY),)))
+    try:
+        client = app.test_client()
+        upload = (io.BytesIO(GRIM.encode()), "grim.yaml")
+        opened = client.post("/open", data={"file": upload}, content_type="multipart/form-data")
+        assert opened.status_code == 303
+        page = client.get("/open/record.html").get_data(as_text=True)
+    finally:
+        shared(app).close()
+    unarmored = details(page)["working-tmr"].find_all("summary")[0].text()
+    assert unarmored == "TMR unarmored 1 = 2 \u2212 4, raised to the minimum of 1 (5.6)"
 
 
 def test_5_6_a_tmr_at_the_minimum_by_its_own_arithmetic_is_not_raised(tmp_path: Path) -> None:
