@@ -11,6 +11,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -42,6 +43,26 @@ class Served:
     url: str
     process: subprocess.Popen[str]
     log: list[str] = field(default_factory=list)
+
+    def said(self, text: str, seconds: float = 60) -> str:
+        """The next line the server prints that holds `text`, waited for (it prints its start-up news
+        after its address, which is all `served` waits for); each line read kept in `log`."""
+        found: list[str] = []
+
+        def read() -> None:
+            assert self.process.stderr is not None
+            for line in self.process.stderr:
+                self.log.append(line.rstrip())
+                if text in line:
+                    found.append(line.rstrip())
+                    return
+
+        reader = threading.Thread(target=read, name="chargen-test-said", daemon=True)
+        reader.start()
+        reader.join(seconds)
+        if not found:
+            raise AssertionError(f"chargen serve did not say {text!r} within {seconds:g} s")
+        return found[0]
 
     def stop(self) -> int:
         """Ctrl-C, as a person stops it; the exit status."""

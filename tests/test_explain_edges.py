@@ -6,6 +6,7 @@ json`): each value, its inputs and its arithmetic, whose result is the value the
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import re
 from pathlib import Path
@@ -13,7 +14,11 @@ from typing import Any
 
 from click.testing import CliRunner
 
+from chargen import api
 from chargen.cli import cli
+from chargen.render import render_html
+from chargen.tables import load_tables
+from tests.test_explain_record import details
 
 EXAMPLES = Path(__file__).parent
 #: A GM's ruleset: 82.9's table filled (3 Agility off from 10 pounds) and a dwarf's TMR modifier of -4.
@@ -62,8 +67,9 @@ def explained(tmp_path: Path, text: str, *args: str, ruleset: str = "") -> dict[
 
 
 def result_of(arithmetic: str) -> int:
-    """What the arithmetic comes to: `12 - 1 - 3 = 8` (minus signs as printed) gives 8, a lone `15` gives 15."""
-    last = arithmetic.rsplit("=", 1)[-1].strip().replace("\u2212", "-")
+    """What the arithmetic comes to: `12 - 1 - 3 = 8` (minus signs as printed) gives 8, a lone `15` gives 15,
+    `2 - 4 = -2, raised to the minimum of 1` gives 1."""
+    last = arithmetic.rsplit("=", 1)[-1].rsplit(" of ", 1)[-1].strip().replace("\u2212", "-")
     assert re.fullmatch(r"-?\d+", last), arithmetic
     return int(last)
 
@@ -84,7 +90,49 @@ def test_5_6_no_tmr_is_below_the_minimum_whatever_the_race_takes_off(tmp_path: P
     for key in ("tmr", "combat.tmr"):
         # the chart's lowest row (2) and the race's -4 would give -2: 5.6's minimum holds
         assert inputs(found[key]) == {"chart": 2, "race": -4}
-        assert (found[key]["value"], result_of(found[key]["arithmetic"])) == (1, 1)
+        assert found[key]["value"] == 1
+        assert found[key]["arithmetic"] == "2 \u2212 4 = \u22122, raised to the minimum of 1"
+
+
+def test_5_6_every_door_names_the_minimum_it_raised_the_tmr_to(tmp_path: Path) -> None:
+    """explain's text, the record's --explain (the page opens the same record) and a GM's ruling of it."""
+    (tmp_path / "character.yaml").write_text(GRIM, encoding="utf-8")
+    (tmp_path / "heavy.yaml").write_text(HEAVY, encoding="utf-8")
+    with contextlib.chdir(tmp_path):
+        result = CliRunner().invoke(cli, ["--rules", "heavy.yaml", "explain", "character.yaml", "tmr"])
+    assert result.output.splitlines()[0] == "TMR unarmored 1 = 2 \u2212 4, raised to the minimum of 1 (5.6)"
+    tables = load_tables(None, [str(tmp_path / "heavy.yaml")])
+    page = render_html(api.build(GRIM, "grim.yaml", tables=tables), tables, explain=True)
+    armored = details(page)["working-combat-tmr"].find_all("summary")[0].text()
+    assert armored == "TMR armored 1 = 2 \u2212 4, raised to the minimum of 1 (5.6)"
+    ruled = GRIM + "overrides:\n  tmr: {value: 3, reason: a sturdy pony}\n"
+    working = api.explain(ruled, "grim.yaml", ["tmr"], tables=tables)[0]
+    assert working.headline() == (
+        "TMR unarmored 3 (the GM's: a sturdy pony); the rules give 1 = 2 \u2212 4, raised to the minimum of 1"
+    )
+
+
+def test_5_6_the_page_names_the_minimum_on_the_record_it_opens() -> None:
+    from chargen.web.app import create_app, shared
+    from chargen.web.jobs import RulesChoice
+
+    app = create_app(RulesChoice(uploaded=(("heavy", HEAVY),)))
+    try:
+        client = app.test_client()
+        upload = (io.BytesIO(GRIM.encode()), "grim.yaml")
+        opened = client.post("/open", data={"file": upload}, content_type="multipart/form-data")
+        assert opened.status_code == 303
+        page = client.get("/open/record.html").get_data(as_text=True)
+    finally:
+        shared(app).close()
+    unarmored = details(page)["working-tmr"].find_all("summary")[0].text()
+    assert unarmored == "TMR unarmored 1 = 2 \u2212 4, raised to the minimum of 1 (5.6)"
+
+
+def test_5_6_a_tmr_at_the_minimum_by_its_own_arithmetic_is_not_raised(tmp_path: Path) -> None:
+    """The edge: 2 - 1 is the minimum itself, nothing raised (the book's dwarf in scale)."""
+    found = explained(tmp_path, GRIM, "tmr")
+    assert (found["tmr"]["value"], found["tmr"]["arithmetic"]) == (1, "2 \u2212 1 = 1")
 
 
 def test_82_9_the_weight_carried_takes_agility_off(tmp_path: Path) -> None:

@@ -9,10 +9,13 @@ import re
 from pathlib import Path
 
 import pytest
+from pydantic import ValidationError
 
 from chargen import api
 from chargen.export import export_document
+from chargen.export.targets import LoadBand, roll20_names
 from chargen.tables import Tables, load_tables
+from tests.consumers import dqsheet
 
 PORTER = """
 name: Porter
@@ -67,10 +70,52 @@ STRENGTHS = [(36, "1"), (37, "nothing"), (39, "nothing"), (40, "1")]
 def test_each_band_holds_from_its_strength_and_below_the_next(
     strength: int, taken: str, tmp_path: Path
 ) -> None:
-    ruleset = tmp_path / "strong.yaml"
+    tables = _strong(strength, tmp_path)
+    # 60 pounds: above PS 33's first limit (55), not above PS 37's (65)
+    assert carrying(60, tables) == taken
+
+
+def _strong(strength: int, folder: Path) -> Tables:
+    """The book's tables with the porter's PS 18 made `strength` by a ruleset's racial modifier."""
+    ruleset = folder / "strong.yaml"
     ruleset.write_text(
         f"add:\n  races:\n    races:\n      human:\n        modifiers: {{PS: {strength - 18}}}\n"
     )
-    tables = load_tables(None, [str(ruleset)])
-    # 60 pounds: above PS 33's first limit (55), not above PS 37's (65)
-    assert carrying(60, tables) == taken
+    return load_tables(None, [str(ruleset)])
+
+
+#: PS 28's band as the sheet has it: 205 pounds, then 260, then 250 (its own order). Above 250 it takes all
+#: of Agility, so 12 is never taken.
+QUIRK_EDGES = [(205, "9"), (205 + COIN, "10"), (250, "10"), (250 + COIN, "all"), (260, "all")]
+
+
+@pytest.mark.parametrize(("pounds", "taken"), QUIRK_EDGES, ids=[f"{pounds:g}lb" for pounds, _ in QUIRK_EDGES])
+def test_ps_28s_band_falls_where_the_sheets_does(pounds: float, taken: str, tmp_path: Path) -> None:
+    assert carrying(pounds, _strong(28, tmp_path)) == taken
+
+
+def test_the_load_table_is_the_sheets() -> None:
+    """tables/export_roll20.yaml against the pinned sheet's script (tests/consumers/dqsheet.py)."""
+    load = roll20_names().load
+    ours = [(band.start, band.below, tuple(band.limits)) for band in load.bands]
+    assert ours == [(max(start, 0), below, limits) for start, below, limits in dqsheet.LOAD_BANDS]
+    assert [-loss for loss in load.losses] == list(dqsheet.LOAD_LOSSES[:-1])
+
+
+RISING = {"from": 28, "limits": [45, 205, 205]}
+
+
+def test_a_band_whose_limits_stay_level_loads() -> None:
+    assert LoadBand.model_validate(RISING).limits == [45, 205, 205]
+
+
+def test_a_band_whose_limits_fall_is_refused_unless_marked_the_sheets() -> None:
+    falling = {**RISING, "limits": [45, 205, 204.5]}
+    with pytest.raises(ValidationError, match=r"load band from PS 28: limit 204\.5 after 205 \(limits rise"):
+        LoadBand.model_validate(falling)
+    assert LoadBand.model_validate({**falling, "quirk": "the sheet's"}).limits == [45, 205, 204.5]
+
+
+def test_a_quirk_on_a_band_that_rises_is_refused() -> None:
+    with pytest.raises(ValidationError, match="`quirk` given, but its limits rise"):
+        LoadBand.model_validate({**RISING, "quirk": "the sheet's"})

@@ -21,7 +21,7 @@ from urllib.parse import urlencode, urlsplit
 
 import pytest
 
-from tests.processes import alive, end, tree
+from tests.processes import alive, end, tree, wait_until
 from tests.serve_support import Served, served
 
 ROLF = Path(__file__).parent / "examples" / "rolf.yaml"
@@ -147,6 +147,76 @@ def gone_within(pids: set[int], seconds: float) -> list[int]:
     return [pid for pid in pids if alive(pid)]
 
 
+def still_open(connection: socket.socket) -> bool:
+    """Whether the server has neither closed `connection` nor answered on it."""
+    connection.setblocking(False)
+    try:
+        connection.recv(1)
+    except BlockingIOError:
+        return True
+    except OSError:
+        return False
+    finally:
+        connection.setblocking(True)
+    return False
+
+
+def pdfs_answered_as_they_come(url: str, cookie: str, count: int, answered: list[int]) -> threading.Thread:
+    """`count` PDFs asked for at once, in a thread; each one's status put in `answered` as soon as its
+    answer's head arrives (before its body is read)."""
+
+    def ask(_: int) -> None:
+        address = urlsplit(url)
+        connection = http.client.HTTPConnection(address.hostname, address.port, timeout=120)
+        try:
+            connection.request("GET", "/open/character.letter.pdf", headers={"Cookie": cookie})
+            response = connection.getresponse()
+            answered.append(response.status)
+            response.read()
+        finally:
+            connection.close()
+
+    asking = threading.Thread(target=in_threads, args=(count, ask, 150), daemon=True)
+    asking.start()
+    return asking
+
+
+def cpu_ticks(pid: int) -> int | None:
+    """The CPU time `pid` has used, user and system, in clock ticks (/proc/PID/stat); None once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return int(fields[11]) + int(fields[12])
+
+
+class Work:
+    """The CPU the server's processes besides itself (its workers) have used: counted work, which a loaded
+    machine does not stretch as it stretches time. A process that ends keeps its last reading."""
+
+    def __init__(self, server: Served) -> None:
+        self.server = server
+        self.seen: dict[int, int] = {}
+
+    def done(self) -> int:
+        for pid in {*tree(self.server.process.pid)[1:], *self.seen}:
+            ticks = cpu_ticks(pid)
+            if ticks is not None:
+                self.seen[pid] = max(ticks, self.seen.get(pid, 0))
+        return sum(self.seen.values())
+
+    def one_pdf(self, cookie: str) -> int:
+        """What a heavy PDF costs the workers: the least of two made one after the other (the first may
+        share the workers with their warm-up)."""
+        costs = []
+        for _ in range(2):
+            before = self.done()
+            status, _ = pdf(self.server.url, cookie)
+            assert status == 200
+            costs.append(self.done() - before)
+        return min(costs)
+
+
 @pytest.fixture
 def temporary(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """The servers' temporary folder (TMPDIR), where the test sees what they leave: a short path, for
@@ -161,43 +231,41 @@ def temporary(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 def test_pdfs_keep_coming_after_a_burst(temporary: Path) -> None:
     """After 8 PDFs at once, PDFs one at a time stopped for good at about the 42nd to
-    51st (the old pool's max_tasks_per_child with a backlog). Every PDF comes back within 30 s."""
+    51st (the old pool's max_tasks_per_child with a backlog). Every PDF comes back."""
     with served() as server:
         cookie = open_file(server.url, ROLF.read_text(encoding="utf-8"))
         # The eighth waits for seven others on two workers: 60 s, for a machine loaded by other work.
         burst = in_threads(8, lambda _: pdf(server.url, cookie, timeout=60), timeout=90)
         statuses = [made[0] if isinstance(made, tuple) else repr(made) for made in burst]
         assert statuses == [200] * 8
-        for number in range(70):
-            started = time.monotonic()
+        for number in range(70):  # each waited for (at most 30 s): the old pool's never came
             status, body = pdf(server.url, cookie, timeout=30)
             assert (status, body[:5]) == (200, b"%PDF-"), number
-            assert time.monotonic() - started < 30
 
 
 def test_the_page_answers_while_pdfs_are_made_and_says_when_it_is_busy(temporary: Path) -> None:
     """Nine heavy PDFs made the page wait 7 s, with no word of being busy: every request thread waited
-    on a PDF. Now PDFs past the bound are refused at once with a clear page, and the page answers."""
+    on a PDF, and the page had one only once a PDF was answered. Now PDFs past the bound are refused at
+    once with a clear page, and the page answers while no PDF has been."""
     with served() as server:
         cookie = open_file(server.url, heavy_rolf())
-        asked = threading.Thread(target=in_threads, args=(12, lambda _: pdf(server.url, cookie), 120))
-        asked.start()
-        workers_busy(server, 3)
-        time.sleep(1)
-        started = time.monotonic()
+        answered: list[int] = []
+        asking = pdfs_answered_as_they_come(server.url, cookie, 12, answered)
+        wait_until(lambda: 503 in answered, "a PDF past the bound refused", seconds=60)
         status, page, _ = request(server.url, "GET", "/", timeout=30)
         assert status == 200 and b"chargen" in page
-        assert time.monotonic() - started < 3
         status, page = pdf(server.url, cookie)
         assert status == 503
         assert "the server is busy with other PDFs; try again in a moment" in page.decode()
-        assert time.monotonic() - started < 5
+        # heavy PDFs take their workers seconds: none was answered, so neither answer waited on one
+        assert 200 not in answered, answered
         server.stop()
-        asked.join(timeout=30)
+        asking.join(timeout=30)
 
 
 def test_slow_connections_do_not_keep_the_page_from_others(temporary: Path) -> None:
-    """99 connections that send half a request and wait made `GET /` time out for 36 s."""
+    """99 connections that send half a request and wait made `GET /` time out for 36 s: the server took no
+    more connections until the idle ones were closed."""
     with served() as server:
         address = urlsplit(server.url)
         slow = []
@@ -206,10 +274,11 @@ def test_slow_connections_do_not_keep_the_page_from_others(temporary: Path) -> N
                 connection = socket.create_connection((address.hostname, address.port), timeout=10)
                 connection.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                 slow.append(connection)
-            started = time.monotonic()
             status, _, _ = request(server.url, "GET", "/", timeout=30)
             assert status == 200
-            assert time.monotonic() - started < 3
+            # answered with every slow connection still open: none was closed (at its idle timeout) to
+            # let the page in
+            assert [connection for connection in slow if not still_open(connection)] == []
         finally:
             for connection in slow:
                 connection.close()
@@ -231,18 +300,28 @@ def test_a_stop_mid_pdf_ends_the_server_and_its_processes_at_once(
     temporary: Path, signum: signal.Signals
 ) -> None:
     """Once, a stop waited for the PDF being made (85 s), each logging waitress's 'Bad file
-    descriptor'. Now the server ends within 5 s and leaves no process and no temporary folder."""
+    descriptor'. Now the server ends at once: its workers do not make the rest of the PDF, and it leaves
+    no process and no temporary folder."""
     with served() as server:
         cookie = open_file(server.url, heavy_rolf())
+        work = Work(server)
+        whole = work.one_pdf(cookie)
         pdf_meanwhile(server.url, cookie)
         processes = workers_busy(server, 3)  # the fork server and its two workers
-        time.sleep(2)  # well into the PDF
+        begun = work.done()
+        wait_until(lambda: work.done() - begun >= whole // 4, "a quarter of the PDF made", seconds=120)
         try:
-            started = time.monotonic()
+            stopped = work.done()
             server.process.send_signal(signum)
             server.process.wait(timeout=30)
-            assert time.monotonic() - started < 5
-            assert gone_within(processes, 5) == []
+
+            def ended() -> bool:
+                work.done()  # each worker's CPU read up to its last tick
+                return not any(alive(pid) for pid in processes)
+
+            wait_until(ended, "its processes gone", seconds=30)
+            # three quarters of the PDF were left to make: the workers ended without making them
+            assert work.done() - stopped < whole // 2, (work.done() - stopped, whole)
         finally:
             end(processes)
         server.stop()
@@ -271,7 +350,7 @@ def flood(url: str, until: threading.Event) -> None:
 def test_ctrl_c_stops_a_server_busy_reading_requests() -> None:
     """A signal that came while the server's loop read a request was swallowed by waitress's catch-all for
     that connection (it lets only KeyboardInterrupt and SystemExit through): the server ran on, in two
-    stops of three. Every stop now ends it within 5 s."""
+    stops of three. Every stop now ends it."""
     for _ in range(3):
         with served() as server:
             until = threading.Event()
@@ -280,12 +359,10 @@ def test_ctrl_c_stops_a_server_busy_reading_requests() -> None:
                 client.start()
             try:
                 time.sleep(1.5)
-                started = time.monotonic()
                 server.process.send_signal(signal.SIGINT)
                 with contextlib.suppress(subprocess.TimeoutExpired):
-                    server.process.wait(timeout=5)
-                assert server.process.poll() == 0, "Ctrl-C did not stop the server within 5 s"
-                assert time.monotonic() - started < 5
+                    server.process.wait(timeout=30)  # a swallowed signal: it runs on for good
+                assert server.process.poll() == 0, "Ctrl-C did not stop the server"
             finally:
                 until.set()
                 for client in clients:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from chargen.export.targets import roll20_names
-from chargen.render import skill_boxes
 
 if TYPE_CHECKING:
     from chargen.model import Character, WeaponLine
@@ -51,7 +50,7 @@ def character_shown(character: Character, tables: Tables) -> dict[str, object]:
         "sdftot": shield.defense_per_rank * (shield.rank or 0) if shield else 0,
         "smdtot": -shield.manual_dexterity_loss if shield else 0,
         "pagcalc": 0,  # chargen's rules have no load table (see load_note)
-        "ismage": 1 if skill_boxes.magic(character, tables).college else 0,
+        "ismage": 1 if character.college is not None else 0,
         "totsp": character.silver_pennies,
         **_unarmed_shown(character, tables),
     }
@@ -141,14 +140,14 @@ def sheet_load_loss(strength: int, pounds: float) -> int | None:
 
 
 def sheet_pounds(character: Character, tables: Tables) -> float:
-    """The weight the sheet adds up from what the export writes: each row's, and the money's."""
-    from chargen.render import lookup
-
+    """The weight the sheet adds up from what the export writes: each row's, and the money's. The rows'
+    weights are the tables' (a weapon's and shield's), the record's (armor for the race's size and gender,
+    18.1) and the player's (each equipment line's weight times its count)."""
     combat = character.combat
-    weapons = sum(lookup.weapon(tables, line.name, "").weight or 0 for line in combat.weapons)
+    weapons = sum(tables.weapons[line.name].weight or 0 for line in combat.weapons)
     armor = combat.armor.weight if combat.armor else 0
-    shield = lookup.shield(tables, combat.shield.name).weight if combat.shield else 0
-    gear = sum(row.pounds or 0 for row in skill_boxes.gear(character))
+    shield = tables.shields[combat.shield.name].weight if combat.shield else 0
+    gear = sum(float(item.weight * item.count) for item in character.equipment if item.weight is not None)
     return weapons + armor + shield + gear + character.silver_pennies / roll20_names().load.coins_per_pound
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from chargen.paths import tables_dir
 
@@ -22,9 +22,27 @@ class Roll20Source(_Strict):
 
 
 class LoadBand(_Strict):
+    """From a PS (below a PS, where given), the pounds above which the sheet takes each loss in turn. The
+    limits rise; where the sheet's own table does not, `quirk` says so and the sheet's numbers are kept,
+    since the export tells what the sheet will do."""
+
     start: int = Field(alias="from")
     below: int | None = None
     limits: list[float]
+    quirk: str | None = None
+
+    @model_validator(mode="after")
+    def _rising(self) -> LoadBand:
+        falls = [(a, b) for a, b in zip(self.limits, self.limits[1:], strict=False) if b < a]
+        if falls and self.quirk is None:
+            low, high = falls[0]
+            raise ValueError(
+                f"load band from PS {self.start}: limit {high:g} after {low:g} (limits rise, or `quirk` "
+                "says the sheet's own table falls there)"
+            )
+        if self.quirk is not None and not falls:
+            raise ValueError(f"load band from PS {self.start}: `quirk` given, but its limits rise")
+        return self
 
 
 class SheetLoad(_Strict):

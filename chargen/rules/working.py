@@ -82,35 +82,50 @@ class Working:
         return self.node.key
 
     def recomputed(self) -> int | None:
-        """The formula evaluated again on the stated inputs (or the terms added up)."""
-        values = [term.value for term in self.terms]
-        if self.formula is not None:
-            result = self.formula.maybe(*values)
-        else:
-            result = None if None in values else sum(value for value in values if value is not None)
+        """The formula evaluated again on the stated inputs (or the terms added up), at least the minimum."""
+        result = self._worked_out()
         if self.minimum is not None and result is not None:
             result = max(self.minimum, result)
         return result
 
+    def _worked_out(self) -> int | None:
+        """What the formula (or the sum) gives before any minimum."""
+        values = [term.value for term in self.terms]
+        if self.formula is not None:
+            return self.formula.maybe(*values)
+        return None if None in values else sum(value for value in values if value is not None)
+
+    def raised(self) -> str:
+        """`, raised to the minimum of 1` where the arithmetic gives less than the least the value may be
+        (5.6: no TMR below 1); "" otherwise."""
+        result = self._worked_out()
+        if self.minimum is None or result is None or result >= self.minimum:
+            return ""
+        return f", raised to the minimum of {_number(self.minimum)}"
+
     def arithmetic(self) -> str:
-        """The formula with the inputs' values written in, and what it gives: `18 + 2 x 2 = 22` (with times and minus signs)."""
-        result = self.recomputed()
+        """The formula with the inputs' values written in, and what it gives: `18 + 2 x 2 = 22` (with times
+        and minus signs); below a minimum, `2 - 4 = -2, raised to the minimum of 1`."""
+        raised = self.raised()
+        result = self._worked_out() if raised else self.recomputed()
         given = "—" if result is None else _number(result)
         worked = self.sum_text()
-        return given if worked == given else f"{worked} = {given}"
+        return (given if worked == given else f"{worked} = {given}") + raised
 
     def headline(self) -> str:
         """`Defense 22 = 18 + 2 x 2`; a damage `Dagger damage D10, modifier 0`; an override says so."""
         if self.override is not None:
             computed = "—" if self.override.computed is None else _number(self.override.computed)
             worked = self.sum_text()
-            rules = computed if worked == computed else f"{computed} = {worked}"
+            rules = computed if worked == computed else f"{computed} = {worked}{self.raised()}"
             return f"{self.label} {self.value} (the GM's: {self.override.reason}); the rules give {rules}"
         if self.shown:
             return f"{self.label} {self.shown}, modifier {self.arithmetic()}"
         given = "—" if self.value is None else _number(self.value)
         worked = self.sum_text()
-        return f"{self.label} {given}" if worked == given else f"{self.label} {given} = {worked}"
+        return (
+            f"{self.label} {given}" if worked == given else f"{self.label} {given} = {worked}{self.raised()}"
+        )
 
     def used_terms(self) -> tuple[Term, ...]:
         """The inputs the formula names (all the terms of a sum)."""
