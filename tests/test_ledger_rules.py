@@ -136,7 +136,7 @@ def test_explain_tells_each_raise(tmp_path: Path, halfling: str) -> None:
         "  allocated 19: 5.2's allocation\n"
         "  race \u22123: 6.4-6.9\n"
         "  raised 1: to 17 — Adventure 2 (17, 87)\n"
-        "  raised 1: to 18 after 2026-12-06 (17, 87)\n"
+        "  raised 1: to 18 — 2026-12-06 (17, 87)\n"
     )
 
 
