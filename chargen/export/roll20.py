@@ -110,7 +110,9 @@ def character_json(character: Character, tables: Tables) -> Document:
     attribs.add("special", "\n".join(race.abilities))
     bank, _ = skill_boxes.bank(character, tables)
     attribs.add("exp", bank.replace(",", ""))  # the sheet's "Current experience": the bank to spend (8.6)
-    attribs.add("exptot", character.experience_points)
+    # the sheet's "Total experience": a played character's earned in all, 8.5's and every award (12)
+    total = character.experience_total if character.history else None
+    attribs.add("exptot", character.experience_points if total is None else total)
     attribs.add("exm", character.experience_multiplier)
     attribs.add("version", names.source.version)
     attribs.update(character_shown(character, tables))
