@@ -8,10 +8,11 @@ import re
 from html.parser import HTMLParser
 from pathlib import Path
 
+import jsonschema
 import pytest
 
 from chargen import api
-from chargen.export import export_document
+from chargen.export import FORMATS, export_document, schema
 from chargen.model import Character
 from chargen.render import render_html
 from chargen.render.build import build_sheet
@@ -179,6 +180,8 @@ def test_the_exports_carry_the_bank_the_total_and_every_entry(
     entries = re.findall(r"<li>(Adventure \d+: [^<]*)</li>", bio)
     assert entries[0] == f"Adventure 1: Awarded, +10; bank {bank + 10}"
     assert len(entries) == 40 and entries[-1] == f"Adventure 40: Awarded, +10; bank {bank + 400}"
+    for fmt in FORMATS:  # still what each target takes
+        jsonschema.Draft202012Validator(schema(fmt)).validate(export_document(played, tables, fmt))
     derived = foundry["attributes"]["derived"]
     assert derived["experience_bank"]["value"] == bank + 400
     assert derived["experience_total"]["value"] == unplayed.experience_points + 400

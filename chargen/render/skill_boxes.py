@@ -120,8 +120,9 @@ def _display_name(entry_id: str, tables: Tables) -> str:
 
 def bank(character: Character, tables: Tables) -> tuple[str, str]:
     """The Experience Point Bank (8.6) and how it was reached; a played character's, after its History."""
-    if character.history:
-        return num(character.history[-1].bank), "after the History (12, 87)"
+    if character.history:  # the bank after the ledger, or the GM's in its place (an override)
+        bank = character.experience_bank
+        return num(character.history[-1].bank if bank is None else bank), "after the History (12, 87)"
     if character.abilities_given:
         return num(character.experience_points), "abilities given, not bought (8.6)"
     if character.experience_bank is None:
