@@ -12,13 +12,16 @@ import jsonschema
 import pytest
 
 from chargen import api
+from chargen.character_file import dump_document
 from chargen.export import FORMATS, export_document, schema
 from chargen.model import Character
 from chargen.render import render_html
 from chargen.render.build import build_sheet
 from chargen.render.page_fit import HISTORY_LINES, HISTORY_WHEN_CHARS
-from chargen.tables import Tables
+from chargen.tables import Tables, load_tables
 from tests.test_export import attribs
+from tests.test_ledger import played
+from tests.test_ledger_rules import CHART
 
 ROLF = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
 #: Rolf after his first adventure: awarded 500, his Broadsword raised a Rank and his PS by one, the costs
@@ -104,6 +107,33 @@ def test_each_entry_is_a_line_of_the_history_with_the_bank_after_it(
     assert experience["Experience Point Bank"] == str(bank)
     assert experience["Experience total"] == str(unplayed.experience_points + 500)
     assert experience["Experience Points"] == str(unplayed.experience_points)
+
+
+def test_a_weapon_used_unranked_and_a_skill_learned_have_no_rank_before(tables: Tables, bank: int) -> None:
+    text = ROLF + (
+        "advancement:\n"
+        "  - {award: 400}\n"
+        "  - {raise: dagger, to: 1, cost: 150}\n"
+        "  - {raise: healer, to: 0, cost: 100, note: taught by the abbess}\n"
+        "  - {raise: unarmed combat, to: 1, cost: 50}\n"
+    )
+    rows = _Box(render_html(api.build(text, "rolf.yaml", tables=tables), tables)).rows
+    assert [row[1:] for row in rows] == [
+        ["Awarded", "+400", "", str(bank + 400)],
+        ["Dagger unranked \u2192 Rank 1", "\u2212150", "as given", str(bank + 250)],
+        ["Healer learned at Rank 0", "\u2212100", "as given", str(bank + 150)],
+        ["Unarmed Combat unranked \u2192 Rank 1", "\u221250", "as given", str(bank + 100)],
+    ]
+
+
+def test_a_cost_from_the_gms_chart_says_so() -> None:
+    """The test's chart (tests/rulesets/experience-chart.yaml, not the book's): the halfling of seed 7
+    raises PS 16 to 17 for its 100 times his race's 1.1."""
+    charted = load_tables(None, [str(CHART)])
+    halfling = dump_document(api.roll(seed=7), "yaml")
+    made = api.build(played(halfling, "{award: 200}", "{raise: PS, to: 17}"), tables=charted)
+    rows = _Box(render_html(made, charted)).rows
+    assert rows[1] == ["\u2014", "Physical Strength 16 \u2192 17", "\u2212110", "chart \u00d7 race", "202"]
 
 
 def test_a_character_not_played_has_no_history_box(tables: Tables, unplayed: Character) -> None:

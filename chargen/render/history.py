@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 #: How the box says where a raise's cost came from (HistoryLine.charged).
 CHARGED = {"chart": "chart \u00d7 race", "given": "as given"}
 ARROW = "\u2192"
+#: What a raise may find without a Rank and still held (HistoryLine.what): used unranked (17.1, 21).
+UNRANKED = ("weapon", "shield", "unarmed")
 
 
 def history_rows(lines: Sequence[HistoryLine], characteristics: Mapping[str, str]) -> list[HistoryRow]:
@@ -48,15 +50,20 @@ def _row(line: HistoryLine, characteristics: Mapping[str, str]) -> HistoryRow:
 
 def _change(line: HistoryLine, characteristics: Mapping[str, str]) -> str:
     """ "Awarded" (12), or what was raised from what to what (17, 87): a characteristic by its name, anything
-    else by its Rank."""
+    else by its Rank; a weapon, shield or Unarmed Combat used unranked, or a skill, language or spell
+    learned (8.6), has no Rank before."""
     if line.kind == "award":
         return "Awarded"
     after = DASH if line.after is None else num(line.after)
     name = line.name or ""
-    label = characteristics.get(name) or f"{line.label or name or DASH} Rank"
-    if line.before is None:  # unranked, or a skill, language or spell learnt: no Rank before it
-        return f"{label} {after}, from none"
-    return f"{label} {num(line.before)} {ARROW} {after}"
+    if name in characteristics:
+        return f"{characteristics[name]} {DASH if line.before is None else num(line.before)} {ARROW} {after}"
+    label = line.label or name or DASH
+    if line.before is not None:
+        return f"{label} Rank {num(line.before)} {ARROW} {after}"
+    if line.what in UNRANKED:
+        return f"{label} unranked {ARROW} Rank {after}"
+    return f"{label} learned at Rank {after}"
 
 
 def _earlier(lines: Sequence[HistoryLine]) -> HistoryRow:
