@@ -114,15 +114,15 @@ def test_a_weapon_used_unranked_and_a_skill_learned_have_no_rank_before(tables: 
         "advancement:\n"
         "  - {award: 400}\n"
         "  - {raise: dagger, to: 1, cost: 150}\n"
-        "  - {raise: healer, to: 0, cost: 100, note: taught by the abbess}\n"
+        "  - {raise: healer, to: 0, cost: 120, note: taught by the abbess}\n"
         "  - {raise: unarmed combat, to: 1, cost: 50}\n"
     )
     rows = _Box(render_html(api.build(text, "rolf.yaml", tables=tables), tables)).rows
     assert [row[1:] for row in rows] == [
         ["Awarded", "+400", "", str(bank + 400)],
         ["Dagger unranked \u2192 Rank 1", "\u2212150", "as given", str(bank + 250)],
-        ["Healer learned at Rank 0", "\u2212100", "as given", str(bank + 150)],
-        ["Unarmed Combat unranked \u2192 Rank 1", "\u221250", "as given", str(bank + 100)],
+        ["Healer learned at Rank 0", "\u2212120", "as given", str(bank + 130)],
+        ["Unarmed Combat unranked \u2192 Rank 1", "\u221250", "as given", str(bank + 80)],
     ]
 
 
