@@ -55,10 +55,10 @@ def _change(line: HistoryLine, characteristics: Mapping[str, str]) -> str:
     if line.kind == "award":
         return "Awarded"
     after = DASH if line.after is None else num(line.after)
-    name = line.name or ""
-    if name in characteristics:
-        return f"{characteristics[name]} {DASH if line.before is None else num(line.before)} {ARROW} {after}"
-    label = line.label or name or DASH
+    label = line.label or line.name or DASH
+    if line.what == "characteristic":
+        name = characteristics.get(line.name or "", label)
+        return f"{name} {DASH if line.before is None else num(line.before)} {ARROW} {after}"
     if line.before is not None:
         return f"{label} Rank {num(line.before)} {ARROW} {after}"
     if line.what in UNRANKED:
