@@ -17,6 +17,7 @@ from chargen import api
 from chargen.render import render_html
 from chargen.tables import Tables
 from tests.render_fixtures import human
+from tests.test_record_history import PLAYED
 from tests.test_render_browser import FLAGS, chromium  # noqa: F401 (the fixture)
 from tests.test_skills_record import ADEPT
 
@@ -68,14 +69,15 @@ def phone_report(chromium: str, tmp_path: Path, page: str) -> dict[str, object]:
     return report
 
 
-@pytest.mark.parametrize("which", ["typical", "elf adept"])
+@pytest.mark.parametrize("which", ["typical", "elf adept", "played"])
 def test_no_word_is_broken_at_phone_width(
     chromium: str,  # noqa: F811
     tables: Tables,
     tmp_path: Path,
     which: str,
 ) -> None:
-    character = human() if which == "typical" else api.build(ADEPT, "adept.yaml")
+    files = {"elf adept": (ADEPT, "adept.yaml"), "played": (PLAYED, "rolf.yaml")}
+    character = human() if which == "typical" else api.build(*files[which])
     report = phone_report(chromium, tmp_path, render_html(character, tables))
     assert report["width"] == 420
     assert isinstance(report["words"], int) and report["words"] > 300

@@ -21,6 +21,7 @@ from chargen.model import Character
 from chargen.render import render_pdf
 from chargen.render.build import build_sheet
 from chargen.tables import Tables, load_tables
+from tests.test_record_history import PLAYED, awarded
 from tests.test_skills_record import ADEPT
 
 pytestmark = [
@@ -63,11 +64,21 @@ def representatives() -> dict[str, Character]:
         "elf adept": api.build(ADEPT, "adept.yaml"),
         "giant": api.roll(seed=7, race="giant"),
         "14-weapon fighter": api.build(FIGHTER, "fighter.yaml"),
+        "played": api.build(PLAYED, "rolf.yaml"),
+        "played 40 times": api.build(awarded(40, "Adventure "), "rolf.yaml"),
     }
 
 
-#: Pages each record may take: two for a record whose front fits, three when the weapons run on.
-PAGES = {"plain human": 2, "elf adept": 2, "giant": 2, "14-weapon fighter": 3}
+#: Pages each record may take: two for a record whose front fits, three when the weapons run on, or
+#: when a History of 20 lines leaves no room on page two for the boxes after it.
+PAGES = {
+    "plain human": 2,
+    "elf adept": 2,
+    "giant": 2,
+    "14-weapon fighter": 3,
+    "played": 2,
+    "played 40 times": 3,
+}
 CASES = [(who, paper) for who in PAGES for paper in ("letter", "a4")]
 DPI = 60
 

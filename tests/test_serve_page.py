@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from chargen import api
+from chargen.tables import Tables
 from tests.serve_support import (
     AXE,
     Requests,
@@ -24,6 +26,7 @@ from tests.serve_support import (
     step,
     type_entry,
 )
+from tests.test_record_history import PLAYED
 
 pytestmark = pytest.mark.slow  # a server or a browser
 
@@ -159,6 +162,30 @@ def test_an_opened_file_shows_its_record_and_its_pdf_is_chargen_renders(
     info.value.save_as(tmp_path / "page.pdf")
     _chargen("render", str(EXAMPLES / "rolf.yaml"), "--pdf", str(tmp_path / "cli.pdf"), "--paper", "a4")
     assert (tmp_path / "page.pdf").read_bytes() == (tmp_path / "cli.pdf").read_bytes()
+
+
+def test_an_opened_played_file_shows_its_history_and_the_values_after_it(
+    page: Any, server: Served, tables: Tables
+) -> None:
+    """Rolf after an adventure (tests/test_record_history.py): the page's record is the character as he
+    stands, his Broadsword at Rank 4 with its Strike Chance, PS 23, and the History that got him there."""
+    played = api.build(PLAYED, "rolf.yaml", tables=tables)
+    broadsword = played.combat.weapons[0]
+    assert (broadsword.rank, played.characteristics.PS) == (4, 23)
+    page.goto(server.url + "open")
+    page.fill("#text", PLAYED)
+    press(page, "Open")
+    record = page.frame_locator("iframe")
+    history = record.locator("section.history tbody tr").all_inner_texts()
+    assert [" ".join(row.split()) for row in history] == [
+        f"2026-11-02 \u00b7 The barrow of Kell Awarded +500 {played.history[0].bank}",
+        f"trained with Bors Broadsword Rank 3 \u2192 4 \u2212400 as given {played.history[1].bank}",
+        f"\u2014 Physical Strength 22 \u2192 23 \u2212100 as given {played.history[2].bank}",
+    ]
+    first = " ".join(record.locator("section.weapons tbody tr").first.inner_text().split())
+    assert first.startswith(f"Broadsword 4 {broadsword.strike_chance} ")
+    ps = record.locator("section.characteristics tbody tr").first.inner_text().split()
+    assert ps[0] == "PS" and ps[-1] == "23"
 
 
 def test_an_opened_file_is_fixed_in_place_and_offers_every_download(

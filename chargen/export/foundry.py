@@ -18,7 +18,7 @@ from chargen.export import digest
 from chargen.export.targets import foundry_names
 from chargen.export.text import record_text_html
 from chargen.render import lookup, skill_boxes
-from chargen.render.sheet import CHARACTERISTICS
+from chargen.render.build import characteristic_names
 from chargen.values.added import shown_added
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ def _identity(character: Character, tables: Tables) -> Attributes:
 
 
 def _characteristics(character: Character, tables: Tables) -> Attributes:
-    names = dict(CHARACTERISTICS) | dict(lookup.optional_characteristics(tables))
+    names = characteristic_names(tables)
     return {
         code.lower(): _number(value, f"{names.get(code, code)} ({code})")
         for code, value in character.characteristics.items()
@@ -161,6 +161,8 @@ def _derived(character: Character, tables: Tables) -> Attributes:
         found["protection"] = _number(combat.armor.protection, "Armor protection (18.1)")
     bank, _ = skill_boxes.bank(character, tables)  # the record's: every record prints one (8.6)
     found["experience_bank"] = _number(int(bank.replace(",", "")), "Experience Point Bank (8.6)")
+    if character.history and character.experience_total is not None:  # a played character's (12)
+        found["experience_total"] = _number(character.experience_total, "Experience total (12)")
     for key, label, value, rule in shown_added(character, tables):  # a ruleset's own values
         if value is not None:
             found[_unique(_slug(key), found)] = _number(value, f"{label} ({rule})")

@@ -110,10 +110,10 @@ def character_json(character: Character, tables: Tables) -> Document:
     attribs.add("special", "\n".join(race.abilities))
     bank, _ = skill_boxes.bank(character, tables)
     attribs.add("exp", bank.replace(",", ""))  # the sheet's "Current experience": the bank to spend (8.6)
-    # the total earned: 8.5's for a new character, the file's for one as it stands
-    attribs.add(
-        "exptot", character.experience_points if character.standing is None else character.experience_total
-    )
+    # the sheet's "Total experience": 8.5's for a new character; a played one's, or one's as it stands, in
+    # all (12)
+    total = character.experience_total if character.history or character.standing else None
+    attribs.add("exptot", character.experience_points if total is None else total)
     attribs.add("exm", character.experience_multiplier)
     attribs.add("version", names.source.version)
     attribs.update(character_shown(character, tables))

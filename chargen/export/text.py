@@ -1,6 +1,7 @@
 """The record's text for a tabletop's biography: who the character is (the Who box), the aspect and its
 effects (7), the race's life span, starting age and special abilities (6.x), what is in play, and the
-character's notes; made from the record's own view model, so the words are the record's. HTML, escaped, as Roll20's bio and Foundry's biography keep it."""
+character's notes, then a played character's History, every entry of it (12, 17, 87); made from the record's
+own view model, so the words are the record's. HTML, escaped, as Roll20's bio and Foundry's biography keep it."""
 
 from __future__ import annotations
 
@@ -48,4 +49,23 @@ def record_text_html(character: Character, tables: Tables) -> str:
         parts.append(
             f"<p>{escape(key)} {ruled.value}: the GM's ({escape(ruled.reason)}); the rules give {ruled.computed}</p>"
         )
+    parts.extend(_history(character, tables))
     return "".join(parts)
+
+
+def _history(character: Character, tables: Tables) -> list[str]:
+    """The record's History box, every entry (the notes have no page to fit), and the bank after it."""
+    from chargen.render.build import characteristic_names
+    from chargen.render.history import history_rows
+
+    if not character.history:
+        return []
+    lines = []
+    for row in history_rows(character.history, characteristic_names(tables)):
+        cost = f", {row.charged}" if row.charged else ""
+        lines.append(
+            f"<li>{escape(row.when)}: {escape(row.change)}, {row.experience}{cost}; bank {row.bank}</li>"
+        )
+    total = "" if character.experience_total is None else f"; {character.experience_total} earned in all (12)"
+    bank = f"<p>Experience Point Bank {character.history[-1].bank}{total}</p>"
+    return ["<h2>History</h2><ul>" + "".join(lines) + "</ul>", bank]

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Union
 from chargen.errors import InputError
 from chargen.render import captions, lookup, skill_boxes
 from chargen.render.errors import RenderError
+from chargen.render.history import fitted_history
 from chargen.render.in_play import in_play
 from chargen.render.numbers import DASH, num, pounds, signed, weight
 from chargen.render.page_fit import fitted_to_pages
@@ -98,6 +99,7 @@ def _sheet(character: Character, tables: Tables, version: str) -> Sheet:
         uncharged=skill_boxes.uncharged(character, tables),
         footer=_footer(character, version),
         version=version,
+        history=fitted_history(character.history, characteristic_names(tables)),
     )
     return sheet
 
@@ -176,8 +178,13 @@ def _identity(character: Character, tables: Tables, race_name: str, gender: str)
     ]
 
 
+def characteristic_names(tables: Tables) -> dict[str, str]:
+    """The record's name for each characteristic's code, the optional ones' too (PS: Physical Strength)."""
+    return dict(CHARACTERISTICS) | dict(lookup.optional_characteristics(tables))
+
+
 def _characteristics(character: Character, tables: Tables) -> list[CharacteristicRow]:
-    names = list(CHARACTERISTICS) + lookup.optional_characteristics(tables)
+    names = characteristic_names(tables).items()
     rows = []
     for code, label in names:
         value = character.characteristics.get(code)
@@ -276,6 +283,7 @@ def _experience(character: Character, tables: Tables) -> list[Item]:
     return [
         earned,
         Item("Experience Point Bank", *skill_boxes.bank(character, tables)),
+        *_experience_total(character),
         Item("Experience multiplier", f"\u00d7{num(character.experience_multiplier)}"),
         Item("Silver Pennies", num(character.silver_pennies)),
         Item("Starting silver", _known(character.starting_silver)),
@@ -285,6 +293,13 @@ def _experience(character: Character, tables: Tables) -> list[Item]:
 def _known(value: int | None) -> str:
     """A creation's value, or "unknown" for a character as it stands (never made up)."""
     return UNKNOWN if value is None else num(value)
+
+
+def _experience_total(character: Character) -> list[Item]:
+    """A played character's Experience earned in all, beside the bank: 8.5's and every award (12)."""
+    if not character.history or character.experience_total is None or character.standing is not None:
+        return []  # one as it stands shows its total as its Experience Points
+    return [Item("Experience total", num(character.experience_total), "8.5's and every award (12)")]
 
 
 def _carried(character: Character, tables: Tables) -> list[CarriedRow]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from chargen.render import skill_boxes
-from chargen.render.sheet import CHARACTERISTICS, Item, Sheet, WeaponRow
+from chargen.render.sheet import CHARACTERISTICS, HistoryRow, Sheet, WeaponRow
 from chargen.render.tracks import Track, extra_lines
 
 #: Blank lines under the Equipment carried, for pencil.
@@ -26,6 +26,13 @@ FRONT_CAPTION_CHARS = 450
 CAPTION_CHARS_PER_LINE = 300
 #: Characters of a weapon's 18.5 note that one line of the Damage column holds (Letter; A4 is narrower).
 NOTE_CHARS_PER_LINE = 40
+#: Lines the History box prints at most: about a third of a page, as the Equipment box kept whole. A
+#: longer ledger shows its latest entries, the earlier ones summed in the first line.
+HISTORY_LINES = 20
+#: Characters of an entry's date and note, and of what it changed, that one line of their columns holds
+#: (Letter; A4 is narrower).
+HISTORY_WHEN_CHARS = 48
+HISTORY_CHANGE_CHARS = 30
 
 
 def fitted_to_pages(sheet: Sheet) -> Sheet:
@@ -41,14 +48,19 @@ def fitted_to_pages(sheet: Sheet) -> Sheet:
         # no page is left holding one box.
         page_two_new_page=wounds > 0 and len(name) <= 90,
         blank_lines=_blank_lines(
-            sheet.in_play, sheet.skills, sheet.magic, sheet.languages, sheet.notes, wounds
+            len(sheet.in_play) + _history_room(sheet.history),
+            sheet.skills,
+            sheet.magic,
+            sheet.languages,
+            sheet.notes,
+            wounds,
         ),
         carried_whole=len(sheet.carried) + CARRIED_BLANK_LINES <= CARRIED_WHOLE_LINES,
     )
 
 
 def _blank_lines(
-    play: list[Item],
+    taken: int,
     skills: list[skill_boxes.RankRow],
     magic: skill_boxes.Magic,
     languages: list[skill_boxes.RankRow],
@@ -57,9 +69,10 @@ def _blank_lines(
 ) -> dict[str, int]:
     """The ruled blank lines under each box, for pencil: the boxes' usual room less what they print."""
     return {
-        # the In play box takes its lines (and two for its frame) from the ruled Skills and Magic below
-        "skills": max(2, 11 - len(skills) - len(play) - 2),
-        "magic": max(2, 8 - len(magic.rows) - len(play) - 2),
+        # the In play and History boxes take their lines (and two for a frame) from the ruled Skills and
+        # Magic below
+        "skills": max(2, 11 - len(skills) - taken - 2),
+        "magic": max(2, 8 - len(magic.rows) - taken - 2),
         "languages": max(2, 4 - len(languages)),
         "notes": max(2, 4 - len(notes)),
         "wounds": max(1, wounds),
@@ -95,3 +108,31 @@ def _lines_under_damage(row: WeaponRow) -> int:
 def _lines_under_chance(row: WeaponRow) -> int:
     """The lines under a weapon's Strike Chance: its MD with the shield slung (20), the GM's ruling."""
     return bool(row.held) + bool(row.ruled)
+
+
+def history_kept(rows: list[HistoryRow]) -> int:
+    """How many of the latest History rows the box prints: all when their lines fit in HISTORY_LINES,
+    else as many as fit beside the line that sums the earlier ones; the latest always."""
+    if sum(_history_lines(row) for row in rows) <= HISTORY_LINES:
+        return len(rows)
+    used = 1  # the earlier entries' line
+    kept = 0
+    for row in reversed(rows):
+        used += _history_lines(row)
+        if used > HISTORY_LINES and kept:
+            break
+        kept += 1
+    return kept
+
+
+def _history_room(rows: list[HistoryRow]) -> int:
+    """The lines the History box takes: its rows', its table's heading and its frame's (two, as the
+    In play box's); none without a History."""
+    if not rows:
+        return 0
+    return sum(_history_lines(row) for row in rows) + 3
+
+
+def _history_lines(row: HistoryRow) -> int:
+    """The lines one History row takes: its longest cell's, wrapped."""
+    return max(1, -(-len(row.when) // HISTORY_WHEN_CHARS), -(-len(row.change) // HISTORY_CHANGE_CHARS))

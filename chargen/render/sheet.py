@@ -94,6 +94,19 @@ class CarriedRow:
     pounds: float | None = None
 
 
+@dataclass(frozen=True)
+class HistoryRow:
+    """One line of the History box: an entry of the file's ledger (12, 17, 87) as the record words it, or
+    (kind "earlier") the entries before the lines the box has room for, summed."""
+
+    kind: str  # "award", "raise" or "earlier"
+    when: str  # the entry's date and note
+    change: str  # "Awarded", "Physical Strength 15 \u2192 16"
+    experience: str  # "+500", "\u2212300"
+    charged: str  # where a raise's cost came from: the GM's chart, or the figure the file gives
+    bank: str  # the Experience Point Bank after it
+
+
 @dataclass(frozen=True, kw_only=True)
 class Sheet:
     name: str
@@ -134,3 +147,6 @@ class Sheet:
     carried_whole: bool = False
     # With --explain: how each value was worked out ("How each value was worked out", a page of its own).
     workings: list[WorkingRow] = field(default_factory=list)
+    # A played character's ledger, the latest entries the box has room for (render.page_fit); empty for a
+    # character not played, whose record has no History box.
+    history: list[HistoryRow] = field(default_factory=list)

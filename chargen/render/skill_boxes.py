@@ -119,7 +119,10 @@ def _display_name(entry_id: str, tables: Tables) -> str:
 
 
 def bank(character: Character, tables: Tables) -> tuple[str, str]:
-    """The Experience Point Bank (8.6) and how it was reached."""
+    """The Experience Point Bank (8.6) and how it was reached; a played character's, after its History."""
+    if character.history:  # the bank after the ledger, or the GM's in its place (an override)
+        bank = character.experience_bank
+        return num(character.history[-1].bank if bank is None else bank), "after the History (12, 87)"
     if character.experience_points is None:  # as it stands: the bank its file gives, or unknown
         bank = character.experience_bank
         return ("\u2014" if bank is None else num(bank)), "as it stands"
