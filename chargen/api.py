@@ -6,7 +6,7 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from chargen.all_problems import Problems, reads
 from chargen.api_door import (
@@ -29,6 +29,9 @@ from chargen.tables.loader import with_recorded_rules
 from chargen.tables.memo import per_tables
 from chargen.values.pinned import with_overrides
 from chargen.yamlio import Located, load_located, read_file, read_stdin
+
+if TYPE_CHECKING:
+    from chargen.advancing import Advanced
 
 
 def new_seed() -> int:
@@ -354,6 +357,28 @@ def _differences(path: KeyPath, written: object, derived: object) -> list[Proble
 def _plain(derived: object) -> object:
     """A typed value as the file writes it, for a message."""
     return to_document_value(derived)
+
+
+def advance(
+    text: str,
+    source: str = "<input>",
+    *,
+    award: int | None = None,
+    raise_: str | None = None,
+    to: int | None = None,
+    cost: int | None = None,
+    note: str | None = None,
+    date: str | None = None,
+    tables: Tables | None = None,
+) -> Advanced:
+    """One entry added to the ledger (`advancement:`) of the character file `text`: `award` Experience
+    (12), or a raise of `raise_` to `to` (17, 87) for `cost` (else the GM's chart's, which is written in).
+    Returns the new text, every other byte kept, and the character it builds; a refusal raises."""
+    from chargen.advancing import advanced, entry_of
+
+    _check_source(text, source, None, tables)
+    entry = entry_of(award=award, raise_=raise_, to=to, cost=cost, note=note, date=date)
+    return advanced(text, source, entry, tables)
 
 
 def read_source(source: str) -> tuple[str, str]:

@@ -1,0 +1,133 @@
+"""`chargen advance` adds one ledger entry to the file's own text: every byte outside the entry stays as the
+player wrote it (comments, blank lines, indentation, quoting, flow lists, CRLF, a byte-order mark, a file
+without a last newline, JSON), and the entry goes in the ledger list's own style."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from chargen import api
+from chargen.advancing import added, entry_of
+from chargen.character_file import dump_document
+from chargen.errors import ChargenError
+from chargen.tables import Tables
+
+ROLF = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
+AWARD = entry_of(award=500, note="after the siege: yes")
+RAISE = entry_of(raise_="broadsword", to=4, cost=300, note="Ærwén taught him", date="2026-12-06")
+#: The lines an entry adds, as each style writes it.
+AWARD_YAML = "{award: 500, note: 'after the siege: yes'}"
+RAISE_YAML = "{raise: broadsword, to: 4, cost: 300, note: Ærwén taught him, date: '2026-12-06'}"
+AWARD_JSON = '{"award": 500, "note": "after the siege: yes"}'
+
+
+def test_a_file_without_a_ledger_gets_one_at_the_end_of_its_mapping() -> None:
+    made = api.advance(ROLF, "rolf.yaml", award=500, note="after the siege: yes")
+    assert made.text == ROLF + f"advancement:\n- {AWARD_YAML}\n"
+    assert made.entry == AWARD
+
+
+def test_an_entry_follows_the_last_one_at_its_indentation_before_trailing_comments() -> None:
+    text = (
+        "name: x  # mine\n"
+        "advancement:\n"
+        "  - {award: 100}   # the first adventure\n"
+        "  - raise: PS\n"
+        "    to: 17\n"
+        "\n"
+        "# what comes next\n"
+        "weapons: [dagger]\n"
+    )
+    made, index = added(text, "x.yaml", RAISE)
+    assert index == 2
+    assert made == text.replace("    to: 17\n", f"    to: 17\n  - {RAISE_YAML}\n")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("name: x\nadvancement: [{award: 1}]  # c\nz: 1\n", f"name: x\nadvancement: [{{award: 1}}, {AWARD_YAML}]  # c\nz: 1\n"),
+        ("name: x\nadvancement: []\n", f"name: x\nadvancement: [{AWARD_YAML}]\n"),
+        ("name: x\nadvancement: null  # none yet\nz: 1\n", f"name: x\nadvancement:  # none yet\n- {AWARD_YAML}\nz: 1\n"),
+        ("name: x\nadvancement:\nz: 1\n", f"name: x\nadvancement:\n- {AWARD_YAML}\nz: 1\n"),
+        ("name: x\nadvancement:\n- {award: 1}", f"name: x\nadvancement:\n- {{award: 1}}\n- {AWARD_YAML}"),
+        ("name: x", f"name: x\nadvancement:\n- {AWARD_YAML}"),
+        ("---\nname: x\n...\n", f"---\nname: x\nadvancement:\n- {AWARD_YAML}\n...\n"),
+        ("\ufeffname: x\r\nadvancement:\r\n- {award: 1}\r\n", f"\ufeffname: x\r\nadvancement:\r\n- {{award: 1}}\r\n- {AWARD_YAML}\r\n"),
+        ("{name: x}", f"{{name: x, advancement: [{AWARD_YAML}]}}"),
+    ],
+    ids=["flow", "empty-flow", "null", "empty", "no-last-newline", "new-no-last-newline", "document-markers", "crlf-bom", "flow-mapping"],
+)  # fmt: skip
+def test_each_style_of_ledger_keeps_its_style_and_every_other_byte(text: str, expected: str) -> None:
+    assert added(text, "x.yaml", AWARD)[0] == expected
+
+
+def test_json_files_get_json_in_their_own_layout(tables: Tables) -> None:
+    document = dump_document(api.roll(seed=3, tables=tables), "json")
+    made, _ = added(document, "x.json", AWARD)
+    assert made == document[: -len("\n}\n")] + f',\n  "advancement": [{AWARD_JSON}]\n}}\n'
+    again, index = added(made, "x.json", AWARD)
+    assert index == 1
+    assert again == made.replace(AWARD_JSON, f"{AWARD_JSON}, {AWARD_JSON}")
+    listed = '{\n  "name": "x",\n  "advancement": [\n    {"award": 5}\n  ]\n}\n'
+    assert added(listed, "x.json", AWARD)[0] == listed.replace(
+        '{"award": 5}', f'{{"award": 5}},\n    {AWARD_JSON}'
+    )
+    assert added('{"name": "x", "advancement": null}', "x.json", AWARD)[0] == (
+        f'{{"name": "x", "advancement": [{AWARD_JSON}]}}'
+    )
+
+
+def test_a_file_chargen_wrote_is_kept_byte_for_byte_outside_the_entry(tables: Tables) -> None:
+    document = dump_document(api.roll(seed=7, tables=tables), "yaml")
+    made = api.advance(document, "c.yaml", raise_="PS", to=30, cost=0, tables=tables)
+    assert made.text == document + "advancement:\n- {raise: PS, to: 30, cost: 0}\n"
+
+
+def test_values_the_reader_would_take_for_others_are_quoted() -> None:
+    entry = entry_of(award=1, note="yes", date="12")
+    assert (
+        added("name: x\n", "x.yaml", entry)[0]
+        == "name: x\nadvancement:\n- {award: 1, note: 'yes', date: '12'}\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("given", "message"),
+    [
+        ({}, "give either an award of Experience or a raise, one a call (12, 17)"),
+        ({"award": 5, "raise_": "PS", "to": 3}, "give either an award of Experience or a raise"),
+        ({"award": 0}, "award: should be 1 or more (got 0)"),
+        ({"award": -5}, "award: should be 1 or more (got -5)"),
+        ({"award": 10**15 + 1}, "award: should be 1000000000000000 or less"),
+        ({"award": "500"}, "award: should be a whole number (got '500')"),
+        ({"award": 5, "cost": 3}, "an award takes no to or cost; those go with a raise (87)"),
+        ({"raise_": "PS"}, "to: give the Rank or value 'PS' is raised to"),
+        ({"raise_": "PS", "to": -1}, "to: should be 0 or more (got -1)"),
+        ({"raise_": "PS", "to": 10**15 + 1}, "to: should be 1000000000000000 or less"),
+        ({"raise_": "P\x07S", "to": 3}, "raise: holds a control character or line break"),
+        ({"award": 5, "note": "a\nb"}, "note: holds a control character or line break"),
+    ],
+)
+def test_an_entry_the_file_could_not_hold_is_refused_before_anything_is_built(
+    given: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ChargenError) as refused:
+        api.advance(ROLF, "rolf.yaml", **given)  # type: ignore[arg-type]
+    assert message in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("- 1\n", "a character file is a mapping of keys"),
+        ("name: [1\n", "x.yaml:2:1: broken YAML"),
+        ("advancement: {award: 5}\n", "advancement"),
+    ],
+)
+def test_a_file_that_is_no_character_file_is_refused(text: str, message: str) -> None:
+    with pytest.raises(ChargenError) as refused:
+        api.advance(text, "x.yaml", award=5)
+    assert message in str(refused.value)
