@@ -31,7 +31,7 @@ FileKey = Literal[
     "weapons", "armor", "shield", "unarmed_rank", "equipment_given", "equipment", "skills", "languages",
     "college", "spells", "abilities_given", "characteristics", "modifiers", "tmr", "experience_multiplier",
     "life_span", "starting_age", "racial_talents", "heritage", "experience_points", "starting_silver",
-    "silver_pennies", "combat", "experience_bank", "overrides", "notes", "advancement",
+    "silver_pennies", "combat", "experience_bank", "experience_total", "overrides", "notes", "advancement",
     "rolls.points", "rolls.hand", "rolls.race", "rolls.race_type", "rolls.aspect", "rolls.social_status",
     "rolls.birth_order", "rolls.sibling_rank", "rolls.experience", "rolls.silver", "rolls.beauty",
 ]  # fmt: skip

@@ -298,6 +298,7 @@ class CharacterInput(_Strict):
     silver_pennies: int | None = None
     combat: dict[str, JsonValue] | None = None
     experience_bank: int | None = None
+    experience_total: int | None = Field(None, description="12: 8.5's Experience and every award, in all")
     overrides: dict[Id, Override] | None = Field(
         None,
         max_length=MAX_ENTRIES,
@@ -400,6 +401,7 @@ DERIVED_KEYS = (
     "silver_pennies",
     "combat",
     "experience_bank",
+    "experience_total",
     "notes",
 )
 

@@ -21,6 +21,8 @@ __all__ = ["character_line", "indented"]
 def character_line(character: Character) -> str:
     """The character file on one line (a batch's JSONL line, without its newline), as
     `json.dumps(to_document(character), ensure_ascii=False, separators=(",", ":"))` writes it."""
+    if character.history:  # written as its ledger, the character as created (chargen.ledger_file)
+        return json.dumps(to_document(character), ensure_ascii=False, separators=(",", ":"))
     try:
         return orjson.dumps(character, default=_record, option=orjson.OPT_PASSTHROUGH_DATACLASS).decode()
     except orjson.JSONEncodeError:

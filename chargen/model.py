@@ -214,6 +214,8 @@ class HistoryLine:
     the file typed it), `bank` is the bank after it."""
 
     kind: str  # "award" or "raise"
+    # what a raise raised: characteristic, weapon, shield, unarmed, skill, language or spell
+    what: str | None = field(default=None, metadata=OMITTED)
     name: str | None = field(default=None, metadata=OMITTED)  # what was raised: PS, broadsword, healer
     label: str | None = field(default=None, metadata=OMITTED)  # how the record names it
     before: int | None = field(default=None, metadata=OMITTED)
@@ -294,6 +296,10 @@ def to_document(character: Character) -> Document:
     OMITTED left out when it is None or empty rather than written as null."""
     document = _converter_of(Character)(character)
     assert isinstance(document, dict)
+    if character.history:  # 12, 17, 87: the file carries the character as created and its ledger
+        from chargen.ledger_file import with_ledger_written
+
+        return with_ledger_written(document, character)
     return document
 
 

@@ -6,7 +6,7 @@ Modifiers and Abilities, kept and shared between rolls, are frozen."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from chargen.character_file import CharacterInput
 from chargen.dice import GivenRoll
@@ -105,3 +105,5 @@ class Decisions:
     name: str
     rolls: dict[str, GivenRoll]
     abilities: Abilities = NO_ABILITIES
+    # 17, 87: what the file's ledger raised each characteristic by (chargen.generation.ledger), by code.
+    raised: dict[str, int] = field(default_factory=dict)

@@ -9,6 +9,7 @@ from typing import TypedDict
 from chargen.character_file import Item
 from chargen.generation import carried, held, heritage
 from chargen.generation.decisions import Decisions
+from chargen.generation.ledger_raised import with_raised
 from chargen.model import (
     ArmorLine,
     Carried,
@@ -88,7 +89,7 @@ def final_characteristics(decided: Decisions, tables: Tables) -> tuple[Character
         PC=perception(table.perception.base, total["PC"]),
         optional=dict(decided.optional),
     )
-    return stats, notes
+    return with_raised(stats, decided.raised), notes
 
 
 @per_tables(1024)

@@ -21,6 +21,15 @@ class Equipment:
     shield: Item | None
 
 
+def shield_rank_problem(shield: str, rank: int, tables: Tables) -> str | None:
+    """17.5: Rank with a shield is Rank in the Weapons Chart's Shield line (the Main-Gauche: its own), no
+    higher than that line's maximum (20.2)."""
+    chart = tables.weapons.get(tables.shields[shield].weapon or "shield")
+    if chart is None or chart.max_rank is None or rank <= chart.max_rank:
+        return None
+    return f"Rank {rank} is above the maximum Rank {chart.max_rank} with a shield ({chart.name} on the Weapons Chart)"
+
+
 def rank_problem(weapon: Weapon, rank: int | None, strength: int | None, dexterity: int | None) -> str | None:
     """20.2: no Rank above the weapon's maximum, nor without its PS and MD (the Torch takes none); PS and
     MD None when they are not known (the file's allocation found wrong): the maximum is checked alone.
@@ -103,18 +112,9 @@ def _armor_and_shield_problems(
             )
         else:
             twin = tables.shields[shield.name].weapon
-            # 17.5: Rank with a shield is Rank in the Weapons Chart's Shield line (the Main-Gauche: its own).
-            chart = tables.weapons.get(twin or "shield")
-            if chart is not None and chart.max_rank is not None and (shield.rank or 0) > chart.max_rank:
-                problems.append(
-                    Problem(
-                        ("shield", "rank"),
-                        f"Rank {shield.rank} is above the maximum Rank {chart.max_rank} with a shield "
-                        f"({chart.name} on the Weapons Chart)",
-                        "17.5 and 20.2",
-                        shield.rank,
-                    )
-                )
+            above = shield_rank_problem(shield.name, shield.rank or 0, tables)
+            if above is not None:
+                problems.append(Problem(("shield", "rank"), above, "17.5 and 20.2", shield.rank))
             if twin and twin in ranks and ranks[twin] != shield.rank:
                 problems.append(
                     Problem(

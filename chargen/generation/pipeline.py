@@ -40,10 +40,11 @@ from chargen.generation.decisions import (
     Points,
     RaceResult,
 )
-from chargen.generation.derived import character
+from chargen.generation.derived import character, final_characteristics
 from chargen.generation.equipment import Equipment, bought_kit, given_equipment
 from chargen.generation.equipment_check import kit_problems
 from chargen.generation.heritage import Heritage, heritage
+from chargen.generation.ledger import Ledger, ledger_step, raised_decisions, with_ledger
 from chargen.generation.points_steps import RolledPoints, allocation_step, points_row, points_step
 from chargen.generation.variety import varied_equipment
 from chargen.model import Character
@@ -90,10 +91,10 @@ def generate(
         if whole is not None:  # every step that reads a given roll has run (a die found wrong: told)
             problems.add(item for item in run.dice.unused() if file_key(item.path) not in problems.failed)
         raise problems.error()
-    made = _made(run, *whole)
+    made = _made(run, *whole, parts.chosen)
     if made is None:
         raise problems.error()
-    character = with_abilities(made, spec, parts.chosen)  # 8.6 and rule 3's record
+    character = with_ledger(with_abilities(made[0], spec, parts.chosen), made[1])  # 8.6, rule 3; 12, 17, 87
     problems.raise_any()
     return character
 
@@ -196,8 +197,10 @@ def _made(
     optional: dict[str, int],
     born: Birthrights,
     background: Heritage,
-) -> Character | None:
-    """The character of the steps' outcomes, with its kit (8.7) and name (8.8); None on any problem."""
+    chosen: FileAbilities | None,
+) -> tuple[Character, Ledger | None] | None:
+    """The character of the steps' outcomes, with its kit (8.7) and name (8.8), and the file's ledger
+    applied (its raises are what the derived values read); None on any problem."""
     spec, dice, tables, options, problems = run.spec, run.dice, run.tables, run.options, run.problems
     equipped = _equipped(run, rolled, born, background)
     name = spec.name if spec.name is not None else _name(born.race.race, born.gender, dice, tables, options)
@@ -220,7 +223,12 @@ def _made(
         rolls=dice.record,
         abilities=abilities_step(spec, options, points.archetype, born, background.experience_points, tables),
     )
-    return character(decided, tables)
+    if not spec.advancement:
+        return character(decided, tables), None
+    ledger = problems.step(ledger_step, decided, chosen, final_characteristics(decided, tables)[0], tables)
+    if ledger is None:
+        return None
+    return character(raised_decisions(decided, ledger), tables), ledger
 
 
 def _equipped(

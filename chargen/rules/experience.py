@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
@@ -51,8 +52,9 @@ def experience_spent(
 
 def chart_cost(ranks: Mapping[int, int], first: int, rank: int, multiplier: float) -> int | None:
     """The chart's points for Ranks first..rank times the race's multiplier, rounded up (the seeds give no
-    rounding: the character pays at least the multiplied cost); None when a Rank is missing."""
+    rounding: the character pays at least the multiplied cost); None when a Rank is missing. The multiplier
+    is read as the table writes it (1.1 is 11/10): 100 x 1.1 is 110, not the float's 110.00000000000001."""
     needed = range(first, rank + 1)
     if any(step not in ranks for step in needed):
         return None
-    return math.ceil(sum(ranks[step] for step in needed) * multiplier)
+    return math.ceil(sum(ranks[step] for step in needed) * Fraction(str(multiplier)))

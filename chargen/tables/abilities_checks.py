@@ -3,10 +3,11 @@ exists."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Collection, Iterator, Mapping
 
 from chargen.tables.abilities_schema import TypicalRank
 from chargen.tables.loader import Tables
+from chargen.vocabulary import EIGHT
 
 Problem = tuple[str, tuple[str | int, ...], str]
 
@@ -33,6 +34,7 @@ def abilities_check(tables: Tables) -> Iterator[Problem]:
         for key in getattr(chart, kind):
             if key not in entries and not (kind != "skills" and _open(tables, kind)):
                 yield "abilities", ("experience", "cost_chart", kind, key), f"{key!r} is not in {kind}"
+    yield from _chart_in_play(tables)
     yield from _archetype_abilities(tables)
     for index, weapon in enumerate(tables.record.knockout.barred_weapons):
         if weapon not in tables.weapons:
@@ -47,6 +49,21 @@ def abilities_check(tables: Tables) -> Iterator[Problem]:
         for index, group in enumerate(barred):
             if group not in groups:
                 yield table, (*path, index), f"{group!r} is not a group of the Weapons Chart"
+
+
+def _chart_in_play(tables: Tables) -> Iterator[Problem]:
+    """17, 87: the chart prices characteristics Experience raises (3, 3.7, 3.8) and what the Weapons and
+    Shield Charts list."""
+    chart = tables.abilities.experience.cost_chart
+    listed: dict[str, tuple[Collection[str], str]] = {
+        "characteristics": (EIGHT, "a characteristic Experience raises (3, 3.7, 3.8)"),
+        "weapons": (tables.weapons, "on the Weapons Chart (20.2)"),
+        "shields": (tables.shields, "on the Shield Chart (17.5)"),
+    }
+    for kind, (known, what) in listed.items():
+        for key in getattr(chart, kind):
+            if key not in known:
+                yield "abilities", ("experience", "cost_chart", kind, key), f"{key!r} is not {what}"
 
 
 def _open(tables: Tables, kind: str) -> bool:

@@ -3,7 +3,7 @@ Experience that 8.6 charges for them."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -63,13 +63,23 @@ class RankZeroSkill(Entry):
     cost: int = Field(ge=0)
 
 
+#: One entry's prices on the chart: the Experience of each Rank (or characteristic value) reached.
+Prices = dict[int, Annotated[int, Field(ge=0)]]
+
+
 class CostChart(Entry):
-    """The Experience Point Cost Chart: per entry id, the Experience of each Rank (`rank: points`)."""
+    """The Experience Point Cost Chart (87.7, not in the seeds: a GM fills it): per entry id, the Experience
+    of each Rank (`rank: points`); per characteristic code, of each value raised to (`value: points`). The
+    race multiplier (6.x) is applied to what it gives."""
 
     rule: str
-    skills: dict[str, dict[int, int]]
-    languages: dict[str, dict[int, int]]
-    magic: dict[str, dict[int, int]]
+    skills: dict[str, Prices]
+    languages: dict[str, Prices]
+    magic: dict[str, Prices]
+    characteristics: dict[str, Prices] = Field(default_factory=dict)
+    weapons: dict[str, Prices] = Field(default_factory=dict)
+    shields: dict[str, Prices] = Field(default_factory=dict)
+    unarmed: Prices = Field(default_factory=dict)
 
 
 class Experience(Entry):

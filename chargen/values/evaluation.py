@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from chargen.character_file import Item
 from chargen.generation import carried, held
 from chargen.generation.equipment import Equipment
+from chargen.generation.ledger_raised import created, raised_terms
 from chargen.model import Character
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import fatigue_from_endurance, read_band
@@ -97,15 +98,21 @@ def _characteristics(character: Character, tables: Tables) -> list[Working]:
     found = []
     for code in EIGHT:
         modifier = character.modifiers[code]
-        if code == "FT":
-            reading = fatigue_from_endurance(character.characteristics.EN, table.fatigue)
-            first = Term("chart", reading.value, f"5.3's chart at Endurance {character.characteristics.EN}")
+        if code == "FT":  # read at Endurance as created: 3.7, Fatigue is raised on its own
+            endurance = created(character, "EN") or 0
+            reading = fatigue_from_endurance(endurance, table.fatigue)
+            first = Term("chart", reading.value, f"5.3's chart at Endurance {endurance}")
             rule = table.fatigue.rule
         elif code == "PC":
             first, rule = Term("base", table.perception.base, "5.4's starting Perception"), "5.4"
         else:
             first, rule = Term("allocated", character.allocation[code], "5.2's allocation"), "5.2, 6.1"
-        terms = (first, Term("race", modifier.race, "6.4-6.9"), Term("gender", modifier.gender, "6.1"))
+        terms: tuple[Term, ...] = (
+            first,
+            Term("race", modifier.race, "6.4-6.9"),
+            Term("gender", modifier.gender, "6.1"),
+        )
+        terms += raised_terms(character, code)  # 17, 87: the ledger's raises
         value = character.characteristics.get(code)
         found.append(
             Working(

@@ -1,0 +1,153 @@
+"""The ledger's costs and limits (17, 87, 6.x, 20.2): a GM's chart (tests/rulesets/experience-chart.yaml, its
+numbers the test's own, not the book's) times the race multiplier, rounded up; a weapon's maximum Rank;
+every refusal at its key path, all told at once; explain's term for a raise; the CLI's one-line refusal."""
+
+from __future__ import annotations
+
+import contextlib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from chargen import api
+from chargen.character_file import dump_document
+from chargen.cli import main
+from chargen.errors import ChargenError, InputError
+from chargen.tables import Tables, load_tables
+from tests.test_explain import explain
+from tests.test_ledger import first_entry, played
+
+CHART = Path(__file__).parent / "rulesets" / "experience-chart.yaml"
+
+
+@pytest.fixture(scope="module")
+def charted() -> Tables:
+    return load_tables(None, [str(CHART)])
+
+
+@pytest.fixture(scope="module")
+def halfling() -> str:
+    """Seed 7: a halfling (multiplier 1.1), PS 16, an unranked long bow first, ranger at Rank 0, bank 112."""
+    return dump_document(api.roll(seed=7), "yaml")
+
+
+@pytest.fixture(scope="module")
+def elf() -> str:
+    """Seed 1 as an elf (multiplier 1.2): PS 18, no skills bought (its bank the 8.5 Experience)."""
+    return dump_document(api.roll(seed=1, race="elf"), "yaml")
+
+
+def raises(text: str, tables: Tables | None = None) -> str:
+    with pytest.raises(ChargenError) as error:
+        api.build(text, tables=tables)
+    return str(error.value)
+
+
+def test_the_chart_times_the_halflings_multiplier(halfling: str, charted: Tables) -> None:
+    text = played(
+        halfling, "{award: 1000}", "{raise: PS, to: 17}", "{raise: long bow, to: 2}", "{raise: ranger, to: 1}"
+    )
+    made = api.build(text, tables=charted)
+    # 100 x 1.1 is 110 (the float 110.00000000000001 would round up to 111); (50 + 100 + 200) x 1.1 = 385
+    assert [(line.experience, line.charged) for line in made.history] == [
+        (1000, None),
+        (-110, "chart"),
+        (-385, "chart"),
+        (-330, "chart"),
+    ]
+    assert made.experience_bank == 112 + 1000 - 110 - 385 - 330
+    written = dump_document(made, "yaml")
+    assert "- {raise: PS, to: 17, cost: 110}\n" in written  # the chart's cost written in
+    rebuilt = api.build(written, tables=charted)
+    assert dump_document(rebuilt, "yaml") == written
+    # built again, each cost is the figure the file gives
+    assert [line.charged for line in rebuilt.history] == [None, "given", "given", "given"]
+
+
+def test_the_elfs_multiplier_is_rounded_up(elf: str, charted: Tables) -> None:
+    made = api.build(played(elf, "{award: 200}", "{raise: PS, to: 19}"), tables=charted)
+    assert made.characteristics.PS == 19
+    assert made.history[1].experience == -122  # 101 x 1.2 = 121.2, rounded up (the character pays it all)
+
+
+def test_no_chart_entry_names_the_missing_step(halfling: str, charted: Tables) -> None:
+    message = raises(played(halfling, "{award: 5000}", "{raise: long bow, to: 3}"), charted)
+    assert message == (
+        f"<input>:{first_entry(halfling) + 1}:3: advancement[1]: no cost known for Long Bow to 3: the GM's "
+        "chart prices no Rank 3 of abilities.experience.cost_chart.weapons.long-bow; give the GM's figure "
+        "as `cost:` or a ruleset's chart (the Experience Cost Chart, 87.7, is not in the seeds); rule 17, 87"
+    )
+
+
+def test_a_weapons_maximum_rank_is_its_last(halfling: str) -> None:
+    # 20.2: the Long Bow's maximum Rank is 8
+    made = api.build(played(halfling, "{award: 9000}", "{raise: long bow, to: 8, cost: 9000}"))
+    assert made.weapons[0].rank == 8
+    message = raises(played(halfling, "{award: 9000}", "{raise: long bow, to: 9, cost: 9000}"))
+    assert message == (
+        f"<input>:{first_entry(halfling) + 1}:25: advancement[1].to: Rank 9 is above the Long Bow's "
+        "maximum Rank 8; rule 20.2"
+    )
+
+
+def test_every_problem_of_the_ledger_is_told_at_once(halfling: str) -> None:
+    text = played(
+        halfling,
+        "{raise: PB, to: 20, cost: 1}",
+        "{raise: PS, to: 16, cost: 1}",
+        "{raise: lute, to: 1, cost: 1}",
+        "{raise: spear, to: 2, cost: 500}",
+    )
+    with pytest.raises(InputError) as error:
+        api.build(text)
+    line = first_entry(halfling)
+    unknown = (
+        "is not a characteristic, a weapon or shield held, a skill, a language or a spell (17, 87); one of: "
+        "AG, EN, FT, MA, MD, PC, PS, WP, alchemist, assassin, astrologer, beast-master, cantrip, courtesan, "
+        "glamour, hand-axe, healer, long-bow, mechanician, merchant, military-scientist, navigator, ranger, "
+        "sensitivity-to-danger, spear, spy-and-thief, starfire, trance, troubador, witchsight"
+    )
+    assert error.value.problems == [
+        f"<input>:{line}:11: advancement[0].raise: 'PB' {unknown}",  # not rolled (5.5): none to raise
+        f"<input>:{line + 1}:19: advancement[1].to: PS is 16 already; `to` is what it is raised to; rule 17",
+        f"<input>:{line + 2}:11: advancement[2].raise: 'lute' {unknown}",
+        f"<input>:{line + 3}:31: advancement[3].cost: Spear to 2 costs 500 Experience Points but the bank "
+        "holds 112: 388 short; rule 17",
+    ]
+
+
+def test_physical_beauty_is_not_raised_with_experience() -> None:
+    rolled = dump_document(api.roll(seed=7, optional=["PB"]), "yaml")
+    with pytest.raises(InputError) as error:
+        api.build(played(rolled, "{raise: pb, to: 20, cost: 1}"))
+    assert error.value.problems == [
+        f"<input>:{first_entry(rolled)}:11: advancement[0].raise: PB is not raised with Experience; rule 3.9"
+    ]
+
+
+def test_explain_tells_each_raise(tmp_path: Path, halfling: str) -> None:
+    text = played(halfling, "{award: 500}", "{raise: PS, to: 17, cost: 100, note: Adventure 2}")
+    text += "- {raise: PS, to: 18, cost: 100, date: 2026-12-06}\n"
+    assert explain(tmp_path, text, "PS") == (
+        "PS 18 = 19 \u2212 3 + 1 + 1 (5.2, 6.1)\n"
+        "  allocated 19: 5.2's allocation\n"
+        "  race \u22123: 6.4-6.9\n"
+        "  raised 1: to 17 after Adventure 2 (17, 87)\n"
+        "  raised 1: to 18 after 2026-12-06 (17, 87)\n"
+    )
+
+
+def test_the_cli_refuses_in_one_line_and_writes_nothing(tmp_path: Path, halfling: str) -> None:
+    (tmp_path / "played.yaml").write_text(played(halfling, "{raise: PS, to: 17}"), encoding="utf-8")
+    runner = CliRunner().isolation()
+    with runner as (_, stderr, _), contextlib.chdir(tmp_path), pytest.raises(SystemExit) as exit_info:
+        main(["build", "played.yaml", "-o", "out.yaml"])
+    assert exit_info.value.code == 2
+    assert stderr.getvalue().decode("utf-8") == (
+        f"chargen: error: played.yaml:{first_entry(halfling)}:3: advancement[0]: no cost known for PS to 17: "
+        "the GM's chart prices no value 17 of abilities.experience.cost_chart.characteristics.PS; give the "
+        "GM's figure as `cost:` or a ruleset's chart (the Experience Cost Chart, 87.7, is not in the seeds); "
+        "rule 17, 87\n"
+    )
+    assert not (tmp_path / "out.yaml").exists()
