@@ -1,32 +1,25 @@
-"""One entry added to a character file's ledger (`advancement:`, 12, 17, 87), the rest of its text kept.
-
-The entry is spliced into the file's own text: every byte outside it (the player's comments, blank lines,
-key order, indentation, quoting, line endings, a byte-order mark, a missing last newline) stays as it was.
-A round-trip YAML writer (ruamel.yaml) re-emits the whole file instead, which re-indents `  - {...}` lists
-and writes `rank: null` as `rank:`. Where the entry goes is read from the parser chargen already reads
-files with (its events carry each node's start and end): after the list's last item, in the list's own
-style (block or flow), or as a new key at the end of the mapping when the file has no ledger yet.
-"""
+"""`chargen advance`: one entry of what happened in play (12, 17, 87) added to a character file's ledger,
+checked by building the file as it would then be, before anything is written. The text is edited by
+chargen.advancing_text (the entry) and chargen.advancing_values (the derived values a whole file gives)."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import yaml
 from pydantic import ValidationError
 
+from chargen.advancing_text import LEDGER, added, is_json
+from chargen.advancing_values import with_values
 from chargen.character_file import Award, Raise, check_one_line
 from chargen.errors import InputError, Problem, shown
 from chargen.messages import rewritten
-from chargen.model import Character
+from chargen.model import Character, to_document
 from chargen.tables import Tables
-from chargen.yamlio import flow_yaml, parse_events
 
-LEDGER = "advancement"
-BOM = "\ufeff"
+if TYPE_CHECKING:
+    from chargen.api import Built
+
 
 Entry = Award | Raise
 
@@ -56,6 +49,12 @@ def entry_of(
     return _checked(Raise, {"raise": raise_, "to": to, "cost": cost, **told})
 
 
+def entry_fields(entry: Entry) -> dict[str, Any]:
+    """The entry as the file holds it, in its keys' order (award or raise first)."""
+    fields: dict[str, Any] = entry.model_dump(by_alias=True, exclude_none=True)
+    return fields
+
+
 def _printable_name(name: str) -> None:
     """A name is one line of text, as every name of a file is (character_file.Name)."""
     try:
@@ -72,201 +71,6 @@ def _checked(model: type[Entry], values: dict[str, object]) -> Entry:
         raise InputError([rewritten(item, model.model_fields) for item in error.errors()]) from None
 
 
-def entry_fields(entry: Entry) -> dict[str, Any]:
-    """The entry as the file holds it, in its keys' order (award or raise first)."""
-    return entry.model_dump(by_alias=True, exclude_none=True)
-
-
-@dataclass
-class _Ledger:
-    """Where the file's top mapping and its ledger stand, as character offsets into the text."""
-
-    flow: bool = False  # the top mapping is in flow style (a JSON file)
-    first_key_column: int | None = None
-    last_end: int | None = None  # the end of the mapping's last value
-    key_column: int | None = None  # the ledger's key, when the file has one
-    null: tuple[int, int] | None = None  # the ledger's value when it is null or empty
-    seq_flow: bool = False
-    seq_column: int = 0  # the column of a block list's dashes
-    item_column: int = 0  # the column its last item starts at
-    seq_last: int | None = None  # the end of its last item; None for an empty list
-    seq_end: int = 0  # a flow list's `]`
-    entries: int = 0  # how many entries the ledger holds
-
-
-def added(text: str, source: str, entry: Entry) -> tuple[str, int]:
-    """`text` with `entry` appended to its ledger (which is made when the file has none), and the entry's
-    index in the ledger."""
-    bom = BOM if text.startswith(BOM) else ""
-    body = text[len(bom) :]
-    newline = "\r\n" if "\r\n" in body else "\n"
-    ledger = _read(body, source)
-    in_json = ledger.flow and is_json(body)
-    item = json.dumps(entry_fields(entry), ensure_ascii=False) if in_json else flow_yaml(entry_fields(entry))
-    if ledger.key_column is None:
-        at, insert = _new_key(body, ledger, item, newline, in_json)
-    elif ledger.null is not None:
-        return bom + _in_place_of_null(body, ledger, item, newline), 0
-    elif ledger.seq_flow:
-        at, insert = _flow_item(body, ledger, item, newline)
-    else:
-        at, insert = _line_after(body, ledger.seq_last or 0, " " * ledger.seq_column + "- " + item, newline)
-    return bom + body[:at] + insert + body[at:], ledger.entries
-
-
-def is_json(text: str) -> bool:
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
-
-
-@dataclass(frozen=True)
-class _Node:
-    """One parser event, as the splice needs it: what it is, where it starts and ends."""
-
-    kind: str  # "open" (a mapping or list starts), "close", "scalar"
-    start: int
-    column: int
-    end: int
-    value: str | None = None
-    flow: bool = False
-    mapping: bool = False
-
-
-def _nodes(text: str, source: str) -> Iterator[_Node]:
-    for event in parse_events(text, source):
-        start, end = event.start_mark, event.end_mark
-        assert start is not None and end is not None  # the parser marks every event
-        if isinstance(event, yaml.CollectionStartEvent):
-            mapping = isinstance(event, yaml.MappingStartEvent)
-            yield _Node("open", start.index, start.column, end.index, None, bool(event.flow_style), mapping)
-        elif isinstance(event, yaml.CollectionEndEvent):
-            yield _Node("close", start.index, start.column, end.index)
-        elif isinstance(event, yaml.ScalarEvent):
-            yield _Node("scalar", start.index, start.column, end.index, event.value)
-
-
-def _read(text: str, source: str) -> _Ledger:
-    """The top mapping's shape and its ledger's, from the parser's events (in the top mapping, at depth
-    1, keys and values alternate)."""
-    ledger = _Ledger()
-    depth = 0
-    key: str | None = None  # the top mapping's key being read; None while a key is awaited
-    in_ledger = False
-    for node in _nodes(text, source):
-        if node.kind == "open":
-            in_ledger = _opened(ledger, node, depth, key, in_ledger)
-            depth += 1
-        elif node.kind == "close":
-            depth -= 1
-            if in_ledger and depth == 1:
-                ledger.seq_end, in_ledger = node.start, False
-            if depth and node.end > node.start:  # a flow value's closing bracket
-                _ended(ledger, node.end, in_ledger)
-            key = None if depth == 1 else key
-        else:
-            if in_ledger and depth == 2:
-                _item(ledger, node)
-            _ended(ledger, node.end, in_ledger)
-            if depth == 1:
-                key = _top_scalar(ledger, node, key)
-    return ledger
-
-
-def _top_scalar(ledger: _Ledger, node: _Node, key: str | None) -> str | None:
-    """A key or a value of the top mapping; the key awaited next (None after a value)."""
-    if key is not None:
-        if key == LEDGER:
-            ledger.null = (node.start, node.end)
-        return None
-    if ledger.first_key_column is None:
-        ledger.first_key_column = node.column
-    if node.value == LEDGER and ledger.key_column is None:
-        ledger.key_column = node.column
-    return node.value
-
-
-def _item(ledger: _Ledger, node: _Node) -> None:
-    ledger.item_column = node.column
-    ledger.entries += 1
-
-
-def _opened(ledger: _Ledger, node: _Node, depth: int, key: str | None, in_ledger: bool) -> bool:
-    """A collection opens: the top mapping, the ledger's list, or one of its items; whether the events
-    that follow are the ledger's."""
-    if depth == 0:
-        if not node.mapping:
-            raise InputError("a character file is a mapping of keys (name: ...), not a list or a value")
-        ledger.flow = node.flow
-        ledger.last_end = node.end if node.flow else None  # just inside its `{`
-        return False
-    if depth == 1 and key == LEDGER:
-        if node.mapping:
-            raise InputError([Problem((LEDGER,), "must be a list of entries ({award: ...} or {raise: ...})")])
-        ledger.seq_flow, ledger.seq_column = node.flow, node.column
-        return True
-    if depth == 2 and in_ledger:
-        _item(ledger, node)
-    return in_ledger
-
-
-def _ended(ledger: _Ledger, end: int, in_ledger: bool) -> None:
-    """A value ended at `end`: the latest end seen so far is where the mapping, or the list, ends."""
-    ledger.last_end = max(end, ledger.last_end or 0)
-    if in_ledger:
-        ledger.seq_last = max(end, ledger.seq_last or 0)
-
-
-def _line_after(text: str, end: int, line: str, newline: str) -> tuple[int, str]:
-    """Where a new line goes after the line holding offset `end` (past any comment on it), and the text put
-    there: a file without a last newline keeps having none."""
-    found = text.find("\n", end)
-    if found < 0:
-        return len(text), newline + line
-    return found + 1, line + newline
-
-
-def _new_key(text: str, ledger: _Ledger, item: str, newline: str, in_json: bool) -> tuple[int, str]:
-    """The ledger made at the end of the mapping: a block `advancement:` list, or a key of a flow (JSON)
-    mapping."""
-    end = ledger.last_end or 0
-    if not ledger.flow:
-        return _line_after(text, end, f"{LEDGER}:{newline}- {item}", newline)
-    key = json.dumps(LEDGER) if in_json else LEDGER
-    comma = "" if text[:end].rstrip().endswith("{") else ", "
-    if text.count("\n", end, _closing(text, end)) == 0:  # the mapping closes on its last value's line
-        return end, f"{comma}{key}: [{item}]"
-    return end, f"{comma.rstrip()}{newline}{' ' * (ledger.first_key_column or 0)}{key}: [{item}]"
-
-
-def _closing(text: str, end: int) -> int:
-    """The offset of the `}` that closes a flow mapping whose last value ends at `end`."""
-    found = text.find("}", end)
-    return found if found >= 0 else len(text)
-
-
-def _flow_item(text: str, ledger: _Ledger, item: str, newline: str) -> tuple[int, str]:
-    if ledger.seq_last is None:  # `[]`
-        return ledger.seq_end, item
-    if text.count("\n", ledger.seq_last, ledger.seq_end) == 0:
-        return ledger.seq_last, f", {item}"
-    return ledger.seq_last, f",{newline}{' ' * ledger.item_column}{item}"
-
-
-def _in_place_of_null(text: str, ledger: _Ledger, item: str, newline: str) -> str:
-    """`advancement:` (or `advancement: null`) given a list: in a block mapping the key's line stays (with
-    any comment on it) and the entry follows it; in a flow one the null becomes a list."""
-    assert ledger.null is not None and ledger.key_column is not None
-    start, end = ledger.null
-    if ledger.flow:
-        return text[:start] + f"[{item}]" + text[end:]
-    kept = text[:start].rstrip(" ") + text[end:] if end > start else text
-    at, insert = _line_after(kept, start - 1, " " * ledger.key_column + "- " + item, newline)
-    return kept[:at] + insert + kept[at:]
-
-
 @dataclass(frozen=True)
 class Advanced:
     """A file's text with one more ledger entry, the character it builds, and the entry as written (its
@@ -280,28 +84,33 @@ class Advanced:
 def advanced(text: str, source: str, entry: Entry, tables: Tables | None) -> Advanced:
     """`entry` added to the ledger of the file `text`, checked by building the file as it would then be:
     whatever the build refuses (the bank cannot pay, no cost known, past a limit of the rules) is raised
-    as the build's ChargenError and nothing is made."""
+    as the build's ChargenError and nothing is made. The derived values a whole file gives are written as
+    they then stand, so that `validate` accepts the file."""
     from chargen import api
 
     api.built(text, source, tables=tables)  # a file refused as it is: in its own words, at its own lines
-    changed, index = added(text, source, entry)
-    character = _built(changed, source, index, tables)
-    if isinstance(entry, Raise) and entry.cost is None and index < len(character.history):
-        line = character.history[index]
-        if line.charged == "chart":  # so that the file says what was spent (87)
-            entry = entry.model_copy(update={"cost": -line.experience})
-            changed, _ = added(text, source, entry)
-            character = _built(changed, source, index, tables)
-    return Advanced(changed, character, entry)
+    changed, index = added(text, source, entry_fields(entry))
+    made = _built(changed, source, index, tables)
+    history = made.character.history
+    charged = history[index].charged if index < len(history) else None
+    if isinstance(entry, Raise) and entry.cost is None and charged == "chart":
+        entry = entry.model_copy(update={"cost": -history[index].experience})  # the file says what was spent
+        changed, _ = added(text, source, entry_fields(entry))
+        made = _built(changed, source, index, tables)
+    if made.stale_at:
+        document = to_document(made.character)
+        changed = with_values(changed, source, made.stale_at, document, in_json=is_json(changed))
+        made = _built(changed, source, index, tables)
+    return Advanced(changed, made.character, entry)
 
 
-def _built(text: str, source: str, index: int, tables: Tables | None) -> Character:
+def _built(text: str, source: str, index: int, tables: Tables | None) -> Built:
     """The character `text` builds; a problem with the new entry told at the file's name alone, for the
     entry is not in the file (nothing was written)."""
     from chargen import api
 
     try:
-        return api.built(text, source, tables=tables).character
+        return api.built(text, source, tables=tables)
     except InputError as error:
         new = (LEDGER, index)
         told = [item.at(source) if item.path[:2] == new else item for item in error.items]
@@ -309,12 +118,14 @@ def _built(text: str, source: str, index: int, tables: Tables | None) -> Charact
 
 
 def summary(made: Advanced, target: str) -> str:
-    """What a call recorded, one line: `rolf.yaml: broadsword raised to 2 for 300 Experience; bank 412`."""
+    """What a call recorded, one line: `hero.yaml: Long Bow raised to 2 for 300 Experience; bank 412`."""
     entry = made.entry
     if isinstance(entry, Award):
         said = f"{entry.award:,} Experience awarded"
     else:
+        history = made.character.history
+        label = history[-1].label if history and history[-1].label else entry.raise_
         spent = f" for {entry.cost:,} Experience" if entry.cost is not None else ""
-        said = f"{entry.raise_} raised to {entry.to}{spent}"
+        said = f"{label} raised to {entry.to}{spent}"
     bank = made.character.experience_bank
     return f"{target}: {said}" + (f"; bank {bank:,}" if bank is not None else "")

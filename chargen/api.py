@@ -167,6 +167,7 @@ class Built:
     rolled: tuple[str, ...]
     text_seed: int | None
     stale: tuple[str, ...]
+    stale_at: tuple[KeyPath, ...] = ()  # where each stale value stands in the file
 
     def note(self, source: str) -> str | None:
         """What a door says of dice rolled from the file's text, or None when it rolled none that way."""
@@ -203,7 +204,8 @@ def _made(
     from_text = seed is None and spec.seed is None and character.seed is not None
     stale = _stale(spec, character)
     lines = tuple(problem.at(located.where(problem.path)).text for problem in stale)
-    return spec, Built(character, rolled, character.seed if from_text else None, lines), stale
+    at = tuple(problem.path for problem in stale)
+    return spec, Built(character, rolled, character.seed if from_text else None, lines, at), stale
 
 
 def _refuse_typed(stale: list[Problem], located: Located) -> None:

@@ -340,9 +340,10 @@ _FlowListDumper.add_representer(list, _represent_list)
 _FlowListDumper.add_representer(dict, _represent_dict)
 
 
-def flow_yaml(data: Mapping[str, Any]) -> str:
-    """A mapping as one line of flow YAML (`{award: 500, note: after the siege}`), quoted where the reader
-    would otherwise take a value for something else (`'yes'`, `'12'`)."""
-    return yaml.dump(
-        dict(data), Dumper=_Dumper, default_flow_style=True, sort_keys=False, allow_unicode=True, width=2**30
-    ).rstrip("\n")
+def flow_yaml(value: object) -> str:
+    """A value as flow YAML on one line (`{award: 500, note: after the siege}`, `55`, `'01-08'`), quoted
+    where the reader would otherwise take it for something else (`'yes'`, `'12'`)."""
+    listed = yaml.dump(
+        [value], Dumper=_Dumper, default_flow_style=True, sort_keys=False, allow_unicode=True, width=2**30
+    )
+    return listed.strip()[1:-1]  # `[value]`: a value alone would end with the document marker `...`

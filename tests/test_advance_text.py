@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from chargen import api
-from chargen.advancing import added, entry_of
+from chargen.advancing import entry_fields, entry_of
+from chargen.advancing_text import added
 from chargen.character_file import dump_document
 from chargen.errors import ChargenError
 from chargen.tables import Tables
@@ -40,7 +41,7 @@ def test_an_entry_follows_the_last_one_at_its_indentation_before_trailing_commen
         "# what comes next\n"
         "weapons: [dagger]\n"
     )
-    made, index = added(text, "x.yaml", RAISE)
+    made, index = added(text, "x.yaml", entry_fields(RAISE))
     assert index == 2
     assert made == text.replace("    to: 17\n", f"    to: 17\n  - {RAISE_YAML}\n")
 
@@ -61,35 +62,44 @@ def test_an_entry_follows_the_last_one_at_its_indentation_before_trailing_commen
     ids=["flow", "empty-flow", "null", "empty", "no-last-newline", "new-no-last-newline", "document-markers", "crlf-bom", "flow-mapping"],
 )  # fmt: skip
 def test_each_style_of_ledger_keeps_its_style_and_every_other_byte(text: str, expected: str) -> None:
-    assert added(text, "x.yaml", AWARD)[0] == expected
+    assert added(text, "x.yaml", entry_fields(AWARD))[0] == expected
 
 
 def test_json_files_get_json_in_their_own_layout(tables: Tables) -> None:
     document = dump_document(api.roll(seed=3, tables=tables), "json")
-    made, _ = added(document, "x.json", AWARD)
+    made, _ = added(document, "x.json", entry_fields(AWARD))
     assert made == document[: -len("\n}\n")] + f',\n  "advancement": [{AWARD_JSON}]\n}}\n'
-    again, index = added(made, "x.json", AWARD)
+    again, index = added(made, "x.json", entry_fields(AWARD))
     assert index == 1
     assert again == made.replace(AWARD_JSON, f"{AWARD_JSON}, {AWARD_JSON}")
     listed = '{\n  "name": "x",\n  "advancement": [\n    {"award": 5}\n  ]\n}\n'
-    assert added(listed, "x.json", AWARD)[0] == listed.replace(
+    assert added(listed, "x.json", entry_fields(AWARD))[0] == listed.replace(
         '{"award": 5}', f'{{"award": 5}},\n    {AWARD_JSON}'
     )
-    assert added('{"name": "x", "advancement": null}', "x.json", AWARD)[0] == (
+    assert added('{"name": "x", "advancement": null}', "x.json", entry_fields(AWARD))[0] == (
         f'{{"name": "x", "advancement": [{AWARD_JSON}]}}'
     )
 
 
-def test_a_file_chargen_wrote_is_kept_byte_for_byte_outside_the_entry(tables: Tables) -> None:
+def test_a_whole_file_gets_the_derived_values_it_gives_as_they_then_stand(tables: Tables) -> None:
+    """A file chargen wrote whole gives its derived values: the ones the entry moves are written again
+    where they stand (so that validate accepts the file), and nothing else changes."""
     document = dump_document(api.roll(seed=7, tables=tables), "yaml")
-    made = api.advance(document, "c.yaml", raise_="PS", to=30, cost=0, tables=tables)
-    assert made.text == document + "advancement:\n- {raise: PS, to: 30, cost: 0}\n"
+    awarded = api.advance(document, "c.yaml", award=500, tables=tables).text
+    bank = "experience_bank: 112\n"
+    assert awarded == document.replace(bank, "experience_bank: 612\n") + "advancement:\n- {award: 500}\n"
+    raised = api.advance(awarded, "c.yaml", raise_="PS", to=17, cost=100, tables=tables).text
+    assert api.validate(raised, tables=tables) == []
+    head, _, rest = raised.partition("characteristics:\n  PS: 17\n")
+    assert head == document.partition("characteristics:")[0]
+    assert rest.endswith("advancement:\n- {award: 500}\n- {raise: PS, to: 17, cost: 100}\n")
+    assert "experience_bank: 512\n" in rest
 
 
 def test_values_the_reader_would_take_for_others_are_quoted() -> None:
     entry = entry_of(award=1, note="yes", date="12")
     assert (
-        added("name: x\n", "x.yaml", entry)[0]
+        added("name: x\n", "x.yaml", entry_fields(entry))[0]
         == "name: x\nadvancement:\n- {award: 1, note: 'yes', date: '12'}\n"
     )
 

@@ -85,7 +85,7 @@ def advance_command(
 def _target(file: str, output: str | None, text: str, *, force: bool) -> str:
     """Where the advanced file goes: -o (checked as every command checks it, of the file's own format),
     else FILE itself (standard output for FILE -)."""
-    from chargen.advancing import is_json
+    from chargen.advancing_text import is_json
     from chargen.output import check_targets
 
     if output is None:
