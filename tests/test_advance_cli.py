@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -128,3 +129,29 @@ def test_what_is_no_regular_file_is_rewritten_only_to_output(
         "",
         "chargen: error: pipe.yaml: not a regular file; give -o OUT for the advanced file\n",
     )
+
+
+def test_a_file_changed_while_chargen_worked_is_not_replaced(
+    rolf: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The player saved the file in an editor meanwhile: their save is kept, not overwritten."""
+    advance = api.advance
+
+    def saved_meanwhile(*args: Any, **kwargs: Any) -> Any:
+        made = advance(*args, **kwargs)
+        rolf.write_text(ROLF + "# saved meanwhile\n", encoding="utf-8")
+        return made
+
+    monkeypatch.setattr(api, "advance", saved_meanwhile)
+    assert run(["advance", "rolf.yaml", "--award", "5"], capsys) == (
+        2,
+        "",
+        "chargen: error: rolf.yaml: changed while chargen was advancing it; nothing written, run again\n",
+    )
+    assert rolf.read_text(encoding="utf-8") == ROLF + "# saved meanwhile\n"
+
+
+def test_output_to_standard_output_says_nothing_else(rolf: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["advance", "rolf.yaml", "--award", "500", "--note", "after Adventure 1", "-o", "-"]
+    assert run(argv, capsys) == (0, ROLF + AWARDED, "")
+    assert rolf.read_text(encoding="utf-8") == ROLF

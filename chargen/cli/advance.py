@@ -60,7 +60,8 @@ def advance_command(
     from chargen.advancing import summary
     from chargen.output import shown_path, write_all
 
-    if output is None and file != "-" and os.path.exists(file) and not os.path.isfile(file):
+    in_place = output is None and file != "-"
+    if in_place and os.path.exists(file) and not os.path.isfile(file):
         raise ChargenError(f"{shown_path(file)}: not a regular file; give -o OUT for the advanced file")
     text, source = api.read_source(file)
     target = _target(file, output, text, force=force)
@@ -75,8 +76,10 @@ def advance_command(
         date=date,
         tables=tables_from(context),
     )
-    if output is None and file != "-" and api.read_source(file)[0] != text:
-        raise ChargenError(f"{shown_path(file)}: changed while chargen read it; nothing written, run again")
+    if in_place and api.read_source(file)[0] != text:  # the player saved it meanwhile: theirs is kept
+        raise ChargenError(
+            f"{shown_path(file)}: changed while chargen was advancing it; nothing written, run again"
+        )
     write_all([(target, made.text.encode("utf-8"))], force=force or output is None)
     if target != "-":
         click.echo(summary(made, target))
