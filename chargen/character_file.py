@@ -11,17 +11,20 @@ from pydantic import (
     BaseModel,
     BeforeValidator,
     ConfigDict,
+    Discriminator,
     Field,
     JsonValue,
     StrictBool,
     StrictFloat,
     StrictInt,
     StringConstraints,
+    Tag,
     field_validator,
     model_validator,
 )
 
 from chargen.jsontext import indented
+from chargen.messages import UNION_TAG
 from chargen.model import Character, to_document
 from chargen.printable import check_printable
 from chargen.vocabulary import (
@@ -156,6 +159,19 @@ class Raise(_Strict):
     cost: Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)] | None = None
     note: Name | None = None
     date: Name | None = Field(None, description="when, as the player writes it (2026-12-06)")
+
+
+def _entry_kind(value: Any) -> str:
+    """An entry with `award` is an award; any other, a raise (whose own keys its messages then name)."""
+    award = isinstance(value, Award) or (isinstance(value, dict) and "award" in value)
+    return f"{UNION_TAG}award" if award else f"{UNION_TAG}raise"
+
+
+#: One entry of the ledger: its member chosen by its keys, so a mistake is told once, as that member's.
+Entry = Annotated[
+    Annotated[Award, Tag(f"{UNION_TAG}award")] | Annotated[Raise, Tag(f"{UNION_TAG}raise")],
+    Discriminator(_entry_kind),
+]
 
 
 class Item(_Strict):
@@ -308,7 +324,7 @@ class CharacterInput(_Strict):
     notes: list[Name] | None = Field(
         None, max_length=MAX_ENTRIES, description="the player's notes (chargen adds its own)"
     )
-    advancement: list[Award | Raise] | None = Field(
+    advancement: list[Entry] | None = Field(
         None,
         max_length=MAX_ENTRIES,
         description="12, 17, 87: what happened in play, in order: {award, note} and {raise, to, cost, note}",

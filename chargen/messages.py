@@ -141,9 +141,14 @@ CHARACTERISTIC_WORDS = {
 }
 
 
+#: How a tagged union names the member it chose in an error's path: `kind:raise` (no key of the file).
+UNION_TAG = "kind:"
+
+
 def key_path(item: ErrorDetails) -> KeyPath:
-    """The file's key path of one pydantic error (without the validators' own steps)."""
-    return tuple(part for part in item["loc"] if not str(part).startswith("function-"))
+    """The file's key path of one pydantic error (without the validators' own steps, nor the member a
+    tagged union chose)."""
+    return tuple(part for part in item["loc"] if not str(part).startswith(("function-", UNION_TAG)))
 
 
 def rewritten(item: ErrorDetails, known_keys: Iterable[str] = ()) -> Problem:

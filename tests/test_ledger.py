@@ -4,11 +4,15 @@ and builds back to itself."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+import yaml
 
 from chargen import api
-from chargen.character_file import dump_document
+from chargen.character_file import Award, CharacterInput, Raise, dump_document
 from chargen.errors import ChargenError
+from chargen.jsontext import character_line
 from chargen.model import Character, HistoryLine
 from chargen.tables import load_tables
 from chargen.values.evaluation import evaluate
@@ -176,3 +180,24 @@ def test_validate_names_a_bank_the_ledger_gives_otherwise(after: Character) -> N
         f"<input>:{line}:18: experience_bank: file says 312 but the rules give 212; leave it out and build works "
         "it out, or keep a GM's value under overrides: with a reason"
     ]
+
+
+def test_a_ledger_of_typed_entries_builds_as_the_files(rolled: str, after: Character) -> None:
+    """chargen.api.build_spec takes the entries as the models they are read into (chargen.character_file)."""
+    read = CharacterInput.model_validate(yaml.safe_load(rolled))
+    entries = [Award(award=500, note="Adventure 1")] + [
+        Raise.model_validate({"raise": name, "to": to, "cost": cost, "note": note})
+        for name, to, cost, note in (("long bow", 2, 300, "Adventure 1"), ("ps", 17, 100, "Adventure 2"))
+    ]
+    assert api.build_spec(read.model_copy(update={"advancement": entries})) == after
+
+
+def test_a_batch_line_carries_the_ledger_as_the_file_does(after: Character) -> None:
+    line = json.loads(character_line(after))
+    assert line == json.loads(dump_document(after, "json"))
+    assert "history" not in line and line["advancement"][2] == {
+        "raise": "PS",
+        "to": 17,
+        "cost": 100,
+        "note": "Adventure 2",
+    }

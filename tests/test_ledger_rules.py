@@ -151,3 +151,55 @@ def test_the_cli_refuses_in_one_line_and_writes_nothing(tmp_path: Path, halfling
         "rule 17, 87\n"
     )
     assert not (tmp_path / "out.yaml").exists()
+
+
+@pytest.mark.parametrize(
+    ("entry", "told"),
+    [
+        ("{raise: PS}", ":3: advancement[0].to: is required"),
+        ("{award: 0}", ":11: advancement[0].award: should be 1 or more (got 0)"),
+        ("{award: 5, to: 3}", ":18: advancement[0].to: unknown key"),
+        ("hello", ":3: advancement[0]: should be a mapping of keys (got 'hello')"),
+    ],
+)
+def test_an_entry_of_the_wrong_shape_is_told_once_as_its_kind(halfling: str, entry: str, told: str) -> None:
+    with pytest.raises(InputError) as error:
+        api.build(played(halfling, entry))
+    assert error.value.problems == [f"<input>:{first_entry(halfling)}{told}"]
+
+
+def test_endurance_raised_leaves_fatigue_as_created(tmp_path: Path, halfling: str) -> None:
+    text = played(halfling, "{raise: EN, to: 19, cost: 30}", "{raise: FT, to: 21, cost: 20}")
+    made = api.build(text)
+    assert (made.characteristics.EN, made.characteristics.FT) == (19, 21)  # 3.7: Fatigue raised on its own
+    assert made.combat.stun_threshold != api.build(halfling).combat.stun_threshold  # 12: it reads EN
+    assert explain(tmp_path, text, "FT") == (
+        "FT 21 = 20 + 1 (5.3)\n"
+        "  chart 20: 5.3's chart at Endurance 16\n"
+        "  raised 1: to 21 after advancement[1] (17, 87)\n"
+    )
+
+
+def test_a_raise_past_what_a_file_holds_is_refused(halfling: str) -> None:
+    made = api.build(played(halfling, "{raise: PS, to: 10000, cost: 0}", "{raise: ranger, to: 100, cost: 0}"))
+    assert (made.characteristics.PS, made.skills[0].rank) == (10000, 100)
+    with pytest.raises(InputError) as error:
+        api.build(played(halfling, "{raise: PS, to: 10001, cost: 0}", "{raise: ranger, to: 101, cost: 0}"))
+    line = first_entry(halfling)
+    assert error.value.problems == [
+        f"<input>:{line}:19: advancement[0].to: 10001 is more than a character file holds (10000)",
+        f"<input>:{line + 1}:23: advancement[1].to: 101 is more than a character file holds (100)",
+    ]
+
+
+def test_a_shields_rank_raises_defense_to_its_maximum() -> None:
+    rolled = dump_document(api.roll(seed=42, archetype="fighter", race="dwarf"), "yaml")  # a Buckler
+    made = api.build(played(rolled, "{award: 1000}", "{raise: buckler, to: 4, cost: 10}"))
+    assert made.shield is not None and made.shield.rank == 4
+    assert made.combat.defense == api.build(rolled).combat.defense + 4 * 2  # 17.5: the Buckler's 2 a Rank
+    with pytest.raises(InputError) as error:
+        api.build(played(rolled, "{award: 1000}", "{raise: buckler, to: 5, cost: 10}"))
+    assert error.value.problems == [
+        f"<input>:{first_entry(rolled) + 1}:24: advancement[1].to: Rank 5 is above the maximum Rank 4 with a "
+        "shield (Shield on the Weapons Chart); rule 17.5 and 20.2"
+    ]

@@ -22,6 +22,7 @@ from chargen.generation.ledger_costs import chart_price
 from chargen.generation.ledger_targets import Standing, Target, target_of
 from chargen.model import Character, Characteristics, HistoryLine, MagicRanked, Ranked
 from chargen.tables import Tables
+from chargen.vocabulary import MAX_POINTS, MAX_RANK
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +148,9 @@ def _limits(path: KeyPath, target: Target, to: int, standing: Standing, tables: 
         what = "is" if target.kind == "characteristic" else "is Rank"
         message = f"{target.label} {what} {target.before} already; `to` is what it is raised to"
         return [Problem(path, message, "17", to)]
+    most = MAX_POINTS if target.kind == "characteristic" else MAX_RANK
+    if to > most:  # what a file holds (chargen.vocabulary): past it the record is not read back
+        return [Problem(path, f"{to} is more than a character file holds ({most})", value=to)]
     stats = standing.characteristics
     if target.kind == "weapon":
         problem = rank_problem(tables.weapons[target.name], to, stats["PS"], stats["MD"])
