@@ -120,6 +120,16 @@ def test_a_file_refused_as_it_is_is_left_as_it_is(
     assert rolf.read_text(encoding="utf-8") == text
 
 
+def test_awards_past_what_a_file_holds_are_refused(rolf: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(["advance", "rolf.yaml", "--award", str(10**15)], capsys) == (
+        2,
+        "",
+        "chargen: error: rolf.yaml: advancement[0]: the Experience would come to 1,000,000,000,000,120, more "
+        "than a character file holds (1,000,000,000,000,000)\n",
+    )
+    assert rolf.read_text(encoding="utf-8") == ROLF
+
+
 def test_what_is_no_regular_file_is_rewritten_only_to_output(
     rolf: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
