@@ -38,6 +38,7 @@ class _Ledger:
     item_column: int = 0  # the column its last item starts at
     seq_last: int | None = None  # the end of its last item; None for an empty list
     seq_end: int = 0  # a flow list's `]`
+    close: int = 0  # a flow mapping's `}`
     entries: int = 0  # how many entries the ledger holds
 
 
@@ -110,6 +111,8 @@ def _read(text: str, source: str) -> _Ledger:
             depth -= 1
             if in_ledger and depth == 1:
                 ledger.seq_end, in_ledger = node.start, False
+            if depth == 0:
+                ledger.close = node.start
             if depth and node.end > node.start:  # a flow value's closing bracket
                 _ended(ledger, node.end, in_ledger)
             key = None if depth == 1 else key
@@ -183,15 +186,9 @@ def _new_key(text: str, ledger: _Ledger, item: str, newline: str, in_json: bool)
         return _line_after(text, end, f"{LEDGER}:{newline}- {item}", newline)
     key = json.dumps(LEDGER) if in_json else LEDGER
     comma = "" if text[:end].rstrip().endswith("{") else ", "
-    if text.count("\n", end, _closing(text, end)) == 0:  # the mapping closes on its last value's line
+    if text.count("\n", end, ledger.close) == 0:  # the mapping closes on its last value's line
         return end, f"{comma}{key}: [{item}]"
     return end, f"{comma.rstrip()}{newline}{' ' * (ledger.first_key_column or 0)}{key}: [{item}]"
-
-
-def _closing(text: str, end: int) -> int:
-    """The offset of the `}` that closes a flow mapping whose last value ends at `end`."""
-    found = text.find("}", end)
-    return found if found >= 0 else len(text)
 
 
 def _flow_item(text: str, ledger: _Ledger, item: str, newline: str) -> tuple[int, str]:
