@@ -4,9 +4,12 @@ without a last newline, JSON), and the entry goes in the ledger list's own style
 
 from __future__ import annotations
 
+from difflib import SequenceMatcher
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chargen import api
 from chargen.advancing import entry_fields, entry_of
@@ -14,6 +17,7 @@ from chargen.advancing_text import added
 from chargen.character_file import dump_document
 from chargen.errors import ChargenError
 from chargen.tables import Tables
+from chargen.yamlio import load_located
 
 ROLF = (Path(__file__).parent / "examples" / "rolf.yaml").read_text(encoding="utf-8")
 AWARD = entry_of(award=500, note="after the siege: yes")
@@ -141,3 +145,38 @@ def test_a_file_that_is_no_character_file_is_refused(text: str, message: str) ->
     with pytest.raises(ChargenError) as refused:
         api.advance(text, "x.yaml", award=5)
     assert message in str(refused.value)
+
+
+LEDGERS = {
+    "none": "",
+    "block": "advancement:\n  - {award: 100}\n  - raise: PS\n    to: 23\n    cost: 10\n",
+    "flow": "advancement: [{award: 100}]\n",
+    "null": "advancement:\n",
+}
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    ledger=st.sampled_from(sorted(LEDGERS)),
+    comments=st.lists(st.tuples(st.integers(0, 40), st.sampled_from(["# mine", "", "   # indented", "#"]))),
+    crlf=st.booleans(),
+    last_newline=st.booleans(),
+)
+def test_whatever_a_player_writes_around_it_every_byte_but_the_entry_is_kept(
+    ledger: str, comments: list[tuple[int, str]], crlf: bool, last_newline: bool
+) -> None:
+    lines = (ROLF + LEDGERS[ledger]).splitlines()
+    for at, comment in comments:  # a whole-line comment or a blank line may stand between any two lines
+        lines.insert(at % (len(lines) + 1), comment)
+    newline = "\r\n" if crlf else "\n"
+    text = newline.join(lines) + (newline if last_newline else "")
+    made, index = added(text, "rolf.yaml", entry_fields(AWARD))
+    read = load_located(made, "rolf.yaml").data
+    assert read["advancement"][-1] == {"award": 500, "note": "after the siege: yes"}
+    assert index == len(read["advancement"]) - 1
+    assert {key: value for key, value in read.items() if key != "advancement"} == {
+        key: value for key, value in load_located(text, "rolf.yaml").data.items() if key != "advancement"
+    }
+    steps = SequenceMatcher(None, text, made, autojunk=False).get_opcodes()
+    assert {step[0] for step in steps} <= {"equal", "insert"}  # nothing of the player's changed or lost
+    assert AWARD_YAML in "".join(made[start:end] for kind, _, _, start, end in steps if kind == "insert")
