@@ -16,7 +16,7 @@ from pydantic_core import ErrorDetails
 
 from chargen.all_problems import EVERY_STEP, Problems
 from chargen.character_file import CharacterInput
-from chargen.errors import InputError, KeyPath, Problem, format_path, shown
+from chargen.errors import ChargenError, InputError, KeyPath, Problem, format_path, shown
 from chargen.messages import RULES, key_path, rewritten
 from chargen.model import OMIT, Character, characteristics_from_mapping
 from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY
@@ -157,8 +157,10 @@ def _character_adapter() -> TypeAdapter[Character]:
 
 def from_document(data: Mapping[str, object], source: str = "<character>") -> Character:
     """A character file's mapping, as chargen wrote it (choices and derived values), read into the typed
-    Character without re-deriving anything (the renderer shows a file as written). A missing or mistyped
-    field is an InputError naming its key path."""
+    Character without re-deriving anything (the renderer shows a file as written); a played character's is
+    built (its ledger applied). A missing or mistyped field is an InputError naming its key path."""
+    if data.get("advancement"):
+        return _played(data, source)
     fields = dict(data)
     if OLD_ARCHETYPE_KEY in fields and ARCHETYPE_KEY not in fields:
         fields[ARCHETYPE_KEY] = fields.pop(OLD_ARCHETYPE_KEY)
@@ -177,6 +179,21 @@ def from_document(data: Mapping[str, object], source: str = "<character>") -> Ch
         raise InputError(f"{source} has no characteristics.{error.args[0]}") from None
     except ValidationError as error:
         raise InputError([_document_problem(source, item) for item in error.errors()]) from None
+
+
+def _played(data: Mapping[str, object], source: str) -> Character:
+    """A played character's mapping: it holds the character as created and its ledger (12, 17, 87), which
+    only building applies (chargen.ledger_file), so it is built, as the file would be."""
+    from chargen import api
+
+    try:
+        text = orjson.dumps(dict(data)).decode()
+    except TypeError:
+        raise InputError(f"{source}: a character file's mapping holds names, numbers and lists") from None
+    try:
+        return api.build(text, source)
+    except ChargenError as error:
+        raise InputError(str(error)) from None
 
 
 def _document_problem(source: str, item: ErrorDetails) -> str:

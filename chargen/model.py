@@ -210,8 +210,8 @@ class Overridden:
 class HistoryLine:
     """One entry of the file's advancement ledger as it applied (12, 17, 87): an award, or a raise of
     `name` from `before` to `after`; `experience` is what it moved in the bank (+ awarded, - spent),
-    `charged` says where a cost came from ("chart": the GM's chart times the race multiplier; "given": as
-    the file typed it), `bank` is the bank after it."""
+    `charged` says where a cost came from ("chart": the GM's chart times the race multiplier, which a cost
+    the file gives may be too; "given": the GM's own figure), `bank` is the bank after it."""
 
     kind: str  # "award" or "raise"
     # what a raise raised: characteristic, weapon, shield, unarmed, skill, language or spell

@@ -11,9 +11,10 @@ import yaml
 
 from chargen import api
 from chargen.character_file import Award, CharacterInput, Raise, dump_document
+from chargen.character_reading import from_document
 from chargen.errors import ChargenError
 from chargen.jsontext import character_line
-from chargen.model import Character, HistoryLine
+from chargen.model import Character, HistoryLine, to_document
 from chargen.tables import load_tables
 from chargen.values.evaluation import evaluate
 
@@ -201,3 +202,10 @@ def test_a_batch_line_carries_the_ledger_as_the_file_does(after: Character) -> N
         "cost": 100,
         "note": "Adventure 2",
     }
+
+
+def test_a_played_characters_mapping_reads_as_it_stands(after: Character) -> None:
+    """The renderer's mapping (chargen.render.build.as_character) holds the character as created and its
+    ledger: read back, it is the character after the ledger."""
+    assert from_document(to_document(after)) == after
+    assert from_document(json.loads(dump_document(after, "json"))) == after

@@ -60,9 +60,11 @@ def test_the_chart_times_the_halflings_multiplier(halfling: str, charted: Tables
     written = dump_document(made, "yaml")
     assert "- {raise: PS, to: 17, cost: 110}\n" in written  # the chart's cost written in
     rebuilt = api.build(written, tables=charted)
+    assert rebuilt == made  # each cost written in is the chart's, and told so
     assert dump_document(rebuilt, "yaml") == written
-    # built again, each cost is the figure the file gives
-    assert [line.charged for line in rebuilt.history] == [None, "given", "given", "given"]
+    assert (
+        api.build(written.replace("cost: 110}", "cost: 111}"), tables=charted).history[1].charged == "given"
+    )
 
 
 def test_the_elfs_multiplier_is_rounded_up(elf: str, charted: Tables) -> None:
@@ -202,4 +204,31 @@ def test_a_shields_rank_raises_defense_to_its_maximum() -> None:
     assert error.value.problems == [
         f"<input>:{first_entry(rolled) + 1}:24: advancement[1].to: Rank 5 is above the maximum Rank 4 with a "
         "shield (Shield on the Weapons Chart); rule 17.5 and 20.2"
+    ]
+
+
+def test_magic_is_learned_as_a_files_own_is(halfling: str, elf: str) -> None:
+    made = api.build(played(halfling, "{raise: cantrip, to: 0, cost: 20}"))  # 4.2: minor magic, any caster
+    assert [(spell.name, spell.rank, spell.kind) for spell in made.spells] == [("cantrip", 0, "spell")]
+    with pytest.raises(InputError) as error:
+        api.build(played(halfling, "{raise: starfire, to: 0, cost: 20}"))
+    assert error.value.problems == [
+        f"<input>:{first_entry(halfling)}:11: advancement[0].raise: Starfire is cast by adepts of Celestial "
+        "Magics; the file names no college; rule 34"
+    ]
+    with pytest.raises(InputError) as error:
+        api.build(played(elf, "{raise: witchsight, to: 1, cost: 1}"))
+    assert error.value.problems == [
+        f"<input>:{first_entry(elf)}:11: advancement[0].raise: Witchsight is the race's own talent, not "
+        "learned with Experience; rule 6.5"
+    ]
+
+
+def test_the_bank_pays_to_its_last_point(halfling: str) -> None:
+    assert api.build(played(halfling, "{raise: spear, to: 1, cost: 112}")).experience_bank == 0
+    with pytest.raises(InputError) as error:
+        api.build(played(halfling, "{raise: spear, to: 1, cost: 113}"))
+    assert error.value.problems == [
+        f"<input>:{first_entry(halfling)}:31: advancement[0].cost: Spear to 1 costs 113 Experience Points but "
+        "the bank holds 112: 1 short; rule 17"
     ]

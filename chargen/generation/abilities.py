@@ -361,9 +361,9 @@ def _magic(
         if entry is not None and item.kind not in (None, entry.kind):
             problems.append(Problem((*path, "kind"), f"{entry.name} is a {entry.kind}", rule, item.kind))
             continue
-        not_cast = _not_cast(entry, kind, college, tables)
-        if not_cast:
-            problems.append(Problem((*path, "name"), not_cast, "34", item.name))
+        refused_here = not_cast(entry, kind, college, tables)
+        if refused_here:
+            problems.append(Problem((*path, "name"), refused_here, "34", item.name))
         _check_once((*path, "name"), name, seen, rule, problems)
         _check_rank((*path, "rank"), item.rank, entry.max_rank if entry else None, rule, problems)
         found.append(MagicRanked(name, item.rank, kind))
@@ -382,7 +382,7 @@ def unlisted_refused(path: KeyPath, name: str, kind: str | None, tables: Tables)
     return None
 
 
-def _not_cast(entry: MagicEntry | None, kind: str, college: str | None, tables: Tables) -> str | None:
+def not_cast(entry: MagicEntry | None, kind: str, college: str | None, tables: Tables) -> str | None:
     """Why the character's college (or none) does not cast this entry (34, 4.2), or None."""
     if entry is None and (kind == "talent" or college is not None):
         return None

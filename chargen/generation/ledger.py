@@ -50,16 +50,18 @@ def ledger_step(
 
 
 def _created(decided: Decisions, chosen: FileAbilities | None, stats: Characteristics) -> Standing:
-    """The character as created: what with_abilities makes of the file's abilities and the bought ones,
-    and the 8.6 bank (none spent: the whole 8.5 Experience)."""
+    """The character as created: its kit, and what with_abilities makes of the file's abilities and the
+    bought ones, with the bank 8.6 leaves (the whole 8.5 Experience when nothing was bought)."""
     equipment, spec = decided.kit.equipment, decided.spec
     if chosen is not None:
         skills, languages, spells, bank = chosen.skills, chosen.languages, chosen.spells, chosen.bank
+        college = chosen.college
     elif spec.abilities_given:
-        skills, languages, spells, bank = [], [], [], None
+        skills, languages, spells, bank, college = [], [], [], None, None
     else:
         made = decided.abilities
         skills, languages, spells, bank = list(made.skills), [], list(made.spells), made.experience_bank
+        college = made.college
     points = decided.heritage.experience_points
     return Standing(
         characteristics=dict(stats.items()),
@@ -69,6 +71,8 @@ def _created(decided: Decisions, chosen: FileAbilities | None, stats: Characteri
         skills=list(skills),
         languages=list(languages),
         spells=list(spells),
+        college=college,
+        race=decided.born.race.race,
         bank=points if bank is None else bank,
         total=points,
     )
@@ -93,7 +97,12 @@ def applied(entries: list[Award | Raise], standing: Standing, multiplier: float,
         line = _raise(path, entry, standing, multiplier, tables, problems)
         if line is not None:
             history.append(line)
-            if line.name in standing.characteristics and line.before is not None and line.after is not None:
+            if (
+                line.what == "characteristic"
+                and line.name
+                and line.before is not None
+                and line.after is not None
+            ):
                 raised[line.name] = raised.get(line.name, 0) + line.after - line.before
     if problems:
         raise InputError(problems)
@@ -181,10 +190,11 @@ def _cost(
     path: KeyPath, entry: Raise, target: Target, multiplier: float, tables: Tables, problems: list[Problem]
 ) -> tuple[int | None, str | None]:
     """The entry's own cost (the GM's), else the chart's times the race multiplier, else a problem saying
-    what is missing and how to give it."""
-    if entry.cost is not None:
-        return entry.cost, "given"
+    what is missing and how to give it. A cost the file gives that is the chart's figure (as `build -o`
+    writes it in) is told as the chart's: the file built again gives the same history."""
     price = chart_price(target, entry.to, multiplier, tables)
+    if entry.cost is not None:
+        return entry.cost, "chart" if entry.cost == price.cost else "given"
     if price.cost is not None:
         return price.cost, "chart"
     problems.append(
@@ -216,7 +226,7 @@ def _apply(target: Target, to: int, standing: Standing, tables: Tables) -> None:
     elif target.kind == "unarmed":
         standing.unarmed_rank = to
     elif target.kind == "spell":
-        standing.spells = _ranked_magic(standing.spells, target, to)
+        standing.spells = _ranked_magic(standing.spells, target, to, tables)
     else:
         have = standing.skills if target.kind == "skill" else standing.languages
         ranked = [Ranked(item.name, to) if item.name == target.name else item for item in have]
@@ -228,9 +238,9 @@ def _apply(target: Target, to: int, standing: Standing, tables: Tables) -> None:
             standing.languages = ranked
 
 
-def _ranked_magic(spells: list[MagicRanked], target: Target, to: int) -> list[MagicRanked]:
+def _ranked_magic(spells: list[MagicRanked], target: Target, to: int, tables: Tables) -> list[MagicRanked]:
     if target.before is None:
-        return [*spells, MagicRanked(target.name, to, "spell")]
+        return [*spells, MagicRanked(target.name, to, tables.abilities.magic.entries[target.name].kind)]
     return [MagicRanked(item.name, to, item.kind) if item.name == target.name else item for item in spells]
 
 

@@ -9,6 +9,7 @@ from typing import Literal
 
 from chargen.character_file import Item
 from chargen.errors import KeyPath, Problem
+from chargen.generation.abilities import not_cast
 from chargen.model import MagicRanked, Ranked
 from chargen.names import name_key, resolve, unknown_problem
 from chargen.tables import Tables
@@ -34,6 +35,8 @@ class Standing:
     skills: list[Ranked]
     languages: list[Ranked]
     spells: list[MagicRanked]
+    college: str | None
+    race: str
     bank: int
     total: int
 
@@ -109,7 +112,7 @@ def _new(path: KeyPath, written: str, standing: Standing, tables: Tables) -> Tar
     for kind, entries in lists:
         found = resolve(written, entries)
         if found is not None:
-            return Target(kind, found, _label(found, entries), None)
+            return _learned(path, Target(kind, found, _label(found, entries), None), standing, tables)
     named: dict[str, object] = {
         **{code: None for code in standing.characteristics},
         **{item.name: tables.weapons[item.name] for item in standing.weapons},
@@ -119,6 +122,21 @@ def _new(path: KeyPath, written: str, standing: Standing, tables: Tables) -> Tar
     }
     what = "a characteristic, a weapon or shield held, a skill, a language or a spell (17, 87)"
     return unknown_problem(path, written, named, what)
+
+
+def _learned(path: KeyPath, target: Target, standing: Standing, tables: Tables) -> Target | Problem:
+    """Magic learned is the race's own talent (6.4-6.9: granted, never bought) or one the character's
+    college casts (34, 4.2), as a file's own spells are."""
+    if target.kind != "spell":
+        return target
+    entry = tables.abilities.magic.entries[target.name]
+    rule = entry.rule or "34"
+    if standing.race in entry.granted_to:
+        return Problem(
+            path, f"{entry.name} is the race's own talent, not learned with Experience", rule, target.name
+        )
+    refused = not_cast(entry, entry.kind, standing.college, tables)
+    return target if refused is None else Problem(path, refused, "34", target.name)
 
 
 def _label(found: str, entries: Mapping[str, object]) -> str:
