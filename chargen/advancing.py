@@ -89,7 +89,7 @@ def advanced(text: str, source: str, entry: Entry, tables: Tables | None) -> Adv
     they then stand, so that `validate` accepts the file."""
     from chargen import api
 
-    api.built(text, source, tables=tables)  # a file refused as it is: in its own words, at its own lines
+    before = api.built(text, source, tables=tables)  # a file refused as it is: in its own words and lines
     changed, index = added(text, source, entry_fields(entry))
     made = _built(changed, source, index, tables)
     _within_a_file(made.character, index, source)
@@ -99,9 +99,10 @@ def advanced(text: str, source: str, entry: Entry, tables: Tables | None) -> Adv
         entry = entry.model_copy(update={"cost": -history[index].experience})  # the file says what was spent
         changed, _ = added(text, source, entry_fields(entry))
         made = _built(changed, source, index, tables)
-    if made.stale_at:
+    moved = [path for path in made.stale_at if path not in before.stale_at]  # the player's own stay theirs
+    if moved:
         document = to_document(made.character)
-        changed = with_values(changed, source, made.stale_at, document, in_json=is_json(changed))
+        changed = with_values(changed, source, moved, document, in_json=is_json(changed))
         made = _built(changed, source, index, tables)
     return Advanced(changed, made.character, entry)
 

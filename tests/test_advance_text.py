@@ -100,6 +100,17 @@ def test_a_whole_file_gets_the_derived_values_it_gives_as_they_then_stand(tables
     assert "experience_bank: 512\n" in rest
 
 
+def test_a_derived_value_the_file_already_gave_otherwise_is_left_as_the_player_wrote_it(
+    tables: Tables,
+) -> None:
+    document = dump_document(api.roll(seed=7, tables=tables), "yaml")
+    edited = document.replace("\n  defense: 20\n", "\n  defense: 99  # my own\n", 1)
+    assert edited != document
+    made = api.advance(edited, "c.yaml", award=500, tables=tables)
+    assert "\n  defense: 99  # my own\n" in made.text
+    assert "experience_bank: 612\n" in made.text
+
+
 def test_values_the_reader_would_take_for_others_are_quoted() -> None:
     entry = entry_of(award=1, note="yes", date="12")
     assert (
