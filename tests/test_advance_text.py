@@ -100,6 +100,16 @@ def test_a_whole_file_gets_the_derived_values_it_gives_as_they_then_stand(tables
     assert "experience_bank: 512\n" in rest
 
 
+@pytest.mark.parametrize("fmt", ["json", "yaml"])
+def test_a_whole_file_in_either_format_stays_valid_through_a_raise(tables: Tables, fmt: str) -> None:
+    document = "\ufeff" + dump_document(api.roll(seed=7, tables=tables), fmt).replace("\n", "\r\n")
+    made = api.advance(document, "c", raise_="long-bow", to=2, cost=100, tables=tables)
+    assert api.validate(made.text, tables=tables) == []
+    steps = SequenceMatcher(None, document, made.text, autojunk=False).get_opcodes()
+    changed = [document[start:end] for kind, start, end, _, _ in steps if kind in ("replace", "delete")]
+    assert changed and all(part.strip('0123456789-lnu"') == "" for part in changed), changed  # numbers, null
+
+
 def test_a_derived_value_the_file_already_gave_otherwise_is_left_as_the_player_wrote_it(
     tables: Tables,
 ) -> None:
