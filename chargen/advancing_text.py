@@ -63,8 +63,9 @@ def added(text: str, source: str, entry: dict[str, Any]) -> tuple[str, int]:
 
 
 def is_json(text: str) -> bool:
+    """Whether the file is JSON (a byte-order mark aside), so that what is written into it is JSON too."""
     try:
-        json.loads(text)
+        json.loads(text.removeprefix(BOM))
     except ValueError:
         return False
     return True

@@ -4,6 +4,7 @@ without a last newline, JSON), and the entry goes in the ledger list's own style
 
 from __future__ import annotations
 
+import json
 from difflib import SequenceMatcher
 from pathlib import Path
 
@@ -105,6 +106,8 @@ def test_a_whole_file_in_either_format_stays_valid_through_a_raise(tables: Table
     document = "\ufeff" + dump_document(api.roll(seed=7, tables=tables), fmt).replace("\n", "\r\n")
     made = api.advance(document, "c", raise_="long-bow", to=2, cost=100, tables=tables)
     assert api.validate(made.text, tables=tables) == []
+    if fmt == "json":
+        assert json.loads(made.text.removeprefix("\ufeff"))["experience_bank"] == 12
     steps = SequenceMatcher(None, document, made.text, autojunk=False).get_opcodes()
     changed = [document[start:end] for kind, start, end, _, _ in steps if kind in ("replace", "delete")]
     assert changed and all(part.strip('0123456789-lnu"') == "" for part in changed), changed  # numbers, null
