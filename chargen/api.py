@@ -30,7 +30,8 @@ from chargen.tables.memo import per_tables
 from chargen.values.pinned import with_overrides
 from chargen.yamlio import Located, load_located, read_file, read_stdin
 
-if TYPE_CHECKING:  # imported when an import is made: the door's modules are not the batch's
+if TYPE_CHECKING:  # imported when an import or an advance is made: the door's modules are not the batch's
+    from chargen.advancing import Advanced
     from chargen.importing import Imported
 
 
@@ -167,6 +168,7 @@ class Built:
     rolled: tuple[str, ...]
     text_seed: int | None
     stale: tuple[str, ...]
+    stale_at: tuple[KeyPath, ...] = ()  # where each stale value stands in the file
 
     def note(self, source: str) -> str | None:
         """What a door says of dice rolled from the file's text, or None when it rolled none that way."""
@@ -203,7 +205,8 @@ def _made(
     from_text = seed is None and spec.seed is None and character.seed is not None
     stale = _stale(spec, character)
     lines = tuple(problem.at(located.where(problem.path)).text for problem in stale)
-    return spec, Built(character, rolled, character.seed if from_text else None, lines), stale
+    at = tuple(problem.path for problem in stale)
+    return spec, Built(character, rolled, character.seed if from_text else None, lines, at), stale
 
 
 def _refuse_typed(stale: list[Problem], located: Located) -> None:
@@ -357,6 +360,28 @@ def _differences(path: KeyPath, written: object, derived: object) -> list[Proble
 def _plain(derived: object) -> object:
     """A typed value as the file writes it, for a message."""
     return to_document_value(derived)
+
+
+def advance(
+    text: str,
+    source: str = "<input>",
+    *,
+    award: int | None = None,
+    raise_: str | None = None,
+    to: int | None = None,
+    cost: int | None = None,
+    note: str | None = None,
+    date: str | None = None,
+    tables: Tables | None = None,
+) -> Advanced:
+    """One entry added to the ledger (`advancement:`) of the character file `text`: `award` Experience
+    (12), or a raise of `raise_` to `to` (17, 87) for `cost` (else the GM's chart's, which is written in).
+    Returns the new text, every other byte kept, and the character it builds; a refusal raises."""
+    from chargen.advancing import advanced, entry_of
+
+    _check_source(text, source, None, tables)
+    entry = entry_of(award=award, raise_=raise_, to=to, cost=cost, note=note, date=date)
+    return advanced(text, source, entry, tables)
 
 
 def read_source(source: str) -> tuple[str, str]:

@@ -50,7 +50,7 @@ Rank = Annotated[StrictInt, Field(ge=0, le=MAX_RANK)]
 Seed = Annotated[StrictInt, Field(ge=0, le=MAX_NUMBER)]
 
 
-def _printable(value: str) -> str:
+def check_one_line(value: str) -> str:
     """A name is one line of text a YAML file can hold as it is: no control characters or line breaks."""
     if not value.isprintable():
         raise ValueError("holds a control character or line break; a name is one line of text")
@@ -62,7 +62,7 @@ NAME_LENGTH = 500
 Name = Annotated[
     str,
     StringConstraints(strip_whitespace=True, min_length=1, max_length=NAME_LENGTH),
-    AfterValidator(_printable),
+    AfterValidator(check_one_line),
 ]
 #: Rolls read on percentile dice: a D100 showing `00` is 100 (6.3, 7.1, 8.1, 8.2, 8.5).
 D100_ROLLS = ("race", "aspect", "social_status", "birth_order", "experience", "silver")

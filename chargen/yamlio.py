@@ -6,7 +6,7 @@ import os
 import stat
 import sys
 import textwrap
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -286,19 +286,26 @@ def load_located(text: str, source: str, *, alias_budget: int = 0, gather: bool 
         )
     builder = _Builder(source, alias_budget)
     try:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in parse_events(text, source):
             builder.feed(event)
+    except (ValueError, OverflowError) as error:  # a plain value PyYAML cannot construct
+        raise ChargenError(f"{source}: broken YAML: {_short(str(error))}") from None
+    if builder.problems and not gather:
+        raise ChargenError(builder.problems[0].text)
+    return Located(builder.root, source, builder.marks, builder.problems)
+
+
+def parse_events(text: str, source: str) -> Iterator[yaml.Event]:
+    """The parser's events for `text`, each with its start and end in the text (character offsets);
+    broken YAML is a ChargenError naming its line and column."""
+    try:
+        yield from yaml.parse(text, Loader=_Loader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
         where = f"{source}:{mark.line + 1}:{mark.column + 1}" if mark else source
         raise ChargenError(f"{where}: broken YAML: {_sentence(_told(error))}") from None
     except yaml.YAMLError as error:
         raise ChargenError(f"{source}: broken YAML: {_sentence(str(error))}") from None
-    except (ValueError, OverflowError) as error:  # a plain value PyYAML cannot construct
-        raise ChargenError(f"{source}: broken YAML: {_short(str(error))}") from None
-    if builder.problems and not gather:
-        raise ChargenError(builder.problems[0].text)
-    return Located(builder.root, source, builder.marks, builder.problems)
 
 
 def _told(error: yaml.MarkedYAMLError) -> str:
@@ -331,3 +338,12 @@ def _represent_dict(dumper: _FlowListDumper, data: dict[Any, Any]) -> yaml.Node:
 
 _FlowListDumper.add_representer(list, _represent_list)
 _FlowListDumper.add_representer(dict, _represent_dict)
+
+
+def flow_yaml(value: object) -> str:
+    """A value as flow YAML on one line (`{award: 500, note: after the siege}`, `55`, `'01-08'`), quoted
+    where the reader would otherwise take it for something else (`'yes'`, `'12'`)."""
+    listed = yaml.dump(
+        [value], Dumper=_Dumper, default_flow_style=True, sort_keys=False, allow_unicode=True, width=2**30
+    )
+    return listed.strip()[1:-1]  # `[value]`: a value alone would end with the document marker `...`

@@ -33,6 +33,7 @@ COMMANDS = {
     "roll-html": (["roll", "--seed", "1", "--html", "out.html"], "out.html"),
     "roll-statblock": (["roll", "--seed", "1", "--statblock", "out.md"], "out.md"),
     "build": (["build", "rolf.yaml", "-o", "out.yaml"], "out.yaml"),
+    "advance": (["advance", "rolf.yaml", "--award", "5", "-o", "out.yaml"], "out.yaml"),
     "render": (["render", "rolf.yaml", "--html", "out.html"], "out.html"),
     "batch": (["batch", "-n", "2", "--seed", "1", "--jsonl", "out.jsonl", "-q"], "out.jsonl"),
 }

@@ -17,6 +17,7 @@ import click
 
 from chargen import __version__, stopping
 from chargen.checked_io import StandardOutputError, checked_stdout
+from chargen.cli.advance import advance_command
 from chargen.cli.character import build_command, render_command, roll_command, validate_command
 from chargen.cli.explain import explain_command
 from chargen.cli.export import export_command
@@ -71,6 +72,7 @@ for command in (
     build_command,
     validate_command,
     render_command,
+    advance_command,
     export_command,
     import_command,
     explain_command,

@@ -165,22 +165,29 @@ SEED = SeedType()
 
 
 class CountType(click.ParamType):  # type: ignore[type-arg]
-    """A count of at least 1, in ASCII digits as a seed is (chargen.api_door.whole_number): `-n ٣` and
-    `-n 1_0` are no count a person types, though Python's int() reads them."""
+    """A count of at least `minimum` (1 unless said), in ASCII digits as a seed is
+    (chargen.api_door.whole_number): `-n ٣` and `-n 1_0` are no count a person types, though Python's
+    int() reads them."""
 
     name = "integer"
+
+    def __init__(self, minimum: int = 1) -> None:
+        self.minimum = minimum
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         from chargen.api_door import whole_number
         from chargen.errors import shown
 
         number = whole_number(str(value))
-        if number is None or number < 1:
-            self.fail(f"must be a whole number of at least 1, not {shown(str(value))}", param, ctx)
+        if number is None or number < self.minimum:
+            message = f"must be a whole number of at least {self.minimum}, not {shown(str(value))}"
+            self.fail(message, param, ctx)
         return number
 
 
 COUNT = CountType()
+#: A Rank, a characteristic's value or an Experience cost: 0 or more.
+WHOLE = CountType(minimum=0)
 
 
 def one_line(error: click.ClickException) -> str:
