@@ -227,3 +227,43 @@ def test_the_exports_of_a_character_not_played_carry_no_history(
         "experience_total"
         not in export_document(unplayed, tables, "foundry")["system"]["attributes"]["derived"]
     )
+
+
+class _Grid(HTMLParser):
+    """The Characteristics box's table as a reader sees it: the heading's and each row's cells' text."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.rows: list[list[str]] = []
+        self._inside = False
+        self._cell: list[str] | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "section":
+            self._inside = "characteristics" in (dict(attrs).get("class") or "").split()
+        elif self._inside and tag == "tr":
+            self.rows.append([])
+        elif self._inside and tag in ("th", "td"):
+            self._cell = []
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("th", "td") and self._cell is not None:
+            self.rows[-1].append("".join(self._cell).strip())
+            self._cell = None
+        elif tag == "section":
+            self._inside = False
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def test_the_characteristics_add_up_with_what_play_raised(tables: Tables) -> None:
+    """17, 87: a raised characteristic's row adds up on the record (allocated, race, gender, raised)."""
+    grid = _Grid(render_html(api.build(PLAYED, "rolf.yaml", tables=tables), tables))
+    assert grid.rows[0] == ["Characteristic", "Allocated", "Race", "Gender", "Raised", "Value"]
+    assert grid.rows[1] == ["PS", "Physical Strength", "22", "\u2014", "\u2014", "+1", "23"]
+    assert grid.rows[2][5] == "\u2014"  # MD: not raised
+    awards_only = _Grid(render_html(api.build(awarded(2), "rolf.yaml", tables=tables), tables))
+    assert awards_only.rows[0] == ["Characteristic", "Allocated", "Race", "Gender", "Value"]

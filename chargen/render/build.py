@@ -200,9 +200,18 @@ def _characteristics(character: Character, tables: Tables) -> list[Characteristi
                 race=signed(modifier.race if modifier else None),
                 gender=signed(modifier.gender if modifier else None),
                 final=num(value),
+                raised=_raised(character, code),
             )
         )
     return rows
+
+
+def _raised(character: Character, code: str) -> str:
+    """What the ledger's raises added to a characteristic (17, 87), signed; "" when nothing raised any."""
+    raises = [line for line in character.history if line.what == "characteristic"]
+    if not raises:
+        return ""
+    return signed(sum((line.after or 0) - (line.before or 0) for line in raises if line.name == code))
 
 
 def _weapon(line: WeaponLine, tables: Tables, index: int) -> WeaponRow:

@@ -41,6 +41,7 @@ class CharacteristicRow:
     race: str
     gender: str
     final: str
+    raised: str = ""  # after play: what the ledger raised it by (17, 87); "" for one never raised
 
 
 @dataclass(frozen=True)
