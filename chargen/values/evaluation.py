@@ -6,16 +6,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chargen.character_file import Item
-from chargen.generation import carried, held
-from chargen.generation.equipment import Equipment
+from chargen.generation import held
 from chargen.model import Character
-from chargen.rules import combat as rules
-from chargen.rules.characteristics import fatigue_from_endurance, read_band
+from chargen.rules.characteristics import FatigueReading, read_band
 from chargen.rules.working import MINUS, Node, Term, Working
 from chargen.tables import Tables
 from chargen.tables.schema import Shield
 from chargen.values.added import added_workings
+from chargen.values.graph import Holding, Sheet, characteristics, defense_inputs, holding_of
 from chargen.values.rows import Held, formula_terms, weapon_workings
 from chargen.vocabulary import EIGHT
 
@@ -41,9 +39,11 @@ def evaluate(character: Character, tables: Tables) -> Evaluation:
 
 
 def _workings(character: Character, tables: Tables) -> list[Working]:
-    kit = _held(character, tables)
+    sheet = Sheet.of_character(character)
+    stats, fatigue = characteristics(sheet, tables)
+    kit = _held(character, tables, holding_of(sheet, stats, tables))
     found = [
-        *_characteristics(character, tables),
+        *_characteristics(character, tables, fatigue),
         *_combat(character, tables, kit),
         *weapon_workings(character, tables, kit),
     ]
@@ -56,41 +56,23 @@ def _workings(character: Character, tables: Tables) -> list[Working]:
     return found
 
 
-def _held(character: Character, tables: Tables) -> Held:
-    weapons = [Item(name=item.name, rank=item.rank) for item in character.weapons]
-    shield = Item(name=character.shield.name, rank=character.shield.rank) if character.shield else None
-    equipment = Equipment(weapons, character.armor, shield)
+def _held(character: Character, tables: Tables, holding: Holding) -> Held:
+    """What the character holds, with its modified Agility and Manual Dexterity said in words."""
     stats = character.characteristics
-    armor = tables.armor.get(character.armor) if character.armor else None
-    armor_loss = rules.modified_agility(stats.AG, armor) - stats.AG
-    pounds = carried.pounds_of(
-        [item.name for item in character.weapons],
-        character.armor,
-        shield.name if shield else None,
-        [(gear.weight or 0) * gear.count for gear in character.equipment],
-        (character.race, character.gender),
-        tables,
-    )
-    weight_loss = carried.agility_lost_at(pounds, tables)
-    agility = stats.AG + armor_loss - weight_loss
+    armor, weight_loss, shield = holding.armor, holding.weight_loss, holding.shield
     worn = f"{armor.name}'s {MINUS}{armor.agility_loss}, 18.1" if armor else "no armor"
-    weight = f"; {MINUS}{weight_loss} for {pounds:g} lb carried, 82.9" if weight_loss else ""
-    shield_entry = tables.shields.get(shield.name) if shield else None
-    dexterity = rules.modified_manual_dexterity(stats.MD, shield_entry)
-    loss = (
-        f"{shield_entry.name}'s {MINUS}{shield_entry.manual_dexterity_loss}, 17.5"
-        if shield_entry
-        else "no shield"
-    )
+    weight = f"; {MINUS}{weight_loss} for {holding.pounds:g} lb carried, 82.9" if weight_loss else ""
+    loss = f"{shield.name}'s {MINUS}{shield.manual_dexterity_loss}, 17.5" if shield else "no shield"
     return Held(
-        equipment,
-        held.ready_shield(equipment, tables),
-        Term("modified_agility", agility, f"Agility {stats.AG} ({worn}{weight})"),
-        Term("modified_md", dexterity, f"Manual Dexterity {stats.MD} ({loss})"),
+        holding,
+        holding.equipment,
+        holding.ready,
+        Term("modified_agility", holding.agility, f"Agility {stats.AG} ({worn}{weight})"),
+        Term("modified_md", holding.dexterity, f"Manual Dexterity {stats.MD} ({loss})"),
     )
 
 
-def _characteristics(character: Character, tables: Tables) -> list[Working]:
+def _characteristics(character: Character, tables: Tables, fatigue: FatigueReading) -> list[Working]:
     """5.2-5.4, 6.1: each characteristic is the allocation plus race and gender; Fatigue reads 5.3's chart,
     Perception starts at 5.4's base; TMR (5.6) reads the chart at Agility."""
     table = tables.characteristics
@@ -98,8 +80,7 @@ def _characteristics(character: Character, tables: Tables) -> list[Working]:
     for code in EIGHT:
         modifier = character.modifiers[code]
         if code == "FT":
-            reading = fatigue_from_endurance(character.characteristics.EN, table.fatigue)
-            first = Term("chart", reading.value, f"5.3's chart at Endurance {character.characteristics.EN}")
+            first = Term("chart", fatigue.value, f"5.3's chart at Endurance {character.characteristics.EN}")
             rule = table.fatigue.rule
         elif code == "PC":
             first, rule = Term("base", table.perception.base, "5.4's starting Perception"), "5.4"
@@ -158,7 +139,7 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
             label="modified Agility",
             value=combat.modified_agility,
             rule="18.1",
-            terms=_agility_terms(character, tables, kit),
+            terms=_agility_terms(character, kit),
         ),
         _dexterity(character, tables, kit),
         *_defense(character, tables, kit),
@@ -185,15 +166,12 @@ def _initiative(character: Character, tables: Tables, kit: Held) -> Working:
     )
 
 
-def _agility_terms(character: Character, tables: Tables, kit: Held) -> tuple[Term, ...]:
-    stats = character.characteristics
-    armor = tables.armor.get(character.armor) if character.armor else None
-    armor_loss = stats.AG - rules.modified_agility(stats.AG, armor)
-    weight_loss = stats.AG - armor_loss - (kit.agility.value or 0)
+def _agility_terms(character: Character, kit: Held) -> tuple[Term, ...]:
+    armor = kit.holding.armor
     return (
-        Term("agility", stats.AG, "Agility"),
-        Term("armor", -armor_loss, f"{armor.name} worn" if armor else "no armor"),
-        Term("weight", -weight_loss, "weight carried (82.9)"),
+        Term("agility", character.characteristics.AG, "Agility"),
+        Term("armor", -(armor.agility_loss if armor else 0), f"{armor.name} worn" if armor else "no armor"),
+        Term("weight", -kit.holding.weight_loss, "weight carried (82.9)"),
     )
 
 
@@ -258,17 +236,9 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
 
 
 def _defense_terms(tables: Tables, kit: Held) -> tuple[Term, ...]:
-    """The defense formulas' inputs from what is held ready (rules.defense_inputs, as derived.py)."""
-    shield, _, shield_rank = kit.ready
-    weapon, weapon_rank = held.held_weapon(kit.equipment, tables)
-    inputs = rules.defense_inputs(
-        kit.agility.value or 0,
-        shield,
-        shield_rank,
-        weapon,
-        weapon_rank,
-        fallback=tables.combat.defense.defensive_modifier_fallback,
-    )
+    """The defense formulas' inputs from what is held ready, as the graph read them."""
+    shield = kit.ready[0]
+    inputs = defense_inputs(kit.holding, tables)
     name = shield.name if shield else "no shield"
     sources = {
         "modified_agility": kit.agility.source,

@@ -14,6 +14,7 @@ from chargen.rules.working import Node, Term, Working
 from chargen.tables import Tables
 from chargen.tables.combat_schema import INPUTS, MEANINGS
 from chargen.tables.schema import Weapon
+from chargen.values.graph import Holding
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +22,7 @@ class Held:
     """What the character holds when its values are read: the kit, the shield that counts in Defense, and
     the modified Agility and Manual Dexterity every combat value starts from."""
 
+    holding: Holding
     equipment: Equipment
     ready: held.Ready
     agility: Term

@@ -1,0 +1,258 @@
+"""The value graph's one evaluation of a character's values (5.2-5.6, 12.3, 14.1, 17-21, a ruleset's own):
+each worked out once from what the character is and holds (its Sheet). The Character's derived fields are
+taken from it, and the workings (chargen.values.evaluation) read the same state: what the character holds,
+its modified Agility and Manual Dexterity, 5.3's chart reading."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from chargen.character_file import Item
+from chargen.generation import carried, held
+from chargen.generation.decisions import Decisions
+from chargen.generation.equipment import Equipment
+from chargen.model import Character, Characteristics, Combat, Modifier, ShieldLine, WeaponLine
+from chargen.rules import combat as rules
+from chargen.rules.characteristics import FatigueReading, fatigue_from_endurance, perception, tmr_from_agility
+from chargen.rules.damage_increase import with_damage_increase
+from chargen.tables import Tables
+from chargen.tables.schema import Armor, Shield
+from chargen.values.added import added_values
+from chargen.values.lines import armor_line, unarmed_line, weapon_line
+
+
+@dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
+class Sheet:
+    """What the values are worked out from: the allocation (5.2), what race and gender add (6.x, each and
+    in all), the optional characteristics (5.5), who the character is, what it carries (the pounds of its
+    other gear, 82.9) and the optional rules chosen (18.5); from a roll's decisions or a finished
+    Character."""
+
+    allocation: Mapping[str, int]
+    modifiers: Mapping[str, Modifier]
+    total: Mapping[str, int]
+    optional: Mapping[str, int]
+    race: str
+    race_type: str | None
+    gender: str
+    equipment: Equipment
+    gear: Sequence[float]
+    unarmed_rank: int | None
+    chosen: Sequence[str]
+
+    @classmethod
+    def of_decisions(cls, decided: Decisions) -> Sheet:
+        born, spec = decided.born, decided.spec
+        return cls(
+            allocation=decided.points.allocation,
+            modifiers=decided.modifiers.each,
+            total=decided.modifiers.total,
+            optional=decided.optional,
+            race=born.race.race,
+            race_type=born.race_type,
+            gender=born.gender,
+            equipment=decided.kit.equipment,
+            gear=[(gear.weight or 0) * gear.count for gear in spec.equipment],
+            unarmed_rank=spec.unarmed_rank,
+            chosen=spec.optional,
+        )
+
+    @classmethod
+    def of_character(cls, character: Character) -> Sheet:
+        weapons = [Item(name=item.name, rank=item.rank, increase=item.increase) for item in character.weapons]
+        shield = character.shield
+        return cls(
+            allocation=character.allocation,
+            modifiers=character.modifiers,
+            total={code: item.race + item.gender for code, item in character.modifiers.items()},
+            optional=character.characteristics.optional,
+            race=character.race,
+            race_type=character.race_type,
+            gender=character.gender,
+            equipment=Equipment(
+                weapons, character.armor, Item(name=shield.name, rank=shield.rank) if shield else None
+            ),
+            gear=[(gear.weight or 0) * gear.count for gear in character.equipment],
+            unarmed_rank=character.unarmed_rank,
+            chosen=character.optional,
+        )
+
+
+@dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
+class Holding:
+    """What the character holds when its values are read: the kit, the shield that counts in Defense
+    (17.5, 20), the armor and the pounds carried, and the modified Agility (18.1, 82.9) and Manual Dexterity
+    (17.5) every combat value starts from."""
+
+    equipment: Equipment
+    ready: held.Ready
+    armor: Armor | None
+    shield: Shield | None
+    pounds: float  # 0 while 82.9's table is empty: nothing is lost for weight
+    weight_loss: int
+    agility: int
+    dexterity: int
+
+
+@dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
+class Graph:
+    """The graph evaluated: the characteristics with 5.3's chart reading, the unarmored TMR, what is held,
+    and the combat values (a ruleset's own among them)."""
+
+    characteristics: Characteristics
+    fatigue: FatigueReading
+    tmr: int
+    holding: Holding
+    combat: Combat
+
+
+def graph(sheet: Sheet, tables: Tables) -> Graph:
+    """Every derived value of `sheet`, each worked out once."""
+    stats, fatigue = characteristics(sheet, tables)
+    holding = holding_of(sheet, stats, tables)
+    tmr = tmr_for(stats.AG, sheet, tables)
+    combat = combat_of(sheet, stats, holding, tables)
+    added = added_values(stats, tmr, combat, tables, {})
+    return Graph(stats, fatigue, tmr, holding, replace(combat, values=added) if added else combat)
+
+
+def characteristics(sheet: Sheet, tables: Tables) -> tuple[Characteristics, FatigueReading]:
+    """The eight characteristics (5.2-5.4, 6.1, 6.4-6.9): each the allocation plus what race and gender add;
+    Fatigue read from 5.3's chart at Endurance, Perception from 5.4's base; and the optional ones (5.5)."""
+    table, total, allocation = tables.characteristics, sheet.total, sheet.allocation
+    endurance = allocation["EN"] + total["EN"]
+    reading = fatigue_from_endurance(endurance, table.fatigue, tables.index.fatigue)
+    stats = Characteristics(
+        PS=allocation["PS"] + total["PS"],
+        MD=allocation["MD"] + total["MD"],
+        AG=allocation["AG"] + total["AG"],
+        EN=endurance,
+        MA=allocation["MA"] + total["MA"],
+        WP=allocation["WP"] + total["WP"],
+        FT=reading.value + total["FT"],
+        PC=perception(table.perception.base, total["PC"]),
+        optional=dict(sheet.optional),
+    )
+    return stats, reading
+
+
+def holding_of(sheet: Sheet, stats: Characteristics, tables: Tables) -> Holding:
+    """Modified Agility after armor (18.1) and weight carried (82.9, when a GM fills its table), and
+    modified Manual Dexterity with the shield carried (17.5)."""
+    equipment = sheet.equipment
+    armor = tables.armor.get(equipment.armor) if equipment.armor else None
+    shield = tables.shields.get(equipment.shield.name) if equipment.shield else None
+    pounds = 0.0
+    if tables.characteristics.weight_carried.rows:
+        pounds = carried.pounds_of(
+            [item.name for item in equipment.weapons],
+            equipment.armor,
+            equipment.shield.name if equipment.shield is not None else None,
+            list(sheet.gear),
+            (sheet.race, sheet.gender),
+            tables,
+        )
+    weight_loss = carried.agility_lost_at(pounds, tables)
+    return Holding(
+        equipment=equipment,
+        ready=held.ready_shield(equipment, tables),
+        armor=armor,
+        shield=shield,
+        pounds=pounds,
+        weight_loss=weight_loss,
+        agility=rules.modified_agility(stats.AG, armor) - weight_loss,
+        dexterity=rules.modified_manual_dexterity(stats.MD, shield),
+    )
+
+
+def average_tmr(race: str, race_type: str | None, tables: Tables) -> int | None:
+    """14.1: the giant type's average TMR, the midpoint of its chart (None: read the human chart)."""
+    types = tables.races[race].types
+    return types[race_type].average_tmr if race_type in types else None
+
+
+def tmr_for(agility: int, sheet: Sheet, tables: Tables) -> int:
+    """5.6 and 14.1: the TMR read for an Agility, with the race's TMR modifiers and a giant type's chart."""
+    return tmr_from_agility(
+        agility,
+        tables.characteristics.tmr,
+        sheet.total["TMR"],
+        tables.index.tmr,
+        average_tmr(sheet.race, sheet.race_type, tables),
+    )
+
+
+def combat_of(sheet: Sheet, stats: Characteristics, holding: Holding, tables: Tables) -> Combat:
+    """Section 12 and 17-21 values a Character Record carries."""
+    agility, dexterity, equipment = holding.agility, holding.dexterity, holding.equipment
+    # 17.5 and 20: the shield Defense counts (none behind a two-handed first weapon; a ranked Main-Gauche
+    # is one), and a house rule's Defensive Values (seed 004) read with the first weapon listed.
+    ready, ready_id, ready_rank = holding.ready
+    combat = tables.combat
+    inputs = defense_inputs(holding, tables)
+    armor = None
+    if holding.armor is not None and equipment.armor is not None:
+        armor = armor_line(equipment.armor, tables.races[sheet.race].size, sheet.gender, tables)
+    return Combat(
+        modified_agility=agility,
+        modified_manual_dexterity=dexterity,
+        defense=rules.defense_from(inputs, combat),
+        defense_postures=rules.defense_postures(inputs, combat) if combat.defense.postures else None,
+        tmr=tmr_for(agility, sheet, tables),
+        initiative=rules.initiative_value(agility, stats.PC, combat),
+        unarmed=unarmed_line(sheet.unarmed_rank, stats.MD, stats.PS, stats.PC, dexterity, agility, tables),
+        weapons=_weapon_lines(sheet, stats, holding, tables),
+        armor=armor,
+        shield=_shield_line(equipment.shield, holding.shield, ready, ready_id, ready_rank),
+        stun_threshold=rules.stun_threshold(stats.EN, combat),
+        stun_recovery=rules.stun_recovery(stats.WP, stats.FT, combat),
+        breakage_check=rules.breakage_check(dexterity, combat),
+    )
+
+
+def defense_inputs(holding: Holding, tables: Tables) -> tuple[int | None, ...]:
+    """The Defense formulas' inputs (17.5, a house rule's Defensive Values): modified Agility, the shield
+    that counts and its Rank, the first weapon listed and its Rank."""
+    shield, _, shield_rank = holding.ready
+    return rules.defense_inputs(
+        holding.agility,
+        shield,
+        shield_rank,
+        *held.held_weapon(holding.equipment, tables),
+        fallback=tables.combat.defense.defensive_modifier_fallback,
+    )
+
+
+def _weapon_lines(sheet: Sheet, stats: Characteristics, holding: Holding, tables: Tables) -> list[WeaponLine]:
+    """Each carried weapon's line, with 18.5's damage increase when the file chose it."""
+    weapons = holding.equipment.weapons
+    md, ps, pc, dexterity, agility = stats.MD, stats.PS, stats.PC, holding.dexterity, holding.agility
+    return with_damage_increase(
+        [weapon_line(item.name, item.rank, md, ps, pc, dexterity, agility, tables) for item in weapons],
+        weapons,
+        holding.equipment.shield,
+        ps,
+        sheet.chosen,
+        tables,
+    )
+
+
+def _shield_line(
+    carried_shield: Item | None,
+    shield: Shield | None,
+    ready: Shield | None,
+    ready_id: str | None,
+    ready_rank: int | None,
+) -> ShieldLine | None:
+    """17.5: the shield the record shows: the one carried, else a ranked Main-Gauche held ready as one."""
+    if carried_shield is None and ready_id is not None:
+        carried_shield, shield = Item(name=ready_id, rank=ready_rank), ready
+    if shield is None or carried_shield is None:
+        return None
+    return ShieldLine(
+        name=carried_shield.name,
+        rank=carried_shield.rank,
+        defense_per_rank=shield.defense_per_rank,
+        manual_dexterity_loss=shield.manual_dexterity_loss,
+    )
