@@ -190,7 +190,7 @@ def test_every_strength_and_rank_agrees_with_the_independent_reading(
     entry = BOOK.weapons[name]
     item = Item(name=name, rank=rank, increase=system)
     stats = _characteristics(strength)
-    plain = weapon_line(name, rank, stats.MD, stats.PS, stats.PC, stats.MD, stats.AG, BOOK)
+    plain = weapon_line(name, rank, stats.MD, stats.PS, stats.PC, stats.MD, stats.AG, (), BOOK)
     line = increased_line(plain, item, entry, strength, BOOK)
     listed = {"name": name, "increase": system} | ({"rank": rank} if rank is not None else {})
     expected = expected_increase({k: v for k, v in listed.items() if v is not None}, strength, plain.damage)

@@ -91,9 +91,9 @@ def test_the_record_lines_kept_per_tables_are_the_lines_worked_out_afresh(tables
         held = dexterity - shield_loss
         for rank in (None, 0, 2):
             for name in tables.weapons:
-                read = (name, rank, stats.MD, stats.PS, stats.PC, held, agility, tables)
+                read = (name, rank, stats.MD, stats.PS, stats.PC, held, agility, (), tables)
                 fresh = afresh(tables, partial(lines.weapon_line, *read))
                 assert lines.weapon_line(*read) == fresh
-            read_unarmed = (rank, stats.MD, stats.PS, stats.PC, held, agility, tables)
+            read_unarmed = (rank, stats.MD, stats.PS, stats.PC, held, agility, (), tables)
             fresh_unarmed = afresh(tables, partial(lines.unarmed_line, *read_unarmed))
             assert lines.unarmed_line(*read_unarmed) == fresh_unarmed

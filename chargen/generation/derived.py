@@ -86,7 +86,9 @@ def character(decided: Decisions, tables: Tables) -> Character:
     stats, combat = evaluated.characteristics, evaluated.combat
     background, kit, abilities = decided.heritage, decided.kit, decided.abilities
     notes = _fatigue_notes(stats.EN, evaluated.fatigue)
-    notes += held.defense_notes(kit.equipment, combat.modified_agility, combat.defense, tables)
+    notes += held.defense_notes(
+        kit.equipment, combat.modified_agility, combat.defense, tables, evaluated.values
+    )
     equipment, row = kit.equipment, decided.points.row
     # A file's own player, campaign, equipment, languages and notes are added by with_abilities.
     return Character(

@@ -6,15 +6,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chargen.formulas import Formula
 from chargen.generation import held
 from chargen.model import Character
+from chargen.rules import combat as rules
 from chargen.rules.characteristics import FatigueReading, read_band
+from chargen.rules.combat import Known
 from chargen.rules.working import MINUS, Node, Term, Working
 from chargen.tables import Tables
 from chargen.tables.schema import Shield
-from chargen.values.added import added_workings
+from chargen.values.added import added_workings, graph_values
 from chargen.values.graph import Holding, Sheet, characteristics, defense_inputs, holding_of
-from chargen.values.rows import Held, formula_terms, weapon_workings
+from chargen.values.rows import Held, formula_terms, named_terms, weapon_workings
 from chargen.vocabulary import EIGHT
 
 
@@ -69,6 +72,7 @@ def _held(character: Character, tables: Tables, holding: Holding) -> Held:
         holding.ready,
         Term("modified_agility", holding.agility, f"Agility {stats.AG} ({worn}{weight})"),
         Term("modified_md", holding.dexterity, f"Manual Dexterity {stats.MD} ({loss})"),
+        graph_values(stats, character.tmr, character.combat, tables),
     )
 
 
@@ -147,7 +151,7 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
         *added_workings(character, tables),  # a ruleset's own, after the TMRs as on the record
         _initiative(character, tables, kit),
     ]
-    found += _stun(character, tables, kit.dexterity)
+    found += _stun(character, tables, kit)
     return found
 
 
@@ -162,7 +166,7 @@ def _initiative(character: Character, tables: Tables, kit: Held) -> Working:
         value=combat.initiative,
         rule=rules_file.initiative.rule,
         formula=rules_file.initiative.compiled,
-        terms=formula_terms("initiative", inputs, sources),
+        terms=formula_terms(rules_file.initiative.compiled, inputs, sources, kit.known),
     )
 
 
@@ -205,7 +209,6 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
     """17.5 (and a house rule's postures): Defense with what is held ready."""
     rules_file = tables.combat
     held_text, other, alternative = _defense_held(character, tables, kit)
-    terms = _defense_terms(tables, kit)
     combat = character.combat
     found = [
         Working(
@@ -214,7 +217,7 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
             value=combat.defense,
             rule=rules_file.defense.rule,
             formula=rules_file.defense.compiled,
-            terms=terms,
+            terms=_defense_terms(tables, kit, rules_file.defense.compiled),
             held=held_text,
             other=other,
             alternative=alternative,
@@ -228,14 +231,14 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
                 value=(combat.defense_postures or {}).get(posture),
                 rule=rules_file.defense.rule,
                 formula=formula,
-                terms=terms,
+                terms=_defense_terms(tables, kit, formula),
                 held=held_text,
             )
         )
     return found
 
 
-def _defense_terms(tables: Tables, kit: Held) -> tuple[Term, ...]:
+def _defense_terms(tables: Tables, kit: Held, formula: Formula) -> tuple[Term, ...]:
     """The defense formulas' inputs from what is held ready, as the graph read them."""
     shield = kit.ready[0]
     inputs = defense_inputs(kit.holding, tables)
@@ -245,7 +248,7 @@ def _defense_terms(tables: Tables, kit: Held) -> tuple[Term, ...]:
         "shield_defense_per_rank": f"{name} (17.5)",
         "shield_rank": f"Rank with the {name}" if shield else "no shield",
     }
-    return formula_terms("defense", inputs, sources)
+    return formula_terms(formula, inputs, sources, kit.known)
 
 
 def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str, str, int | None]:
@@ -259,7 +262,7 @@ def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str,
         if carried_shield is None:
             return "", "", None
         agility = kit.agility.value or 0
-        with_shield = held.defense_with_shield(kit.equipment, shield_item, agility, tables)
+        with_shield = held.defense_with_shield(kit.equipment, shield_item, agility, tables, kit.known)
         other = f"with the {carried_shield.name} and a one-handed weapon it is {'—' if with_shield is None else with_shield} (17.5)"
         return f"with the {first} in both hands, the {carried_shield.name} slung (20)", other, with_shield
     if shield is not None and character.shield is None:
@@ -269,10 +272,10 @@ def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str,
     return "", "", None
 
 
-def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working]:
-    combat, stats, rules_file = character.combat, character.characteristics, tables.combat
-    stun = rules_file.stun
-    breakage = _breakage_held(character, tables)
+def _stun(character: Character, tables: Tables, kit: Held) -> list[Working]:
+    combat, stats, rules_file, known = character.combat, character.characteristics, tables.combat, kit.known
+    stun, check = rules_file.stun, rules_file.breakage.check_formula
+    breakage = _breakage_held(character, tables, known)
     return [
         Working(
             node=Node("stun_threshold"),
@@ -280,7 +283,10 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
             value=combat.stun_threshold,
             rule=stun.rule,
             formula=stun.threshold_formula,
-            terms=(Term("endurance", stats.EN, "Endurance"),),
+            terms=(
+                Term("endurance", stats.EN, "Endurance"),
+                *named_terms(stun.threshold_formula, 1, known),
+            ),
         ),
         Working(
             node=Node("stun_recovery"),
@@ -288,15 +294,19 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
             value=combat.stun_recovery,
             rule=stun.rule,
             formula=stun.recovery_formula,
-            terms=(Term("willpower", stats.WP, "Willpower"), Term("fatigue", stats.FT, "Fatigue")),
+            terms=(
+                Term("willpower", stats.WP, "Willpower"),
+                Term("fatigue", stats.FT, "Fatigue"),
+                *named_terms(stun.recovery_formula, 2, known),
+            ),
         ),
         Working(
             node=Node("breakage_check"),
             label="Breakage / drop",
             value=combat.breakage_check,
             rule=rules_file.breakage.rule,
-            formula=rules_file.breakage.check_formula,
-            terms=(dexterity,),
+            formula=check,
+            terms=(kit.dexterity, *named_terms(check, 1, known)),
             held=breakage[0],
             other=breakage[1],
             alternative=breakage[2],
@@ -304,11 +314,11 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
     ]
 
 
-def _breakage_held(character: Character, tables: Tables) -> tuple[str, str, int | None]:
+def _breakage_held(character: Character, tables: Tables, known: Known) -> tuple[str, str, int | None]:
     """17.3 reads modified MD: with a shield that lowers it, the check with the shield slung (20) too."""
     shield = tables.shields.get(character.shield.name) if character.shield else None
     if shield is None or not shield.manual_dexterity_loss:
         return "", "", None
-    slung = tables.combat.breakage.check_formula(character.characteristics.MD)
+    slung = rules.breakage_check(character.characteristics.MD, tables.combat, known)
     other = f"{slung} with it slung, as for a two-handed weapon (20)"
     return f"with the {shield.name} prepared (17.5)", other, slung

@@ -5,21 +5,22 @@ its modified Agility and Manual Dexterity, 5.3's chart reading."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from chargen.character_file import Item
 from chargen.generation import carried, held
 from chargen.generation.decisions import Decisions
 from chargen.generation.equipment import Equipment
-from chargen.model import Character, Characteristics, Combat, Modifier, ShieldLine, WeaponLine
+from chargen.model import Character, Characteristics, Combat, Modifier, ShieldLine, UnarmedLine, WeaponLine
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import FatigueReading, fatigue_from_endurance, perception, tmr_from_agility
 from chargen.rules.damage_increase import with_damage_increase
 from chargen.tables import Tables
 from chargen.tables.schema import Armor, Shield
-from chargen.values.added import added_values
-from chargen.values.lines import armor_line, unarmed_line, weapon_line
+from chargen.values.added import characteristic_values, worked_added
+from chargen.values.lines import Named, armor_line, unarmed_line, weapon_line
+from chargen.values.names import POSTURE_PREFIX, formula_name
 
 
 @dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
@@ -105,6 +106,7 @@ class Graph:
     tmr: int
     holding: Holding
     combat: Combat
+    values: dict[str, int | None]  # every value a formula may name, by that name (chargen.values.names)
 
 
 def graph(sheet: Sheet, tables: Tables) -> Graph:
@@ -112,9 +114,8 @@ def graph(sheet: Sheet, tables: Tables) -> Graph:
     stats, fatigue = characteristics(sheet, tables)
     holding = holding_of(sheet, stats, tables)
     tmr = tmr_for(stats.AG, sheet, tables)
-    combat = combat_of(sheet, stats, holding, tables)
-    added = added_values(stats, tmr, combat, tables, {})
-    return Graph(stats, fatigue, tmr, holding, replace(combat, values=added) if added else combat)
+    combat, known = combat_of(sheet, stats, holding, tmr, tables)
+    return Graph(stats, fatigue, tmr, holding, combat, known)
 
 
 def characteristics(sheet: Sheet, tables: Tables) -> tuple[Characteristics, FatigueReading]:
@@ -183,32 +184,133 @@ def tmr_for(agility: int, sheet: Sheet, tables: Tables) -> int:
     )
 
 
-def combat_of(sheet: Sheet, stats: Characteristics, holding: Holding, tables: Tables) -> Combat:
-    """Section 12 and 17-21 values a Character Record carries."""
-    agility, dexterity, equipment = holding.agility, holding.dexterity, holding.equipment
-    # 17.5 and 20: the shield Defense counts (none behind a two-handed first weapon; a ranked Main-Gauche
-    # is one), and a house rule's Defensive Values (seed 004) read with the first weapon listed.
-    ready, ready_id, ready_rank = holding.ready
-    combat = tables.combat
-    inputs = defense_inputs(holding, tables)
+@dataclass(slots=True)  # made every roll, never changed once the Combat is made
+class _Steps:
+    """One character's combat values as the steps work them out (`known`: by the name a formula gives
+    each, so a house rule's formula may name any value worked out before it)."""
+
+    sheet: Sheet
+    stats: Characteristics
+    holding: Holding
+    tables: Tables
+    known: dict[str, int | None]
+    postures: dict[str, int | None] | None = None
+    unarmed: UnarmedLine | None = None
+
+    def named(self, step: str) -> Named:
+        """The values of the graph the formulas of `step` name (none for the book's)."""
+        return tuple((name, self.known[name]) for name in self.tables.combat.step_reads[step])
+
+
+def combat_of(
+    sheet: Sheet, stats: Characteristics, holding: Holding, tmr: int, tables: Tables
+) -> tuple[Combat, dict[str, int | None]]:
+    """Section 12 and 17-21 values a Character Record carries, each step in the order the formulas need
+    (what one names is worked out before it), and a ruleset's own values on them all."""
+    agility, dexterity, combat = holding.agility, holding.dexterity, tables.combat
+    steps = _Steps(sheet, stats, holding, tables, characteristic_values(stats))
+    known = steps.known
+    known |= {"tmr_unarmored": tmr, "modified_agility": agility, "modified_manual_dexterity": dexterity}
+    known["tmr_armored"] = armored = tmr_for(agility, sheet, tables)
+    for step in combat.value_order:
+        STEPS[step](steps)
+    assert steps.unarmed is not None  # the unarmed step is one of every order
+    equipment, (ready, ready_id, ready_rank) = holding.equipment, holding.ready
     armor = None
     if holding.armor is not None and equipment.armor is not None:
         armor = armor_line(equipment.armor, tables.races[sheet.race].size, sheet.gender, tables)
-    return Combat(
+    added = worked_added(known, tables, {}) if combat.added_formulas else None
+    made = Combat(
         modified_agility=agility,
         modified_manual_dexterity=dexterity,
-        defense=rules.defense_from(inputs, combat),
-        defense_postures=rules.defense_postures(inputs, combat) if combat.defense.postures else None,
-        tmr=tmr_for(agility, sheet, tables),
-        initiative=rules.initiative_value(agility, stats.PC, combat),
-        unarmed=unarmed_line(sheet.unarmed_rank, stats.MD, stats.PS, stats.PC, dexterity, agility, tables),
-        weapons=_weapon_lines(sheet, stats, holding, tables),
+        defense=known["defense"],
+        defense_postures=steps.postures,
+        tmr=armored,
+        initiative=_whole(known["initiative"]),
+        unarmed=steps.unarmed,
+        weapons=_weapon_lines(steps),
         armor=armor,
         shield=_shield_line(equipment.shield, holding.shield, ready, ready_id, ready_rank),
-        stun_threshold=rules.stun_threshold(stats.EN, combat),
-        stun_recovery=rules.stun_recovery(stats.WP, stats.FT, combat),
-        breakage_check=rules.breakage_check(dexterity, combat),
+        stun_threshold=_whole(known["stun_threshold"]),
+        stun_recovery=_whole(known["stun_recovery"]),
+        breakage_check=_whole(known["breakage_check"]),
+        values=added or None,
     )
+    return made, known
+
+
+def _whole(value: int | None) -> int:
+    assert value is not None  # worked out by rules.combat.whole, which never gives None
+    return value
+
+
+def _stun_threshold(steps: _Steps) -> None:
+    """19: the Stun threshold."""
+    steps.known["stun_threshold"] = rules.stun_threshold(steps.stats.EN, steps.tables.combat, steps.known)
+
+
+def _stun_recovery(steps: _Steps) -> None:
+    """19: the Stun recovery."""
+    stats, known = steps.stats, steps.known
+    known["stun_recovery"] = rules.stun_recovery(stats.WP, stats.FT, steps.tables.combat, known)
+
+
+def _breakage(steps: _Steps) -> None:
+    """17.3: the breakage and drop check, on modified Manual Dexterity."""
+    known = steps.known
+    known["breakage_check"] = rules.breakage_check(steps.holding.dexterity, steps.tables.combat, known)
+
+
+def _defense(steps: _Steps) -> None:
+    """17.5 (and a house rule's postures, each a value a formula may name): Defense with what is held."""
+    combat, known = steps.tables.combat, steps.known
+    inputs = defense_inputs(steps.holding, steps.tables)
+    known["defense"] = rules.defense_from(inputs, combat, known)
+    if combat.defense.postures:
+        steps.postures = rules.defense_postures(inputs, combat, known)
+        for posture, value in (steps.postures or {}).items():
+            known[POSTURE_PREFIX + formula_name(posture)] = value
+
+
+def _initiative(steps: _Steps) -> None:
+    """12.3: Initiative with no weapon prepared."""
+    known = steps.known
+    known["initiative"] = rules.initiative_value(
+        steps.holding.agility, steps.stats.PC, steps.tables.combat, None, known
+    )
+
+
+def _unarmed(steps: _Steps) -> None:
+    """21: the unarmed line, and its Base Chance (a value a formula may name, though not on the record)."""
+    stats, holding, tables, known = steps.stats, steps.holding, steps.tables, steps.known
+    named = steps.named("unarmed")
+    if "unarmed_base_chance" in tables.combat.named:  # not on the record: worked out when a formula names it
+        known["unarmed_base_chance"] = rules.unarmed_base_chance(
+            holding.agility, stats.PS, tables.combat, known
+        )
+    line = unarmed_line(
+        steps.sheet.unarmed_rank,
+        stats.MD,
+        stats.PS,
+        stats.PC,
+        holding.dexterity,
+        holding.agility,
+        named,
+        tables,
+    )
+    known["unarmed_strike_chance"], known["unarmed_initiative"] = line.strike_chance, line.initiative
+    steps.unarmed = line
+
+
+#: What each step of combat.yaml's value_order works out (chargen.tables.combat_schema.STEP_VALUES).
+STEPS: dict[str, Callable[[_Steps], None]] = {
+    "stun_threshold": _stun_threshold,
+    "stun_recovery": _stun_recovery,
+    "breakage_check": _breakage,
+    "defense": _defense,
+    "initiative": _initiative,
+    "unarmed": _unarmed,
+}
 
 
 def defense_inputs(holding: Holding, tables: Tables) -> tuple[int | None, ...]:
@@ -224,17 +326,22 @@ def defense_inputs(holding: Holding, tables: Tables) -> tuple[int | None, ...]:
     )
 
 
-def _weapon_lines(sheet: Sheet, stats: Characteristics, holding: Holding, tables: Tables) -> list[WeaponLine]:
+def _weapon_lines(steps: _Steps) -> list[WeaponLine]:
     """Each carried weapon's line, with 18.5's damage increase when the file chose it."""
-    weapons = holding.equipment.weapons
+    stats, holding, tables = steps.stats, steps.holding, steps.tables
+    weapons, named = holding.equipment.weapons, steps.named("weapons")
     md, ps, pc, dexterity, agility = stats.MD, stats.PS, stats.PC, holding.dexterity, holding.agility
     return with_damage_increase(
-        [weapon_line(item.name, item.rank, md, ps, pc, dexterity, agility, tables) for item in weapons],
+        [
+            weapon_line(item.name, item.rank, md, ps, pc, dexterity, agility, named, tables)
+            for item in weapons
+        ],
         weapons,
         holding.equipment.shield,
         ps,
-        sheet.chosen,
+        steps.sheet.chosen,
         tables,
+        steps.known,
     )
 
 

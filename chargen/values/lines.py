@@ -1,12 +1,13 @@
 """The values of the record's lines (17.1, 20.2, 12.3, 18.1, 18.2, 21): each weapon's and the unarmed line's
 Strike Chance, damage and Initiative, the armor's and the shield's. Each is kept per Tables by the values it
-reads, passed as they are (a line is never changed once made; most characters of a batch share their lines
-with earlier ones)."""
+reads, passed as they are, with the values of the graph a house rule's formula names (`named`: none for the
+book's). A line is never changed once made; most characters of a batch share their lines with earlier ones."""
 
 from __future__ import annotations
 
 from chargen.model import ArmorLine, UnarmedLine, WeaponLine
 from chargen.rules import combat as rules
+from chargen.rules.combat import NONE_KNOWN, Known
 from chargen.tables import Tables
 from chargen.tables.memo import per_tables
 
@@ -17,6 +18,12 @@ WeaponTerms = tuple[int, str, "int | None", "str | None", "str | None", "str | N
 UnarmedTerms = tuple[int, str, "str | None", "str | None"]
 #: The most weapon (or unarmed) lines kept per Tables: far more than a batch of NPCs meets.
 KEPT_LINES = 100_000
+#: The values of the graph a line's formulas name, by name, in the graph's order.
+Named = tuple[tuple[str, "int | None"], ...]
+
+
+def _known(named: Named) -> Known:
+    return dict(named) if named else NONE_KNOWN
 
 
 @per_tables(1024)
@@ -34,14 +41,22 @@ def special_ranges(chance: int, tables: Tables) -> tuple[str | None, str | None]
 
 @per_tables(KEPT_LINES)
 def weapon_line(
-    name: str, rank: int | None, md: int, ps: int, pc: int, dexterity: int, agility: int, tables: Tables
+    name: str,
+    rank: int | None,
+    md: int,
+    ps: int,
+    pc: int,
+    dexterity: int,
+    agility: int,
+    named: Named,
+    tables: Tables,
 ) -> WeaponLine:
     """One weapon's Strike Chance, damage and Initiative (17.1, 20.2, 12.3, 18.2) at a Rank, from Manual
     Dexterity, Physical Strength, Perception, and the modified Manual Dexterity and Agility."""
     weapon = tables.weapons[name]
     weapon_dexterity = rules.dexterity_for(weapon, md, dexterity)
     chance, damage, modifier, two_handed, endurance, grievous = _weapon_terms(
-        name, rank, weapon_dexterity, md, ps, tables
+        name, rank, weapon_dexterity, md, ps, named, tables
     )
     # 18.5's increase is added by with_damage_increase when the file chose it.
     return WeaponLine(
@@ -51,7 +66,7 @@ def weapon_line(
         damage=damage,
         damage_modifier=modifier,
         two_handed_damage=two_handed,
-        initiative=_initiative(agility, pc, rank, tables),
+        initiative=_initiative(agility, pc, rank, named, tables),
         endurance_damage=endurance,
         grievous_injury=grievous,
     )
@@ -59,35 +74,35 @@ def weapon_line(
 
 @per_tables(KEPT_LINES)
 def _weapon_terms(
-    name: str, rank: int | None, weapon_dexterity: int, md: int, ps: int, tables: Tables
+    name: str, rank: int | None, weapon_dexterity: int, md: int, ps: int, named: Named, tables: Tables
 ) -> WeaponTerms:
-    weapon = tables.weapons[name]
-    chance = rules.strike_chance(weapon, weapon_dexterity, rank, tables.combat, md, ps)
-    modifier = rules.weapon_damage_modifier(weapon, ps, tables.combat)
+    weapon, known = tables.weapons[name], _known(named)
+    chance = rules.strike_chance(weapon, weapon_dexterity, rank, tables.combat, md, ps, known)
+    modifier = rules.weapon_damage_modifier(weapon, ps, tables.combat, False, known)
     two_handed = None
     if weapon.hands == "1-2":
-        two_handed = rules.damage_text(rules.weapon_damage_modifier(weapon, ps, tables.combat, True))
+        two_handed = rules.damage_text(rules.weapon_damage_modifier(weapon, ps, tables.combat, True, known))
     endurance, grievous = _special(chance, tables)
     return chance, rules.damage_text(modifier, weapon.damage_note), modifier, two_handed, endurance, grievous
 
 
 @per_tables(KEPT_LINES)
-def _initiative(agility: int, perception_value: int, rank: int | None, tables: Tables) -> int:
+def _initiative(agility: int, perception_value: int, rank: int | None, named: Named, tables: Tables) -> int:
     """12.3's Initiative for each modified Agility, Perception and Rank."""
-    return rules.initiative_value(agility, perception_value, tables.combat, rank)
+    return rules.initiative_value(agility, perception_value, tables.combat, rank, _known(named))
 
 
 @per_tables(KEPT_LINES)
 def unarmed_line(
-    rank: int | None, md: int, ps: int, pc: int, dexterity: int, agility: int, tables: Tables
+    rank: int | None, md: int, ps: int, pc: int, dexterity: int, agility: int, named: Named, tables: Tables
 ) -> UnarmedLine:
     """Unarmed Combat (21), with 17.1's Rank terms when the character has a Rank in it."""
-    chance, damage, endurance, grievous = _unarmed_terms(rank, md, ps, dexterity, agility, tables)
+    chance, damage, endurance, grievous = _unarmed_terms(rank, md, ps, dexterity, agility, named, tables)
     return UnarmedLine(
         rank=rank,
         strike_chance=chance,
         damage=damage,
-        initiative=_initiative(agility, pc, rank, tables),
+        initiative=_initiative(agility, pc, rank, named, tables),
         endurance_damage=endurance,
         grievous_injury=grievous,
     )
@@ -95,11 +110,13 @@ def unarmed_line(
 
 @per_tables(KEPT_LINES)
 def _unarmed_terms(
-    rank: int | None, md: int, ps: int, dexterity: int, agility: int, tables: Tables
+    rank: int | None, md: int, ps: int, dexterity: int, agility: int, named: Named, tables: Tables
 ) -> UnarmedTerms:
-    chance = rules.unarmed_strike_chance(agility, ps, dexterity, rank, tables.combat, md)
+    known = _known(named)
+    chance = rules.unarmed_strike_chance(agility, ps, dexterity, rank, tables.combat, md, known)
     endurance, grievous = _special(chance, tables)
-    return chance, rules.damage_text(rules.unarmed_damage_modifier(ps, tables.combat)), endurance, grievous
+    damage = rules.damage_text(rules.unarmed_damage_modifier(ps, tables.combat, known))
+    return chance, damage, endurance, grievous
 
 
 @per_tables(1024)
