@@ -198,8 +198,9 @@ class _Steps:
     unarmed: UnarmedLine | None = None
 
     def named(self, step: str) -> Named:
-        """The values of the graph the formulas of `step` name (none for the book's)."""
-        return tuple((name, self.known[name]) for name in self.tables.combat.step_reads[step])
+        """The values of the graph the formulas of `step` name (none for the book's: no tuple made)."""
+        reads = self.tables.combat.step_reads[step]
+        return tuple((name, self.known[name]) for name in reads) if reads else ()
 
 
 def combat_of(
