@@ -139,3 +139,22 @@ def test_every_door_takes_a_character_whose_formulas_name_values(tmp_path: Path)
     assert defense in json.dumps(character_json(rolf, tables)) and defense in json.dumps(
         actor_json(rolf, tables)
     )
+
+
+def test_a_pinned_value_is_read_by_the_book_formulas_that_name_it(tmp_path: Path) -> None:
+    """A GM's Stun threshold is the one Defense reads when its formula names it: Defense moves with it,
+    and its working evaluates again to the Defense printed; the weapon's ruled Strike Chance reads 18.2
+    again (90: 01-14 and 01-05)."""
+    tables = _tables(tmp_path, NAMING)
+    rolf = api.build(ROLF, tables=tables)
+    ruled_text = (
+        ROLF + "overrides:\n  stun_threshold: {value: 20, reason: tough}\n"
+        "  weapons.dagger.strike_chance: {value: 90, reason: blessed}\n"
+    )
+    ruled = api.build(ruled_text, tables=tables)
+    moved = 20 - rolf.combat.stun_threshold
+    assert ruled.combat.stun_threshold == 20 and ruled.combat.defense == (rolf.combat.defense or 0) + moved
+    assert (ruled.overrides or {})["stun_threshold"].computed == rolf.combat.stun_threshold
+    dagger = ruled.combat.weapons[1]
+    assert (dagger.strike_chance, dagger.endurance_damage, dagger.grievous_injury) == (90, "01-14", "01-05")
+    assert check(ruled, tables) > 25

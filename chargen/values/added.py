@@ -5,7 +5,6 @@ place of the formula's value so that what reads it is worked out from the GM's."
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from chargen.model import Character, Characteristics, Combat
 from chargen.rules import combat as rules
@@ -58,15 +57,6 @@ def graph_values(stats: Characteristics, tmr: int, combat: Combat, tables: Table
     return known
 
 
-def added_values(
-    stats: Characteristics, tmr: int, combat: Combat, tables: Tables, pinned: Mapping[str, int]
-) -> dict[str, int | None]:
-    """Each added value by key: the GM's where `pinned` holds it, else its formula's on the values it reads."""
-    if not tables.combat.added_formulas:
-        return {}
-    return worked_added(graph_values(stats, tmr, combat, tables), tables, pinned)
-
-
 def worked_added(
     known: dict[str, int | None], tables: Tables, pinned: Mapping[str, int]
 ) -> dict[str, int | None]:
@@ -88,14 +78,6 @@ def shown_added(character: Character, tables: Tables) -> list[tuple[str, str, in
         for key, value in (character.combat.values or {}).items()
         if key in declared
     ]
-
-
-def with_added(character: Character, tables: Tables, pinned: Mapping[str, int]) -> Character:
-    """`character` with its ruleset's own values worked out (the GM's where `pinned` holds them)."""
-    values = added_values(character.characteristics, character.tmr, character.combat, tables, pinned)
-    if not values:
-        return character
-    return replace(character, combat=replace(character.combat, values=values))
 
 
 def added_workings(character: Character, tables: Tables) -> list[Working]:

@@ -21,6 +21,7 @@ from chargen.tables.schema import Armor, Shield
 from chargen.values.added import characteristic_values, worked_added
 from chargen.values.lines import Named, armor_line, unarmed_line, weapon_line
 from chargen.values.names import POSTURE_PREFIX, formula_name
+from chargen.values.pins import NO_PINS, Pins, pinned_line
 
 
 @dataclass(slots=True)  # made every roll, never changed (decisions.py: why not frozen)
@@ -109,12 +110,13 @@ class Graph:
     values: dict[str, int | None]  # every value a formula may name, by that name (chargen.values.names)
 
 
-def graph(sheet: Sheet, tables: Tables) -> Graph:
-    """Every derived value of `sheet`, each worked out once."""
+def graph(sheet: Sheet, tables: Tables, pins: Pins = NO_PINS) -> Graph:
+    """Every derived value of `sheet`, each worked out once (the GM's where `pins` holds them, and what
+    reads those worked out from them)."""
     stats, fatigue = characteristics(sheet, tables)
     holding = holding_of(sheet, stats, tables)
-    tmr = tmr_for(stats.AG, sheet, tables)
-    combat, known = combat_of(sheet, stats, holding, tmr, tables)
+    tmr = pins.whole("tmr_unarmored", tmr_for(stats.AG, sheet, tables))
+    combat, known = combat_of(sheet, stats, holding, tmr, tables, pins)
     return Graph(stats, fatigue, tmr, holding, combat, known)
 
 
@@ -194,6 +196,7 @@ class _Steps:
     holding: Holding
     tables: Tables
     known: dict[str, int | None]
+    pins: Pins
     postures: dict[str, int | None] | None = None
     unarmed: UnarmedLine | None = None
 
@@ -204,15 +207,15 @@ class _Steps:
 
 
 def combat_of(
-    sheet: Sheet, stats: Characteristics, holding: Holding, tmr: int, tables: Tables
+    sheet: Sheet, stats: Characteristics, holding: Holding, tmr: int, tables: Tables, pins: Pins = NO_PINS
 ) -> tuple[Combat, dict[str, int | None]]:
     """Section 12 and 17-21 values a Character Record carries, each step in the order the formulas need
     (what one names is worked out before it), and a ruleset's own values on them all."""
     agility, dexterity, combat = holding.agility, holding.dexterity, tables.combat
-    steps = _Steps(sheet, stats, holding, tables, characteristic_values(stats))
+    steps = _Steps(sheet, stats, holding, tables, characteristic_values(stats), pins)
     known = steps.known
     known |= {"tmr_unarmored": tmr, "modified_agility": agility, "modified_manual_dexterity": dexterity}
-    known["tmr_armored"] = armored = tmr_for(agility, sheet, tables)
+    known["tmr_armored"] = armored = pins.whole("tmr_armored", tmr_for(agility, sheet, tables))
     for step in combat.value_order:
         STEPS[step](steps)
     assert steps.unarmed is not None  # the unarmed step is one of every order
@@ -220,7 +223,7 @@ def combat_of(
     armor = None
     if holding.armor is not None and equipment.armor is not None:
         armor = armor_line(equipment.armor, tables.races[sheet.race].size, sheet.gender, tables)
-    added = worked_added(known, tables, {}) if combat.added_formulas else None
+    added = worked_added(known, tables, pins.added) if combat.added_formulas else None
     made = Combat(
         modified_agility=agility,
         modified_manual_dexterity=dexterity,
@@ -247,38 +250,44 @@ def _whole(value: int | None) -> int:
 
 def _stun_threshold(steps: _Steps) -> None:
     """19: the Stun threshold."""
-    steps.known["stun_threshold"] = rules.stun_threshold(steps.stats.EN, steps.tables.combat, steps.known)
+    threshold = rules.stun_threshold(steps.stats.EN, steps.tables.combat, steps.known)
+    steps.known["stun_threshold"] = steps.pins.whole("stun_threshold", threshold)
 
 
 def _stun_recovery(steps: _Steps) -> None:
     """19: the Stun recovery."""
     stats, known = steps.stats, steps.known
-    known["stun_recovery"] = rules.stun_recovery(stats.WP, stats.FT, steps.tables.combat, known)
+    recovery = rules.stun_recovery(stats.WP, stats.FT, steps.tables.combat, known)
+    known["stun_recovery"] = steps.pins.whole("stun_recovery", recovery)
 
 
 def _breakage(steps: _Steps) -> None:
     """17.3: the breakage and drop check, on modified Manual Dexterity."""
     known = steps.known
-    known["breakage_check"] = rules.breakage_check(steps.holding.dexterity, steps.tables.combat, known)
+    check = rules.breakage_check(steps.holding.dexterity, steps.tables.combat, known)
+    known["breakage_check"] = steps.pins.whole("breakage_check", check)
 
 
 def _defense(steps: _Steps) -> None:
     """17.5 (and a house rule's postures, each a value a formula may name): Defense with what is held."""
     combat, known = steps.tables.combat, steps.known
     inputs = defense_inputs(steps.holding, steps.tables)
-    known["defense"] = rules.defense_from(inputs, combat, known)
+    known["defense"] = steps.pins.value("defense", rules.defense_from(inputs, combat, known))
     if combat.defense.postures:
-        steps.postures = rules.defense_postures(inputs, combat, known)
-        for posture, value in (steps.postures or {}).items():
-            known[POSTURE_PREFIX + formula_name(posture)] = value
+        postures = rules.defense_postures(inputs, combat, known) or {}
+        for posture, value in postures.items():
+            name = POSTURE_PREFIX + formula_name(posture)
+            known[name] = postures[posture] = steps.pins.value(name, value)
+        steps.postures = postures
 
 
 def _initiative(steps: _Steps) -> None:
     """12.3: Initiative with no weapon prepared."""
     known = steps.known
-    known["initiative"] = rules.initiative_value(
+    initiative = rules.initiative_value(
         steps.holding.agility, steps.stats.PC, steps.tables.combat, None, known
     )
+    known["initiative"] = steps.pins.whole("initiative", initiative)
 
 
 def _unarmed(steps: _Steps) -> None:
@@ -299,6 +308,9 @@ def _unarmed(steps: _Steps) -> None:
         named,
         tables,
     )
+    for field_name in ("strike_chance", "initiative"):
+        if f"unarmed_{field_name}" in steps.pins.values:
+            line = pinned_line(line, field_name, steps.pins.values[f"unarmed_{field_name}"], tables)
     known["unarmed_strike_chance"], known["unarmed_initiative"] = line.strike_chance, line.initiative
     steps.unarmed = line
 
@@ -332,7 +344,7 @@ def _weapon_lines(steps: _Steps) -> list[WeaponLine]:
     stats, holding, tables = steps.stats, steps.holding, steps.tables
     weapons, named = holding.equipment.weapons, steps.named("weapons")
     md, ps, pc, dexterity, agility = stats.MD, stats.PS, stats.PC, holding.dexterity, holding.agility
-    return with_damage_increase(
+    lines = with_damage_increase(
         [
             weapon_line(item.name, item.rank, md, ps, pc, dexterity, agility, named, tables)
             for item in weapons
@@ -344,6 +356,9 @@ def _weapon_lines(steps: _Steps) -> list[WeaponLine]:
         tables,
         steps.known,
     )
+    for (row, field_name), value in steps.pins.rows.items():
+        lines[row] = pinned_line(lines[row], field_name, value, tables)
+    return lines
 
 
 def _shield_line(
