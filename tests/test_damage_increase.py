@@ -14,13 +14,13 @@ from hypothesis import strategies as st
 from chargen import api
 from chargen.character_file import Item, dump_document
 from chargen.errors import InputError, TableError
-from chargen.generation.derived import weapon_line
 from chargen.model import Character, Characteristics
 from chargen.render import render_html, render_pdf
 from chargen.render.build import build_sheet
 from chargen.rules.damage_increase import increased_line, lowest_breaking_roll, strike_chance_cap
 from chargen.rules.knockout import knockout_high
 from chargen.tables import Tables, load_tables
+from chargen.values.lines import weapon_line
 from tests.rules_checker import check_character, expected_increase, expected_values
 from tests.test_record_phone import phone_report
 from tests.test_render_browser import chromium  # noqa: F401 (the fixture)
@@ -190,7 +190,7 @@ def test_every_strength_and_rank_agrees_with_the_independent_reading(
     entry = BOOK.weapons[name]
     item = Item(name=name, rank=rank, increase=system)
     stats = _characteristics(strength)
-    plain = weapon_line(item, stats, stats.MD, stats.AG, BOOK)
+    plain = weapon_line(name, rank, stats.MD, stats.PS, stats.PC, stats.MD, stats.AG, (), BOOK)
     line = increased_line(plain, item, entry, strength, BOOK)
     listed = {"name": name, "increase": system} | ({"rank": rank} if rank is not None else {})
     expected = expected_increase({k: v for k, v in listed.items() if v is not None}, strength, plain.damage)

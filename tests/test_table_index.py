@@ -9,12 +9,11 @@ from functools import partial
 from typing import TypeVar
 
 from chargen import api
-from chargen.character_file import Item
-from chargen.generation import derived
 from chargen.generation.characteristics import raisable_places
 from chargen.rules.allocation import point_row_for_roll, within_limits
 from chargen.rules.characteristics import read_band
 from chargen.tables import Tables, row_for
+from chargen.values import lines
 
 Line = TypeVar("Line")
 
@@ -92,8 +91,9 @@ def test_the_record_lines_kept_per_tables_are_the_lines_worked_out_afresh(tables
         held = dexterity - shield_loss
         for rank in (None, 0, 2):
             for name in tables.weapons:
-                item = Item(name=name, rank=rank)
-                fresh = afresh(tables, partial(derived.weapon_line, item, stats, held, agility, tables))
-                assert derived.weapon_line(item, stats, held, agility, tables) == fresh
-            fresh_unarmed = afresh(tables, partial(derived.unarmed_line, rank, stats, held, agility, tables))
-            assert derived.unarmed_line(rank, stats, held, agility, tables) == fresh_unarmed
+                read = (name, rank, stats.MD, stats.PS, stats.PC, held, agility, (), tables)
+                fresh = afresh(tables, partial(lines.weapon_line, *read))
+                assert lines.weapon_line(*read) == fresh
+            read_unarmed = (rank, stats.MD, stats.PS, stats.PC, held, agility, (), tables)
+            fresh_unarmed = afresh(tables, partial(lines.unarmed_line, *read_unarmed))
+            assert lines.unarmed_line(*read_unarmed) == fresh_unarmed

@@ -92,9 +92,10 @@ def inputs_command(context: click.Context) -> None:
         for name in inputs:
             if MEANINGS[name]:
                 click.echo(f"  {name:26} {MEANINGS[name]}")
-    # A ruleset's own values (add: combat: values: KEY: {label, formula, rule}) may name every value of
-    # the graph: the book's, a house rule's postures and other added values (those of the rules in use).
-    click.echo("combat.values.KEY.formula (a value of your own):")
+    # Every formula above may name the book's values of the graph too (a Defense that reads the Stun
+    # threshold); a ruleset's own values (add: combat: values: KEY: {label, formula, rule}) every one: the
+    # book's, a house rule's postures and other added values (those of the rules in use).
+    click.echo("combat.values.KEY.formula (a value of your own), and the formulas above (the book's values):")
     for name, (_, label) in tables_from(context).combat.graph_names().items():
         click.echo(f"  {name:26} {label}")
     click.echo(

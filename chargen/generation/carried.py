@@ -3,23 +3,9 @@ weight_carried). The rules text has no such table, so by default nothing is lost
 
 from __future__ import annotations
 
-from chargen.generation.decisions import Decisions
 from chargen.rules.characteristics import read_band
 from chargen.rules.combat import armor_weight
 from chargen.tables import Tables
-
-
-def pounds_carried(decided: Decisions, tables: Tables) -> float:
-    """The weapons, armor (18.1's weight for the race's size and gender), shield and equipment the file lists."""
-    equipment = decided.kit.equipment
-    return pounds_of(
-        [item.name for item in equipment.weapons],
-        equipment.armor,
-        equipment.shield.name if equipment.shield is not None else None,
-        [(gear.weight or 0) * gear.count for gear in decided.spec.equipment],
-        (decided.born.race.race, decided.born.gender),
-        tables,
-    )
 
 
 def pounds_of(
@@ -38,12 +24,6 @@ def pounds_of(
     if shield is not None and shield in tables.shields:
         pounds += tables.shields[shield].weight
     return pounds + sum(gear)
-
-
-def agility_lost(decided: Decisions, tables: Tables) -> int:
-    """The filled table's Agility loss for the pounds carried (rounded down to whole pounds); 0 while empty."""
-    rows = tables.characteristics.weight_carried.rows
-    return agility_lost_at(pounds_carried(decided, tables), tables) if rows else 0
 
 
 def agility_lost_at(pounds: float, tables: Tables) -> int:

@@ -50,7 +50,9 @@ def held_weapon(
     return None, None
 
 
-def defense_notes(equipment: Equipment, agility: int, defense: int | None, tables: Tables) -> list[str]:
+def defense_notes(
+    equipment: Equipment, agility: int, defense: int | None, tables: Tables, known: rules.Known
+) -> list[str]:
     """The record's word on a shield carried with a two-handed first weapon: Defense as each is held."""
     shield_item: Item | None = equipment.shield
     if (
@@ -61,7 +63,7 @@ def defense_notes(equipment: Equipment, agility: int, defense: int | None, table
         return []
     shield = tables.shields[shield_item.name]
     first = tables.weapons[equipment.weapons[0].name]
-    with_shield = defense_with_shield(equipment, shield_item, agility, tables)
+    with_shield = defense_with_shield(equipment, shield_item, agility, tables, known)
     shown = "—" if defense is None else str(defense)
     other = "—" if with_shield is None else str(with_shield)
     return [
@@ -70,7 +72,9 @@ def defense_notes(equipment: Equipment, agility: int, defense: int | None, table
     ]
 
 
-def defense_with_shield(equipment: Equipment, shield_item: Item, agility: int, tables: Tables) -> int | None:
+def defense_with_shield(
+    equipment: Equipment, shield_item: Item, agility: int, tables: Tables, known: rules.Known
+) -> int | None:
     """17.5: Defense with the carried shield prepared and the first one-handed weapon in hand."""
     inputs = rules.defense_inputs(
         agility,
@@ -79,4 +83,4 @@ def defense_with_shield(equipment: Equipment, shield_item: Item, agility: int, t
         *held_weapon(equipment, tables, one_handed=True),
         fallback=tables.combat.defense.defensive_modifier_fallback,
     )
-    return rules.defense_from(inputs, tables.combat)
+    return rules.defense_from(inputs, tables.combat, known)

@@ -3,13 +3,14 @@ tells them: one term a raise, after the allocation and the modifiers."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
 from chargen.model import Character, Characteristics, HistoryLine
 from chargen.rules.working import Term
 
 
-def with_raised(stats: Characteristics, raised: dict[str, int]) -> Characteristics:
+def with_raised(stats: Characteristics, raised: Mapping[str, int]) -> Characteristics:
     """The characteristics with what the ledger raised each by added."""
     if not raised:
         return stats

@@ -40,7 +40,7 @@ from chargen.generation.decisions import (
     Points,
     RaceResult,
 )
-from chargen.generation.derived import character, final_characteristics
+from chargen.generation.derived import character
 from chargen.generation.equipment import Equipment, bought_kit, given_equipment
 from chargen.generation.equipment_check import kit_problems
 from chargen.generation.heritage import Heritage, heritage
@@ -53,6 +53,7 @@ from chargen.rules.characteristics import combined_modifiers, modified_character
 from chargen.tables import Tables
 from chargen.tables.memo import per_tables
 from chargen.tables.schema import Race
+from chargen.values import graph as value_graph
 
 Equip = Literal["none", "buy", "give"]
 
@@ -229,7 +230,8 @@ def _made(
     )
     if not spec.advancement:
         return character(decided, tables), None
-    ledger = problems.step(ledger_step, decided, chosen, final_characteristics(decided, tables)[0], tables)
+    created = value_graph.characteristics(value_graph.Sheet.of_decisions(decided), tables)[0]  # before raises
+    ledger = problems.step(ledger_step, decided, chosen, created, tables)
     if ledger is None:
         return None
     return character(raised_decisions(decided, ledger), tables), ledger

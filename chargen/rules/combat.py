@@ -3,9 +3,36 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
+from types import MappingProxyType
 
+from chargen.errors import TableError
 from chargen.formulas import Formula
 from chargen.tables.schema import Armor, ArmorFile, CombatFile, Shield, SpecialDamageRow, Weapon
+
+#: The values of the graph worked out before a formula, by the name a formula gives them
+#: (chargen.values.names): what a house rule's formula may name past its own inputs. The book's name none.
+Known = Mapping[str, int | None]
+NONE_KNOWN: Known = MappingProxyType({})
+
+
+def worked(formula: Formula, inputs: tuple[int | None, ...], known: Known = NONE_KNOWN) -> int | None:
+    """`formula` on its own inputs and the values of the graph it names after them; None ("—") when an
+    input it names has no value."""
+    if len(formula.inputs) > len(inputs):
+        inputs = (*inputs, *(known[name] for name in formula.inputs[len(inputs) :]))
+    return formula.function(*inputs) if None not in inputs else formula.maybe(*inputs)
+
+
+def whole(formula: Formula, inputs: tuple[int | None, ...], known: Known = NONE_KNOWN) -> int:
+    """`worked`, for a value the record always prints: a value of the graph it names with none is refused."""
+    if len(formula.inputs) == len(inputs):  # the book's: nothing named past its own inputs (a roll's path)
+        return formula.function(*inputs)
+    value = worked(formula, inputs, known)
+    if value is None:
+        named = ", ".join(name for name in formula.inputs[len(inputs) :] if known.get(name) is None)
+        raise TableError(f"formula {formula.text!r}: {named} has no value for this character (—)")
+    return value
 
 
 def modified_agility(agility: int, armor: Armor | None) -> int:
@@ -66,26 +93,33 @@ def defense(
     )
 
 
-def defense_from(inputs: tuple[int | None, ...], rules: CombatFile) -> int | None:
-    formula = rules.defense.compiled
-    return formula.function(*inputs) if None not in inputs else formula.maybe(*inputs)
+def defense_from(inputs: tuple[int | None, ...], rules: CombatFile, known: Known = NONE_KNOWN) -> int | None:
+    return worked(rules.defense.compiled, inputs, known)
 
 
-def defense_postures(inputs: tuple[int | None, ...], rules: CombatFile) -> dict[str, int | None] | None:
+def defense_postures(
+    inputs: tuple[int | None, ...], rules: CombatFile, known: Known = NONE_KNOWN
+) -> dict[str, int | None] | None:
     """A house rule's Defense in each posture it names (seed 004: all-out, defensive, evading); None (not
     written) for the book, which has none."""
     postures = rules.defense.posture_formulas
-    return {name: formula.maybe(*inputs) for name, formula in postures.items()} if postures else None
+    return {name: worked(formula, inputs, known) for name, formula in postures.items()} if postures else None
 
 
 def strike_chance(
-    weapon: Weapon, modified_md: int, rank: int | None, rules: CombatFile, md: int | None = None, ps: int = 0
+    weapon: Weapon,
+    modified_md: int,
+    rank: int | None,
+    rules: CombatFile,
+    md: int | None = None,
+    ps: int = 0,
+    known: Known = NONE_KNOWN,
 ) -> int:
     """17.1 and 20.2 (book): ranked = base + modified MD + 4 x Rank; unranked = base; less 5 per point of MD
     short of the weapon's (combat.yaml's strike_chance formulas). `md` is the unmodified Manual Dexterity
     (a house formula may name it)."""
     inputs = strike_inputs(weapon.base_chance, weapon.md, weapon.ps, modified_md, rank, md, ps)
-    return strike_formula(rank, rules).function(*inputs)
+    return whole(strike_formula(rank, rules), inputs, known)
 
 
 def strike_formula(rank: int | None, rules: CombatFile) -> Formula:
@@ -104,12 +138,16 @@ def strike_inputs(
 
 
 def weapon_damage_modifier(
-    weapon: Weapon, physical_strength: int, rules: CombatFile, two_handed: bool = False
+    weapon: Weapon,
+    physical_strength: int,
+    rules: CombatFile,
+    two_handed: bool = False,
+    known: Known = NONE_KNOWN,
 ) -> int | None:
     """20.2 (book): the chart's modifier, -1 per point of PS below the minimum, +1 for a (1-2) weapon in two
     hands (combat.yaml's damage.formula)."""
     inputs = damage_inputs(weapon, physical_strength, two_handed)
-    return None if inputs is None else rules.damage.compiled.function(*inputs)
+    return None if inputs is None else whole(rules.damage.compiled, inputs, known)
 
 
 def damage_inputs(weapon: Weapon, physical_strength: int, two_handed: bool = False) -> tuple[int, ...] | None:
@@ -142,16 +180,22 @@ def damage_text(modifier: int | None, note: str | None = None) -> str:
 
 
 def initiative_value(
-    modified_agility_value: int, perception_value: int, rules: CombatFile, rank: int | None = None
+    modified_agility_value: int,
+    perception_value: int,
+    rules: CombatFile,
+    rank: int | None = None,
+    known: Known = NONE_KNOWN,
 ) -> int:
     """12.3 (book): modified Agility + Perception (+ Rank with the prepared weapon). No Weapon Master skill
     is generated, so its Rank is 0."""
-    return rules.initiative.compiled.function(modified_agility_value, perception_value, rank or 0, 0)
+    return whole(rules.initiative.compiled, (modified_agility_value, perception_value, rank or 0, 0), known)
 
 
-def unarmed_base_chance(modified_agility_value: int, physical_strength: int, rules: CombatFile) -> int:
+def unarmed_base_chance(
+    modified_agility_value: int, physical_strength: int, rules: CombatFile, known: Known = NONE_KNOWN
+) -> int:
     """21 (book): modified Agility x 2, +1 per point of Physical Strength above 15."""
-    return rules.unarmed.chance_formula.function(modified_agility_value, physical_strength)
+    return whole(rules.unarmed.chance_formula, (modified_agility_value, physical_strength), known)
 
 
 def unarmed_strike_chance(
@@ -161,17 +205,18 @@ def unarmed_strike_chance(
     rank: int | None,
     rules: CombatFile,
     md: int | None = None,
+    known: Known = NONE_KNOWN,
 ) -> int:
     """21 with 17.1: the unarmed Base Chance goes through the strike_chance formulas like any weapon's (with
     no weapon minimums), so a Rank adds modified MD + 4 x Rank."""
-    base = unarmed_base_chance(modified_agility_value, physical_strength, rules)
+    base = unarmed_base_chance(modified_agility_value, physical_strength, rules, known)
     inputs = strike_inputs(base, 0, 0, modified_md, rank, md, physical_strength)
-    return strike_formula(rank, rules).function(*inputs)
+    return whole(strike_formula(rank, rules), inputs, known)
 
 
-def unarmed_damage_modifier(physical_strength: int, rules: CombatFile) -> int:
+def unarmed_damage_modifier(physical_strength: int, rules: CombatFile, known: Known = NONE_KNOWN) -> int:
     """21 (book): D10 - 4, +1 per 3 full points of Physical Strength above 15."""
-    return rules.unarmed.damage_formula.function(physical_strength)
+    return whole(rules.unarmed.damage_formula, (physical_strength,), known)
 
 
 def special_damage_row(rows: list[SpecialDamageRow], modified_strike_chance: int) -> SpecialDamageRow | None:
@@ -189,19 +234,19 @@ def roll_range(high: int | None) -> str | None:
     return "01" if high == 1 else f"01-{high:02d}"
 
 
-def stun_threshold(endurance: int, rules: CombatFile) -> int:
+def stun_threshold(endurance: int, rules: CombatFile, known: Known = NONE_KNOWN) -> int:
     """19 (book): the smallest effective damage from one strike that Stuns: more than a third of Endurance."""
-    return rules.stun.threshold_formula.function(endurance)
+    return whole(rules.stun.threshold_formula, (endurance,), known)
 
 
-def stun_recovery(willpower: int, fatigue: int, rules: CombatFile) -> int:
+def stun_recovery(willpower: int, fatigue: int, rules: CombatFile, known: Known = NONE_KNOWN) -> int:
     """19 (book): recover from Stun on D100 at 2 x Willpower + current Fatigue or less (full Fatigue here)."""
-    return rules.stun.recovery_formula.function(willpower, fatigue)
+    return whole(rules.stun.recovery_formula, (willpower, fatigue), known)
 
 
-def breakage_check(modified_md: int, rules: CombatFile) -> int:
+def breakage_check(modified_md: int, rules: CombatFile, known: Known = NONE_KNOWN) -> int:
     """17.3 (book): a 99 (break) or 100 (drop) is avoided on D100 at 3 x modified Manual Dexterity or less."""
-    return rules.breakage.check_formula.function(modified_md)
+    return whole(rules.breakage.check_formula, (modified_md,), known)
 
 
 def armor_weight(armor: Armor, size: int, gender: str, chart: ArmorFile) -> int | float:

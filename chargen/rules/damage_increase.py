@@ -12,7 +12,7 @@ from dataclasses import replace
 from chargen.character_file import Item
 from chargen.errors import InputError, Problem
 from chargen.model import DamageIncrease, WeaponLine
-from chargen.rules.combat import damage_text, weapon_damage_modifier
+from chargen.rules.combat import NONE_KNOWN, Known, damage_text, weapon_damage_modifier
 from chargen.tables import Tables
 from chargen.tables.combat_schema import DamageIncreaseRule
 from chargen.tables.equipment_schema import Weapon
@@ -80,6 +80,7 @@ def with_damage_increase(
     physical_strength: int,
     optional: Iterable[str],
     tables: Tables,
+    known: Known = NONE_KNOWN,
 ) -> list[WeaponLine]:
     """The weapon lines with 18.5 applied when the file lists it under `optional` (else as they are); what
     the file asks of 18.5 that the rule does not allow is refused."""
@@ -89,7 +90,7 @@ def with_damage_increase(
     if not chosen(optional, tables.combat.damage_increase):
         return lines
     return [
-        increased_line(line, item, tables.weapons[item.name], physical_strength, tables)
+        increased_line(line, item, tables.weapons[item.name], physical_strength, tables, known)
         for line, item in zip(lines, weapons, strict=True)
     ]
 
@@ -101,7 +102,12 @@ def optional_rules(optional: Iterable[str], tables: Tables) -> list[str]:
 
 
 def increased_line(
-    line: WeaponLine, item: Item, weapon: Weapon, physical_strength: int, tables: Tables
+    line: WeaponLine,
+    item: Item,
+    weapon: Weapon,
+    physical_strength: int,
+    tables: Tables,
+    known: Known = NONE_KNOWN,
 ) -> WeaponLine:
     """The weapon line with 18.5's bonus in its damage (and its two-handed damage) and the increase noted."""
     rule = tables.combat.damage_increase
@@ -110,7 +116,7 @@ def increased_line(
         return replace(line, increase=increase)
     two_handed = line.two_handed_damage
     if two_handed is not None:
-        both = weapon_damage_modifier(weapon, physical_strength, tables.combat, True)
+        both = weapon_damage_modifier(weapon, physical_strength, tables.combat, True, known)
         two_handed = damage_text(None if both is None else both + increase.bonus)
     modifier = line.damage_modifier + increase.bonus
     return replace(

@@ -4,14 +4,16 @@
 from __future__ import annotations
 
 import graphlib
+from collections.abc import Mapping
 from functools import cached_property
 from typing import Annotated
 
-from pydantic import AfterValidator, Field, ValidationInfo
+from pydantic import AfterValidator, Field, ValidationInfo, model_validator
 
-from chargen.formulas import Formula, FormulaError, compile_formula, constants_of
+from chargen.formulas import Formula, FormulaError, Number, compile_formula, constants_of
 from chargen.tables.base import Band, Entry
 from chargen.values.names import BASE, formula_name, posture_names
+from chargen.values.order import step_reads, value_order
 
 # The named inputs each formula of combat.yaml is given, in calling order (besides its own section's numbers).
 INPUTS: dict[str, tuple[str, ...]] = {
@@ -86,6 +88,24 @@ FORMULA_FIELDS: dict[str, str] = {
 }
 
 
+#: The values of the graph (chargen.values.names.BASE) a formula of each kind may name besides its own
+#: inputs: a house rule's Defense may read the Stun threshold as an added value may.
+GRAPH_INPUTS: dict[str, tuple[str, ...]] = {
+    kind: tuple(name for name in BASE if name not in inputs) for kind, inputs in INPUTS.items()
+}
+# Roll20's sheet values evaluate the unarmed Base Chance and damage on their own inputs
+# (chargen.export.roll20_shown), so those two name only theirs.
+GRAPH_INPUTS["chance"] = GRAPH_INPUTS["damage_unarmed"] = ()
+
+
+def compiled_kind(text: str, kind: str, constants: Mapping[str, Number]) -> Formula:
+    """A formula of `kind`: a function of its own inputs, then of the values of the graph it names (none
+    for the book's), in the graph's order."""
+    every = compile_formula(text, INPUTS[kind] + GRAPH_INPUTS[kind], constants)
+    named = tuple(name for name in GRAPH_INPUTS[kind] if name in every.used)
+    return compile_formula(text, INPUTS[kind] + named, constants)
+
+
 def checked(text: str, info: ValidationInfo, inputs: tuple[str, ...]) -> str:
     """A formula field's validator: compiles once to check it (the error lands on the field's key)."""
     compile_formula(text, inputs, constants_of(info.data))
@@ -94,12 +114,12 @@ def checked(text: str, info: ValidationInfo, inputs: tuple[str, ...]) -> str:
 
 def formula_of(kind: str) -> AfterValidator:
     """The validator of a formula field given the inputs of `kind`."""
-    return AfterValidator(lambda text, info: checked(text, info, INPUTS[kind]))
+    return AfterValidator(lambda text, info: checked(text, info, INPUTS[kind] + GRAPH_INPUTS[kind]))
 
 
 def compiled(section: Entry, field: str, kind: str | None = None) -> Formula:
     values = section.model_dump(by_alias=False)
-    return compile_formula(getattr(section, field), INPUTS[kind or field], constants_of(values))
+    return compiled_kind(getattr(section, field), kind or field, constants_of(values))
 
 
 # --- combat.yaml (18.2, 18.3, 19, 21, 17.3) ---------------------------------------------------------
@@ -222,7 +242,7 @@ class DefenseRule(Entry):
 
     @cached_property
     def posture_formulas(self) -> dict[str, Formula]:
-        return {name: compile_formula(text, INPUTS["defense"], {}) for name, text in self.postures.items()}
+        return {name: compiled_kind(text, "defense", {}) for name, text in self.postures.items()}
 
     @cached_property
     def compiled(self) -> Formula:
@@ -265,9 +285,33 @@ class CombatFile(Entry):
         dict[str, AddedValue], AfterValidator(lambda values, info: _values_checked(values, info))
     ] = Field(default_factory=dict)
 
+    @model_validator(mode="after")
+    def _ordered(self) -> CombatFile:
+        """A cycle between the values the formulas name is refused when the tables load."""
+        value_order(self.step_reads)
+        return self
+
     def graph_names(self) -> dict[str, tuple[str, str]]:
         """Every value a formula may name: formula name: (key, label)."""
         return _graph_names(self.defense, self.values)
+
+    @cached_property
+    def value_order(self) -> tuple[str, ...]:
+        """The steps that work out one character's combat values (chargen.values.graph), in an order that
+        works out each value a formula names before it (the book's name none)."""
+        return value_order(self.step_reads)
+
+    @cached_property
+    def step_reads(self) -> dict[str, tuple[str, ...]]:
+        """The values of the graph each step's formulas name, and a weapon line's (`weapons`)."""
+        return step_reads(self, INPUTS)
+
+    @cached_property
+    def named(self) -> frozenset[str]:
+        """The values of the graph some formula names past its own inputs (a ruleset's own values' every
+        input among them): those a character's evaluation must have by name."""
+        named = {name for reads in self.step_reads.values() for name in reads}
+        return frozenset(named.union(*(formula.inputs for formula in self.added_formulas.values())))
 
     @cached_property
     def added_formulas(self) -> dict[str, Formula]:

@@ -5,7 +5,6 @@ place of the formula's value so that what reads it is worked out from the GM's."
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 
 from chargen.model import Character, Characteristics, Combat
 from chargen.rules import combat as rules
@@ -14,9 +13,9 @@ from chargen.tables import Tables
 from chargen.values.names import POSTURE_PREFIX, formula_name
 
 
-def base_values(stats: Characteristics, tmr: int, combat: Combat) -> dict[str, int | None]:
-    """The value of each name of chargen.values.names.BASE (and each posture), as the Character holds it."""
-    found: dict[str, int | None] = {
+def characteristic_values(stats: Characteristics) -> dict[str, int | None]:
+    """The eight characteristics by the names a formula gives them."""
+    return {
         "physical_strength": stats.PS,
         "manual_dexterity": stats.MD,
         "agility": stats.AG,
@@ -25,6 +24,13 @@ def base_values(stats: Characteristics, tmr: int, combat: Combat) -> dict[str, i
         "willpower": stats.WP,
         "fatigue": stats.FT,
         "perception": stats.PC,
+    }
+
+
+def base_values(stats: Characteristics, tmr: int, combat: Combat) -> dict[str, int | None]:
+    """The value of each name of chargen.values.names.BASE (and each posture), as the Character holds it."""
+    found = characteristic_values(stats)
+    found |= {
         "tmr_unarmored": tmr,
         "modified_agility": combat.modified_agility,
         "modified_manual_dexterity": combat.modified_manual_dexterity,
@@ -42,20 +48,21 @@ def base_values(stats: Characteristics, tmr: int, combat: Combat) -> dict[str, i
     return found
 
 
-def _known(stats: Characteristics, tmr: int, combat: Combat, tables: Tables) -> dict[str, int | None]:
+def graph_values(stats: Characteristics, tmr: int, combat: Combat, tables: Tables) -> dict[str, int | None]:
+    """Every value of the graph a formula may name (the unarmed Base Chance too), as the Character holds it."""
     known = base_values(stats, tmr, combat)
-    known["unarmed_base_chance"] = rules.unarmed_base_chance(combat.modified_agility, stats.PS, tables.combat)
+    known["unarmed_base_chance"] = rules.unarmed_base_chance(
+        combat.modified_agility, stats.PS, tables.combat, known
+    )
     return known
 
 
-def added_values(
-    stats: Characteristics, tmr: int, combat: Combat, tables: Tables, pinned: Mapping[str, int]
+def worked_added(
+    known: dict[str, int | None], tables: Tables, pinned: Mapping[str, int]
 ) -> dict[str, int | None]:
-    """Each added value by key: the GM's where `pinned` holds it, else its formula's on the values it reads."""
+    """Each added value by key, worked out in order on `known` (the values of the graph; each added value
+    is put in it for those after)."""
     formulas = tables.combat.added_formulas
-    if not formulas:
-        return {}
-    known = _known(stats, tmr, combat, tables)
     found: dict[str, int | None] = {}
     for key, formula in formulas.items():
         value = pinned[key] if key in pinned else formula.maybe(*(known.get(name) for name in formula.inputs))
@@ -73,21 +80,13 @@ def shown_added(character: Character, tables: Tables) -> list[tuple[str, str, in
     ]
 
 
-def with_added(character: Character, tables: Tables, pinned: Mapping[str, int]) -> Character:
-    """`character` with its ruleset's own values worked out (the GM's where `pinned` holds them)."""
-    values = added_values(character.characteristics, character.tmr, character.combat, tables, pinned)
-    if not values:
-        return character
-    return replace(character, combat=replace(character.combat, values=values))
-
-
 def added_workings(character: Character, tables: Tables) -> list[Working]:
     """The working of each added value, on the values the character carries (a GM's among them)."""
     combat_file = tables.combat
     if not combat_file.values:
         return []
     labels = {name: label for name, (_, label) in combat_file.graph_names().items()}
-    known = _known(character.characteristics, character.tmr, character.combat, tables)
+    known = graph_values(character.characteristics, character.tmr, character.combat, tables)
     known |= {formula_name(key): value for key, value in (character.combat.values or {}).items()}
     found = []
     for key, formula in combat_file.added_formulas.items():

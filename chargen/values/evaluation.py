@@ -6,18 +6,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from chargen.character_file import Item
-from chargen.generation import carried, held
-from chargen.generation.equipment import Equipment
+from chargen.formulas import Formula
+from chargen.generation import held
 from chargen.generation.ledger_raised import created, raised_terms
 from chargen.model import Character
 from chargen.rules import combat as rules
-from chargen.rules.characteristics import fatigue_from_endurance, read_band
+from chargen.rules.characteristics import FatigueReading, read_band
+from chargen.rules.combat import Known
 from chargen.rules.working import MINUS, Node, Term, Working
 from chargen.tables import Tables
 from chargen.tables.schema import Shield
-from chargen.values.added import added_workings
-from chargen.values.rows import Held, formula_terms, weapon_workings
+from chargen.values.added import added_workings, graph_values
+from chargen.values.graph import Holding, Sheet, characteristics, defense_inputs, holding_of
+from chargen.values.rows import Held, formula_terms, named_terms, weapon_workings
 from chargen.vocabulary import EIGHT
 
 
@@ -42,9 +43,11 @@ def evaluate(character: Character, tables: Tables) -> Evaluation:
 
 
 def _workings(character: Character, tables: Tables) -> list[Working]:
-    kit = _held(character, tables)
+    sheet = Sheet.of_character(character)
+    stats, fatigue = characteristics(sheet, tables)
+    kit = _held(character, tables, holding_of(sheet, stats, tables))
     found = [
-        *_characteristics(character, tables),
+        *_characteristics(character, tables, fatigue),
         *_combat(character, tables, kit),
         *weapon_workings(character, tables, kit),
     ]
@@ -57,41 +60,24 @@ def _workings(character: Character, tables: Tables) -> list[Working]:
     return found
 
 
-def _held(character: Character, tables: Tables) -> Held:
-    weapons = [Item(name=item.name, rank=item.rank) for item in character.weapons]
-    shield = Item(name=character.shield.name, rank=character.shield.rank) if character.shield else None
-    equipment = Equipment(weapons, character.armor, shield)
+def _held(character: Character, tables: Tables, holding: Holding) -> Held:
+    """What the character holds, with its modified Agility and Manual Dexterity said in words."""
     stats = character.characteristics
-    armor = tables.armor.get(character.armor) if character.armor else None
-    armor_loss = rules.modified_agility(stats.AG, armor) - stats.AG
-    pounds = carried.pounds_of(
-        [item.name for item in character.weapons],
-        character.armor,
-        shield.name if shield else None,
-        [(gear.weight or 0) * gear.count for gear in character.equipment],
-        (character.race, character.gender),
-        tables,
-    )
-    weight_loss = carried.agility_lost_at(pounds, tables)
-    agility = stats.AG + armor_loss - weight_loss
+    armor, weight_loss, shield = holding.armor, holding.weight_loss, holding.shield
     worn = f"{armor.name}'s {MINUS}{armor.agility_loss}, 18.1" if armor else "no armor"
-    weight = f"; {MINUS}{weight_loss} for {pounds:g} lb carried, 82.9" if weight_loss else ""
-    shield_entry = tables.shields.get(shield.name) if shield else None
-    dexterity = rules.modified_manual_dexterity(stats.MD, shield_entry)
-    loss = (
-        f"{shield_entry.name}'s {MINUS}{shield_entry.manual_dexterity_loss}, 17.5"
-        if shield_entry
-        else "no shield"
-    )
+    weight = f"; {MINUS}{weight_loss} for {holding.pounds:g} lb carried, 82.9" if weight_loss else ""
+    loss = f"{shield.name}'s {MINUS}{shield.manual_dexterity_loss}, 17.5" if shield else "no shield"
     return Held(
-        equipment,
-        held.ready_shield(equipment, tables),
-        Term("modified_agility", agility, f"Agility {stats.AG} ({worn}{weight})"),
-        Term("modified_md", dexterity, f"Manual Dexterity {stats.MD} ({loss})"),
+        holding,
+        holding.equipment,
+        holding.ready,
+        Term("modified_agility", holding.agility, f"Agility {stats.AG} ({worn}{weight})"),
+        Term("modified_md", holding.dexterity, f"Manual Dexterity {stats.MD} ({loss})"),
+        graph_values(stats, character.tmr, character.combat, tables),
     )
 
 
-def _characteristics(character: Character, tables: Tables) -> list[Working]:
+def _characteristics(character: Character, tables: Tables, fatigue: FatigueReading) -> list[Working]:
     """5.2-5.4, 6.1: each characteristic is the allocation plus race and gender; Fatigue reads 5.3's chart,
     Perception starts at 5.4's base; TMR (5.6) reads the chart at Agility. A character as it stands has
     each as its file gives it (race, gender and any raise in it; its creation is not known)."""
@@ -104,7 +90,7 @@ def _characteristics(character: Character, tables: Tables) -> list[Working]:
         )
         rule = STANDING
         if character.standing is None:
-            first, rule = _first_term(character, code, tables)
+            first, rule = _first_term(character, code, tables, fatigue)
             terms = (first, Term("race", modifier.race, "6.4-6.9"), Term("gender", modifier.gender, "6.1"))
         terms += raised_terms(character, code)  # 17, 87: the ledger's raises
         found.append(
@@ -119,13 +105,12 @@ def _characteristics(character: Character, tables: Tables) -> list[Working]:
 STANDING = "as it stands"
 
 
-def _first_term(character: Character, code: str, tables: Tables) -> tuple[Term, str]:
+def _first_term(character: Character, code: str, tables: Tables, fatigue: FatigueReading) -> tuple[Term, str]:
     """What race and gender are added to: 5.3's Fatigue chart, 5.4's base Perception, 5.2's allocation."""
     table = tables.characteristics
     if code == "FT":  # read at Endurance as created: 3.7, Fatigue is raised on its own
-        endurance = created(character, "EN") or 0
-        reading = fatigue_from_endurance(endurance, table.fatigue)
-        return Term("chart", reading.value, f"5.3's chart at Endurance {endurance}"), table.fatigue.rule
+        endurance = created(character, "EN")
+        return Term("chart", fatigue.value, f"5.3's chart at Endurance {endurance}"), table.fatigue.rule
     if code == "PC":
         return Term("base", table.perception.base, "5.4's starting Perception"), "5.4"
     assert character.allocation is not None  # every character but one as it stands has its 5.2
@@ -175,7 +160,7 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
             label="modified Agility",
             value=combat.modified_agility,
             rule="18.1",
-            terms=_agility_terms(character, tables, kit),
+            terms=_agility_terms(character, kit),
         ),
         _dexterity(character, tables, kit),
         *_defense(character, tables, kit),
@@ -183,7 +168,7 @@ def _combat(character: Character, tables: Tables, kit: Held) -> list[Working]:
         *added_workings(character, tables),  # a ruleset's own, after the TMRs as on the record
         _initiative(character, tables, kit),
     ]
-    found += _stun(character, tables, kit.dexterity)
+    found += _stun(character, tables, kit)
     return found
 
 
@@ -198,19 +183,16 @@ def _initiative(character: Character, tables: Tables, kit: Held) -> Working:
         value=combat.initiative,
         rule=rules_file.initiative.rule,
         formula=rules_file.initiative.compiled,
-        terms=formula_terms("initiative", inputs, sources),
+        terms=formula_terms(rules_file.initiative.compiled, inputs, sources, kit.known),
     )
 
 
-def _agility_terms(character: Character, tables: Tables, kit: Held) -> tuple[Term, ...]:
-    stats = character.characteristics
-    armor = tables.armor.get(character.armor) if character.armor else None
-    armor_loss = stats.AG - rules.modified_agility(stats.AG, armor)
-    weight_loss = stats.AG - armor_loss - (kit.agility.value or 0)
+def _agility_terms(character: Character, kit: Held) -> tuple[Term, ...]:
+    armor = kit.holding.armor
     return (
-        Term("agility", stats.AG, "Agility"),
-        Term("armor", -armor_loss, f"{armor.name} worn" if armor else "no armor"),
-        Term("weight", -weight_loss, "weight carried (82.9)"),
+        Term("agility", character.characteristics.AG, "Agility"),
+        Term("armor", -(armor.agility_loss if armor else 0), f"{armor.name} worn" if armor else "no armor"),
+        Term("weight", -kit.holding.weight_loss, "weight carried (82.9)"),
     )
 
 
@@ -244,7 +226,6 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
     """17.5 (and a house rule's postures): Defense with what is held ready."""
     rules_file = tables.combat
     held_text, other, alternative = _defense_held(character, tables, kit)
-    terms = _defense_terms(tables, kit)
     combat = character.combat
     found = [
         Working(
@@ -253,7 +234,7 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
             value=combat.defense,
             rule=rules_file.defense.rule,
             formula=rules_file.defense.compiled,
-            terms=terms,
+            terms=_defense_terms(tables, kit, rules_file.defense.compiled),
             held=held_text,
             other=other,
             alternative=alternative,
@@ -267,32 +248,24 @@ def _defense(character: Character, tables: Tables, kit: Held) -> list[Working]:
                 value=(combat.defense_postures or {}).get(posture),
                 rule=rules_file.defense.rule,
                 formula=formula,
-                terms=terms,
+                terms=_defense_terms(tables, kit, formula),
                 held=held_text,
             )
         )
     return found
 
 
-def _defense_terms(tables: Tables, kit: Held) -> tuple[Term, ...]:
-    """The defense formulas' inputs from what is held ready (rules.defense_inputs, as derived.py)."""
-    shield, _, shield_rank = kit.ready
-    weapon, weapon_rank = held.held_weapon(kit.equipment, tables)
-    inputs = rules.defense_inputs(
-        kit.agility.value or 0,
-        shield,
-        shield_rank,
-        weapon,
-        weapon_rank,
-        fallback=tables.combat.defense.defensive_modifier_fallback,
-    )
+def _defense_terms(tables: Tables, kit: Held, formula: Formula) -> tuple[Term, ...]:
+    """The defense formulas' inputs from what is held ready, as the graph read them."""
+    shield = kit.ready[0]
+    inputs = defense_inputs(kit.holding, tables)
     name = shield.name if shield else "no shield"
     sources = {
         "modified_agility": kit.agility.source,
         "shield_defense_per_rank": f"{name} (17.5)",
         "shield_rank": f"Rank with the {name}" if shield else "no shield",
     }
-    return formula_terms("defense", inputs, sources)
+    return formula_terms(formula, inputs, sources, kit.known)
 
 
 def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str, str, int | None]:
@@ -306,7 +279,7 @@ def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str,
         if carried_shield is None:
             return "", "", None
         agility = kit.agility.value or 0
-        with_shield = held.defense_with_shield(kit.equipment, shield_item, agility, tables)
+        with_shield = held.defense_with_shield(kit.equipment, shield_item, agility, tables, kit.known)
         other = f"with the {carried_shield.name} and a one-handed weapon it is {'—' if with_shield is None else with_shield} (17.5)"
         return f"with the {first} in both hands, the {carried_shield.name} slung (20)", other, with_shield
     if shield is not None and character.shield is None:
@@ -316,10 +289,10 @@ def _defense_held(character: Character, tables: Tables, kit: Held) -> tuple[str,
     return "", "", None
 
 
-def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working]:
-    combat, stats, rules_file = character.combat, character.characteristics, tables.combat
-    stun = rules_file.stun
-    breakage = _breakage_held(character, tables)
+def _stun(character: Character, tables: Tables, kit: Held) -> list[Working]:
+    combat, stats, rules_file, known = character.combat, character.characteristics, tables.combat, kit.known
+    stun, check = rules_file.stun, rules_file.breakage.check_formula
+    breakage = _breakage_held(character, tables, known)
     return [
         Working(
             node=Node("stun_threshold"),
@@ -327,7 +300,10 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
             value=combat.stun_threshold,
             rule=stun.rule,
             formula=stun.threshold_formula,
-            terms=(Term("endurance", stats.EN, "Endurance"),),
+            terms=(
+                Term("endurance", stats.EN, "Endurance"),
+                *named_terms(stun.threshold_formula, 1, known),
+            ),
         ),
         Working(
             node=Node("stun_recovery"),
@@ -335,15 +311,19 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
             value=combat.stun_recovery,
             rule=stun.rule,
             formula=stun.recovery_formula,
-            terms=(Term("willpower", stats.WP, "Willpower"), Term("fatigue", stats.FT, "Fatigue")),
+            terms=(
+                Term("willpower", stats.WP, "Willpower"),
+                Term("fatigue", stats.FT, "Fatigue"),
+                *named_terms(stun.recovery_formula, 2, known),
+            ),
         ),
         Working(
             node=Node("breakage_check"),
             label="Breakage / drop",
             value=combat.breakage_check,
             rule=rules_file.breakage.rule,
-            formula=rules_file.breakage.check_formula,
-            terms=(dexterity,),
+            formula=check,
+            terms=(kit.dexterity, *named_terms(check, 1, known)),
             held=breakage[0],
             other=breakage[1],
             alternative=breakage[2],
@@ -351,11 +331,11 @@ def _stun(character: Character, tables: Tables, dexterity: Term) -> list[Working
     ]
 
 
-def _breakage_held(character: Character, tables: Tables) -> tuple[str, str, int | None]:
+def _breakage_held(character: Character, tables: Tables, known: Known) -> tuple[str, str, int | None]:
     """17.3 reads modified MD: with a shield that lowers it, the check with the shield slung (20) too."""
     shield = tables.shields.get(character.shield.name) if character.shield else None
     if shield is None or not shield.manual_dexterity_loss:
         return "", "", None
-    slung = tables.combat.breakage.check_formula(character.characteristics.MD)
+    slung = rules.breakage_check(character.characteristics.MD, tables.combat, known)
     other = f"{slung} with it slung, as for a two-handed weapon (20)"
     return f"with the {shield.name} prepared (17.5)", other, slung

@@ -1,22 +1,23 @@
 """The GM's rulings: a file's `overrides:` pinned as values of the graph, each kept with its reason and the
-rules' value of that same node (`computed`); what depends on a pinned value is worked out from it (a
-ruleset's own values from any value they read, 18.2's rolls from a Strike Chance)."""
+rules' value of that same node (`computed`). The graph is evaluated again with them pinned
+(chargen.values.pins), so what depends on a pinned value is worked out from it: a formula that names it,
+a ruleset's own values, 18.2's rolls from a Strike Chance."""
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any, TypeVar
 
 from chargen.character_file import Override
 from chargen.errors import InputError, Problem
-from chargen.model import Character, Overridden, UnarmedLine, WeaponLine
-from chargen.rules import combat as rules
+from chargen.model import Character, Overridden
 from chargen.rules.working import Node, Working, selected
 from chargen.tables import Tables
-from chargen.values.added import with_added
 from chargen.values.evaluation import evaluate
+from chargen.values.graph import Sheet, graph
+from chargen.values.names import BASE, POSTURE_PREFIX, formula_name
+from chargen.values.pins import Pins
 
 EXPERIENCE_BANK = "experience_bank"
 #: Values a GM may not rule directly: every combat value is worked out from them, so a ruling belongs on
@@ -46,12 +47,32 @@ def with_overrides(character: Character, given: Mapping[str, Override] | None, t
         nodes[working.key] = working.node
     if problems:
         raise InputError(problems)
-    added = tables.combat.values
+    evaluated = graph(Sheet.of_character(character), tables, _pins(ruled, nodes, tables))
+    bank = ruled[EXPERIENCE_BANK].value if EXPERIENCE_BANK in ruled else character.experience_bank
+    return replace(
+        character, tmr=evaluated.tmr, combat=evaluated.combat, experience_bank=bank, overrides=ruled
+    )
+
+
+#: The name a formula gives each value of the character a GM may rule, by the key an override names.
+_NAMES = {key: name for name, (key, _) in BASE.items()}
+
+
+def _pins(ruled: Mapping[str, Overridden], nodes: Mapping[str, Node], tables: Tables) -> Pins:
+    """The rulings as the graph takes them: a ruleset's own values by key, a weapon line's by its place,
+    the rest by the name a formula gives them."""
+    values, added, rows = {}, {}, {}
     for key, ruling in ruled.items():
-        if key not in added:
-            character = _pinned(character, nodes[key], ruling.value, tables)
-    pins = {key: ruling.value for key, ruling in ruled.items() if key in added}
-    return replace(with_added(character, tables, pins), overrides=ruled)
+        node = nodes[key]
+        if key in tables.combat.values:
+            added[key] = ruling.value
+        elif node.row is not None:
+            rows[(node.row, node.name)] = ruling.value
+        elif node.row_key == "defense_postures":
+            values[POSTURE_PREFIX + formula_name(node.name)] = ruling.value
+        elif key in _NAMES:
+            values[_NAMES[key]] = ruling.value
+    return Pins(values, added, rows)
 
 
 _BANK = Working(node=Node(EXPERIENCE_BANK), label="Experience Point Bank", value=None, rule="8.6", terms=())
@@ -110,42 +131,3 @@ def _ruleable(name: str, working: Working, problems: list[Problem]) -> Working |
 
 def _problem(name: str, message: str) -> Problem:
     return Problem(("overrides", name), message, value=name)
-
-
-def _pinned(character: Character, node: Node, value: int, tables: Tables) -> Character:
-    """`character` with `value` at the value `node` is (and 18.2's rolls read again from a Strike Chance)."""
-    combat = character.combat
-    if node.name == EXPERIENCE_BANK:
-        return replace(character, experience_bank=value)
-    if node == Node("tmr"):
-        return replace(character, tmr=value)
-    if node.row is not None:
-        lines = list(combat.weapons)
-        lines[node.row] = _line(lines[node.row], node.name, value, tables)
-        return replace(character, combat=replace(combat, weapons=lines))
-    if node.row_key == "unarmed":
-        return replace(
-            character, combat=replace(combat, unarmed=_line(combat.unarmed, node.name, value, tables))
-        )
-    if node.row_key == "defense_postures":
-        postures = {**(combat.defense_postures or {}), node.name: value}
-        return replace(character, combat=replace(combat, defense_postures=postures))
-    plain: dict[str, Any] = {node.name: value}  # defense, initiative, armored tmr, stun_*, breakage_check
-    return replace(character, combat=replace(combat, **plain))
-
-
-Line = TypeVar("Line", WeaponLine, UnarmedLine)
-
-
-def _line(line: Line, field: str, value: int, tables: Tables) -> Line:
-    """A weapon (or unarmed) line with its Initiative or Strike Chance ruled; a Strike Chance reads 18.2's
-    chart again for the rolls that do Endurance damage and Grievous Injury."""
-    if field == "initiative":
-        return replace(line, initiative=value)
-    row = rules.special_damage_row(tables.combat.special_damage.rows, value)
-    return replace(
-        line,
-        strike_chance=value,
-        endurance_damage=rules.roll_range(row.endurance_high if row else None),
-        grievous_injury=rules.roll_range(row.grievous_high if row else None),
-    )

@@ -6,14 +6,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from chargen.formulas import Formula
 from chargen.generation import held
 from chargen.generation.equipment import Equipment
 from chargen.model import Character, UnarmedLine, WeaponLine
 from chargen.rules import combat as rules
+from chargen.rules.combat import Known
 from chargen.rules.working import Node, Term, Working
 from chargen.tables import Tables
-from chargen.tables.combat_schema import INPUTS, MEANINGS
+from chargen.tables.combat_schema import MEANINGS
 from chargen.tables.schema import Weapon
+from chargen.values.graph import Holding
+from chargen.values.names import BASE
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,18 +25,30 @@ class Held:
     """What the character holds when its values are read: the kit, the shield that counts in Defense, and
     the modified Agility and Manual Dexterity every combat value starts from."""
 
+    holding: Holding
     equipment: Equipment
     ready: held.Ready
     agility: Term
     dexterity: Term
+    known: Known  # the values of the graph a formula may name, as the character holds them
 
 
-def formula_terms(kind: str, values: tuple[int | None, ...], sources: dict[str, str]) -> tuple[Term, ...]:
-    """The inputs of a formula of `kind`, each with where it came from (else what it means)."""
-    return tuple(
+def named_terms(formula: Formula, count: int, known: Known) -> tuple[Term, ...]:
+    """The values of the graph `formula` names after its `count` own inputs (none in the book's), each
+    with its label."""
+    return tuple(Term(name, known.get(name), BASE[name][1]) for name in formula.inputs[count:])
+
+
+def formula_terms(
+    formula: Formula, values: tuple[int | None, ...], sources: dict[str, str], known: Known
+) -> tuple[Term, ...]:
+    """The inputs of `formula`, each with where it came from (else what it means), then the values of the
+    graph it names."""
+    own = tuple(
         Term(name, value, sources.get(name) or MEANINGS.get(name, ""))
-        for name, value in zip(INPUTS[kind], values, strict=True)
+        for name, value in zip(formula.inputs[: len(values)], values, strict=True)
     )
+    return own + named_terms(formula, len(values), known)
 
 
 def weapon_workings(character: Character, tables: Tables, kit: Held) -> list[Working]:
@@ -95,12 +111,12 @@ def _weapon(character: Character, tables: Tables, kit: Held, line: WeaponLine, r
             value=line.strike_chance,
             rule=rules_file.strike_chance.rule,
             formula=rules.strike_formula(line.rank, rules_file),
-            terms=formula_terms("strike", inputs, sources),
+            terms=formula_terms(rules.strike_formula(line.rank, rules_file), inputs, sources, kit.known),
             held=_weapon_held(character, tables, weapon),
         ),
         _initiative(row.node("initiative"), f"{weapon.name} Initiative", line, character, tables, kit),
     ]
-    return [*found, *_damage(tables, weapon, line, row, stats.PS)]
+    return [*found, *_damage(tables, weapon, line, row, stats.PS, kit)]
 
 
 def _initiative(
@@ -116,7 +132,7 @@ def _initiative(
         value=line.initiative,
         rule=tables.combat.initiative.rule,
         formula=tables.combat.initiative.compiled,
-        terms=formula_terms("initiative", inputs, sources),
+        terms=formula_terms(tables.combat.initiative.compiled, inputs, sources, kit.known),
     )
 
 
@@ -135,7 +151,7 @@ def _weapon_held(character: Character, tables: Tables, weapon: Weapon) -> str:
     return f"with the {shield.name} prepared (17.5)"
 
 
-def _damage(tables: Tables, weapon: Weapon, line: WeaponLine, row: _Row, ps: int) -> list[Working]:
+def _damage(tables: Tables, weapon: Weapon, line: WeaponLine, row: _Row, ps: int, kit: Held) -> list[Working]:
     """20.2: the damage modifier (one-handed, and for a (1-2) weapon in two hands); none for a variable one."""
     rules_file = tables.combat
     found = []
@@ -152,14 +168,15 @@ def _damage(tables: Tables, weapon: Weapon, line: WeaponLine, row: _Row, ps: int
             Working(
                 node=row.node(suffix),
                 label=f"{weapon.name} damage" + (" two-handed" if two_handed else ""),
-                value=rules.weapon_damage_modifier(weapon, ps, rules_file, two_handed),
+                value=rules.weapon_damage_modifier(weapon, ps, rules_file, two_handed, kit.known),
                 shown=printed,
                 rule=rules_file.damage.rule,
                 formula=rules_file.damage.compiled,
                 terms=formula_terms(
-                    "damage",
+                    rules_file.damage.compiled,
                     inputs,
                     {"modifier": f"the {weapon.name}'s damage modifier (20.2)", "ps": "Physical Strength"},
+                    kit.known,
                 ),
             )
         )
@@ -182,23 +199,27 @@ def _unarmed(character: Character, tables: Tables, kit: Held) -> list[Working]:
             rule=f"{rules_file.unarmed.rule}, {rules_file.strike_chance.rule}",
             formula=rules.strike_formula(line.rank, rules_file),
             terms=formula_terms(
-                "strike",
+                rules.strike_formula(line.rank, rules_file),
                 inputs,
                 {
                     "base": f"the unarmed Base Chance, {base_working.arithmetic()}",
                     "rank": rank,
                     "modified_md": kit.dexterity.source,
                 },
+                kit.known,
             ),
         ),
         Working(
             node=Node("damage", row_key="unarmed"),
             label="Unarmed damage",
-            value=rules.unarmed_damage_modifier(stats.PS, rules_file),
+            value=rules.unarmed_damage_modifier(stats.PS, rules_file, kit.known),
             shown=line.damage,
             rule=rules_file.unarmed.rule,
             formula=rules_file.unarmed.damage_formula,
-            terms=(Term("ps", stats.PS, "Physical Strength"),),
+            terms=(
+                Term("ps", stats.PS, "Physical Strength"),
+                *named_terms(rules_file.unarmed.damage_formula, 1, kit.known),
+            ),
         ),
         _initiative(
             Node("initiative", row_key="unarmed"), "Unarmed Initiative", line, character, tables, kit
@@ -212,11 +233,12 @@ def _unarmed_base(character: Character, tables: Tables, kit: Held) -> Working:
     return Working(
         node=Node("base_chance", row_key="unarmed"),
         label="Unarmed Base Chance",
-        value=rules.unarmed_base_chance(agility, strength, tables.combat),
+        value=rules.unarmed_base_chance(agility, strength, tables.combat, kit.known),
         rule=tables.combat.unarmed.rule,
         formula=tables.combat.unarmed.chance_formula,
         terms=(
             Term("modified_agility", agility, kit.agility.source),
             Term("ps", strength, "Physical Strength"),
+            *named_terms(tables.combat.unarmed.chance_formula, 2, kit.known),
         ),
     )
