@@ -7,7 +7,7 @@ A character file read back for rendering goes through `from_document`, which doe
 TypeAdapter over these same dataclasses), because that data comes from outside.
 """
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from types import UnionType
 from typing import Any, Union, get_args, get_origin, get_type_hints
@@ -237,6 +237,15 @@ class HistoryLine:
     bank: int
     note: str | None = field(default=None, metadata=OMITTED)
     date: str | None = field(default=None, metadata=OMITTED)
+
+
+def characteristics_raised(history: Sequence[HistoryLine]) -> dict[str, int]:
+    """17, 87: what the ledger's raises added to each characteristic, by its code (none: not raised)."""
+    raised: dict[str, int] = {}
+    for line in history:
+        if line.what == "characteristic" and line.name and line.after is not None and line.before is not None:
+            raised[line.name] = raised.get(line.name, 0) + line.after - line.before
+    return raised
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)

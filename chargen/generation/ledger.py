@@ -20,7 +20,7 @@ from chargen.generation.decisions import Decisions
 from chargen.generation.equipment_check import rank_problem, shield_rank_problem
 from chargen.generation.ledger_costs import chart_price
 from chargen.generation.ledger_targets import Standing, Target, target_of
-from chargen.model import Character, Characteristics, HistoryLine, MagicRanked, Ranked
+from chargen.model import Character, Characteristics, HistoryLine, MagicRanked, Ranked, characteristics_raised
 from chargen.tables import Tables
 from chargen.vocabulary import MAX_POINTS, MAX_RANK
 
@@ -102,7 +102,6 @@ def _created(
 def applied(entries: list[Award | Raise], standing: Standing, multiplier: float, tables: Tables) -> Ledger:
     """Each entry in order; every problem raised at once (an entry refused is not applied)."""
     history: list[HistoryLine] = []
-    raised: dict[str, int] = {}
     problems: list[Problem] = []
     for index, entry in enumerate(entries):
         path: KeyPath = ("advancement", index)
@@ -119,16 +118,9 @@ def applied(entries: list[Award | Raise], standing: Standing, multiplier: float,
         line = _raise(path, entry, standing, multiplier, tables, problems)
         if line is not None:
             history.append(line)
-            if (
-                line.what == "characteristic"
-                and line.name
-                and line.before is not None
-                and line.after is not None
-            ):
-                raised[line.name] = raised.get(line.name, 0) + line.after - line.before
     if problems:
         raise InputError(problems)
-    return Ledger(standing, raised, history)
+    return Ledger(standing, characteristics_raised(history), history)
 
 
 def _raise(

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Union
 
 from chargen.errors import InputError
+from chargen.model import characteristics_raised
 from chargen.render import captions, lookup, skill_boxes
 from chargen.render.errors import RenderError
 from chargen.render.history import fitted_history
@@ -208,10 +209,8 @@ def _characteristics(character: Character, tables: Tables) -> list[Characteristi
 
 def _raised(character: Character, code: str) -> str:
     """What the ledger's raises added to a characteristic (17, 87), signed; "" when nothing raised any."""
-    raises = [line for line in character.history if line.what == "characteristic"]
-    if not raises:
-        return ""
-    return signed(sum((line.after or 0) - (line.before or 0) for line in raises if line.name == code))
+    raised = characteristics_raised(character.history)
+    return signed(raised.get(code)) if raised else ""
 
 
 def _weapon(line: WeaponLine, tables: Tables, index: int) -> WeaponRow:

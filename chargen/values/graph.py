@@ -13,7 +13,16 @@ from chargen.generation import carried, held
 from chargen.generation.decisions import Decisions
 from chargen.generation.equipment import Equipment
 from chargen.generation.ledger_raised import with_raised
-from chargen.model import Character, Characteristics, Combat, Modifier, ShieldLine, UnarmedLine, WeaponLine
+from chargen.model import (
+    Character,
+    Characteristics,
+    Combat,
+    Modifier,
+    ShieldLine,
+    UnarmedLine,
+    WeaponLine,
+    characteristics_raised,
+)
 from chargen.rules import combat as rules
 from chargen.rules.characteristics import FatigueReading, fatigue_from_endurance, perception, tmr_from_agility
 from chargen.rules.damage_increase import with_damage_increase
@@ -73,15 +82,6 @@ class Sheet:
     def of_character(cls, character: Character) -> Sheet:
         weapons = [Item(name=item.name, rank=item.rank, increase=item.increase) for item in character.weapons]
         shield = character.shield
-        raised: dict[str, int] = {}
-        for line in character.history:
-            if (
-                line.what == "characteristic"
-                and line.name
-                and line.after is not None
-                and line.before is not None
-            ):
-                raised[line.name] = raised.get(line.name, 0) + line.after - line.before
         given = character.standing.characteristics if character.standing is not None else None
         return cls(
             allocation=character.allocation or {},
@@ -98,7 +98,7 @@ class Sheet:
             unarmed_rank=character.unarmed_rank,
             chosen=character.optional,
             standing=_given(given) if given is not None else None,
-            raised=raised,
+            raised=characteristics_raised(character.history),
         )
 
 
