@@ -6,18 +6,24 @@ import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields, is_dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chargen.all_problems import Problems, reads
 from chargen.api_door import (
     check_equip,
     check_names,
     check_seed,
+    check_source,
     check_tables,
     check_text,
     checked_namer,
 )
-from chargen.character_file import DERIVED_KEYS, CharacterInput, dump_document
+
+# A character's life after creation (12, 17, 87), part of the library as much as rolling one.
+from chargen.api_play import advance as advance
+from chargen.api_play import import_roll20 as import_roll20
+from chargen.api_play import imported_file as imported_file
+from chargen.character_file import DERIVED_KEYS, CharacterInput
 from chargen.character_reading import character_input, read_located, text_seed, unvalidated_input
 from chargen.errors import InputError, KeyPath, Problem, shown
 from chargen.generation.pipeline import Equip, Options, generate
@@ -29,10 +35,6 @@ from chargen.tables.loader import with_recorded_rules
 from chargen.tables.memo import per_tables
 from chargen.values.pinned import with_overrides
 from chargen.yamlio import Located, load_located, read_file, read_stdin
-
-if TYPE_CHECKING:  # imported when an import or an advance is made: the door's modules are not the batch's
-    from chargen.advancing import Advanced
-    from chargen.importing import Imported
 
 
 def new_seed() -> int:
@@ -187,7 +189,7 @@ def built(
     text: str, source: str = "<input>", *, seed: int | None = None, tables: Tables | None = None
 ) -> Built:
     """`build`, saying which dice chargen rolled and which values the file gives are stale (Built)."""
-    _check_source(text, source, seed, tables)
+    check_source(text, source, seed, tables)
     located = load_located(text, source, gather=True)
     spec, made, stale = _made(located, seed, tables)
     if "combat" not in spec.model_fields_set:  # a file as a player writes it, not one chargen wrote whole
@@ -294,7 +296,7 @@ def checked(
 ) -> tuple[list[str], list[str]]:
     """`validate`'s problems, and its notes: one line for each value the GM ruled (overrides), which are
     not problems, and one naming the dice chargen rolled from the file's text."""
-    _check_source(text, source, None, tables)
+    check_source(text, source, None, tables)
     located = load_located(text, source, gather=True)
     spec, made, _ = _made(located, None, tables)
     rebuilt = made.character
@@ -315,13 +317,6 @@ def _stale(spec: CharacterInput, rebuilt: Character) -> list[Problem]:
         if key in written:
             problems.extend(_differences((key,), written[key], getattr(rebuilt, key)))
     return problems
-
-
-def _check_source(text: object, source: object, seed: object, tables: object) -> None:
-    check_text("text", text, optional=False)
-    check_text("source", source, optional=False)
-    check_seed(seed)
-    check_tables(tables)
 
 
 def _fields(derived: object) -> dict[str, object] | None:
@@ -362,28 +357,6 @@ def _plain(derived: object) -> object:
     return to_document_value(derived)
 
 
-def advance(
-    text: str,
-    source: str = "<input>",
-    *,
-    award: int | None = None,
-    raise_: str | None = None,
-    to: int | None = None,
-    cost: int | None = None,
-    note: str | None = None,
-    date: str | None = None,
-    tables: Tables | None = None,
-) -> Advanced:
-    """One entry added to the ledger (`advancement:`) of the character file `text`: `award` Experience
-    (12), or a raise of `raise_` to `to` (17, 87) for `cost` (else the GM's chart's, which is written in).
-    Returns the new text, every other byte kept, and the character it builds; a refusal raises."""
-    from chargen.advancing import advanced, entry_of
-
-    _check_source(text, source, None, tables)
-    entry = entry_of(award=award, raise_=raise_, to=to, cost=cost, note=note, date=date)
-    return advanced(text, source, entry, tables)
-
-
 def read_source(source: str) -> tuple[str, str]:
     """The text of FILE, or of standard input for `-`; returns (text, name for messages)."""
     if source == "-":
@@ -399,27 +372,8 @@ def explain(
     from chargen.rules.working import selected
     from chargen.values.evaluation import evaluate
 
-    _check_source(text, source, None, tables)
+    check_source(text, source, None, tables)
     if isinstance(names, str) or not all(isinstance(name, str) for name in names):
         raise InputError(f"names: must be a list of value names, not {shown(names)}")
     character = build(text, source, tables=tables)
     return selected(list(evaluate(character, record_tables(character, tables)).values), names)
-
-
-def import_roll20(text: str, source: str = "<input>", *, tables: Tables | None = None) -> Imported:
-    """A Roll20 DragonQuest sheet's character (VTT Enhancement Suite JSON) as it stands, with each value
-    the sheet shows otherwise than the rules."""
-    from chargen.importing import imported
-
-    _check_source(text, source, None, tables)
-    return imported(text, source, tables or load_tables())
-
-
-def imported_file(
-    text: str, source: str = "<input>", *, fmt: str = "yaml", tables: Tables | None = None
-) -> str:
-    """`import_roll20`'s character file text: YAML, or JSON with `fmt="json"`."""
-
-    if fmt not in ("yaml", "json"):
-        raise InputError(f"fmt: 'yaml' or 'json', not {shown(fmt)}")
-    return dump_document(import_roll20(text, source, tables=tables).character, fmt)

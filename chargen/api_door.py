@@ -101,3 +101,11 @@ def checked_namer(namer: object) -> Namer | None:
             raise InputError(f"namer: returned {shown(name)}: {reason}") from None
 
     return named
+
+
+def check_source(text: object, source: object, seed: object, tables: object) -> None:
+    """A text, its name for messages, a seed and Tables as the library takes them (each refused by name)."""
+    check_text("text", text, optional=False)
+    check_text("source", source, optional=False)
+    check_seed(seed)
+    check_tables(tables)
