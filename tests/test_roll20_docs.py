@@ -20,6 +20,8 @@ from tests.test_roll20_sheet import _attributes, _differences, _edits, _load_in_
 
 ROLF = Path(__file__).resolve().parent / "examples" / "rolf.yaml"
 
+pytestmark = pytest.mark.slow  # the docs' examples, each held against the sheet's workers for 50 characters
+
 
 #: tests/test_roll20_sheet.py's characters: 50 NPCs of a mixed batch, and rolled characters.
 characters = test_roll20_sheet.characters
