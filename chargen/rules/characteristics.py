@@ -48,12 +48,18 @@ def tmr_from_agility(
     """Rule 5.6: TMR read from modified Agility, plus the racial TMR modifier; never below the minimum. A
     giant type's `average` TMR (14.1) takes the place of the human average: the chart's value moves it up
     or down as it moves from the human's (Cloud Giant, modified Agility 19: 13 + (6 - 5) = 14)."""
-    row = read(modified_agility) if read is not None else read_band(table.rows, modified_agility)
-    if row is None:  # off the printed rows: the nearest end row
-        lowest = min(table.rows, key=lambda band: band.low)
-        row = lowest if modified_agility < lowest.low else max(table.rows, key=lambda band: band.high)
+    row = tmr_chart_row(modified_agility, table, read)
     value = row.value if average is None else average + row.value - table.average
     return max(table.minimum, value + racial_modifier)
+
+
+def tmr_chart_row(modified_agility: int, table: TmrTable, read: BandReader | None = None) -> ValueBand:
+    """5.6's chart row at a modified Agility; off the printed rows, the nearest end row."""
+    row = read(modified_agility) if read is not None else read_band(table.rows, modified_agility)
+    if row is None:
+        lowest = min(table.rows, key=lambda band: band.low)
+        row = lowest if modified_agility < lowest.low else max(table.rows, key=lambda band: band.high)
+    return row
 
 
 def perception(base: int, racial_modifier: int) -> int:

@@ -11,7 +11,7 @@ from chargen.generation import held
 from chargen.generation.ledger_raised import created, raised_terms
 from chargen.model import Character
 from chargen.rules import combat as rules
-from chargen.rules.characteristics import FatigueReading, read_band
+from chargen.rules.characteristics import FatigueReading, tmr_chart_row
 from chargen.rules.combat import Known
 from chargen.rules.working import MINUS, Node, Term, Working
 from chargen.tables import Tables
@@ -121,10 +121,7 @@ def _tmr(character: Character, tables: Tables, agility: int, node: Node, label: 
     """5.6: TMR read from the chart at (modified) Agility, plus the race's modifier; a giant's starts from
     its type's average, moved as the chart moves from the human average (14.1's Cloud Giant: 13 + 1)."""
     table = tables.characteristics.tmr
-    row = read_band(table.rows, agility)
-    if row is None:
-        lowest = min(table.rows, key=lambda band: band.low)
-        row = lowest if agility < lowest.low else max(table.rows, key=lambda band: band.high)
+    row = tmr_chart_row(agility, table)
     chart = f"5.6's chart at Agility {agility}"
     types = tables.races[character.race].types
     kind = types.get(character.race_type or "")
