@@ -16,7 +16,6 @@ from chargen.errors import InputError, Problem, shown
 from chargen.messages import rewritten
 from chargen.model import Character, to_document
 from chargen.tables import Tables
-from chargen.yamlio import MAX_NUMBER
 
 if TYPE_CHECKING:
     from chargen.api import Built
@@ -92,7 +91,6 @@ def advanced(text: str, source: str, entry: Entry, tables: Tables | None) -> Adv
     before = api.built(text, source, tables=tables)  # a file refused as it is: in its own words and lines
     changed, index = added(text, source, entry_fields(entry))
     made = _built(changed, source, index, tables)
-    _within_a_file(made.character, index, source)
     history = made.character.history
     charged = history[index].charged if index < len(history) else None
     if isinstance(entry, Raise) and entry.cost is None and charged == "chart":
@@ -105,16 +103,6 @@ def advanced(text: str, source: str, entry: Entry, tables: Tables | None) -> Adv
         changed = with_values(changed, source, moved, document, in_json=is_json(changed))
         made = _built(changed, source, index, tables)
     return Advanced(changed, made.character, entry)
-
-
-def _within_a_file(character: Character, index: int, source: str) -> None:
-    """Awards past what a file holds would leave a bank no file can say (chargen.yamlio.MAX_NUMBER)."""
-    for value in (character.experience_bank, character.experience_total):
-        if value is not None and value > MAX_NUMBER:
-            told = (
-                f"the Experience would come to {value:,}, more than a character file holds ({MAX_NUMBER:,})"
-            )
-            raise InputError([Problem((LEDGER, index), told).at(source)])
 
 
 def _built(text: str, source: str, index: int, tables: Tables | None) -> Built:

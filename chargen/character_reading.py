@@ -8,7 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import fields as dataclass_fields
 from functools import cache
 from hashlib import sha256
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from pydantic import BaseModel, TypeAdapter, ValidationError
@@ -21,6 +21,9 @@ from chargen.messages import RULES, key_path, rewritten
 from chargen.model import OMIT, Character, characteristics_from_mapping
 from chargen.vocabulary import ARCHETYPE_KEY, OLD_ARCHETYPE_KEY
 from chargen.yamlio import Located, load_located
+
+if TYPE_CHECKING:
+    from chargen.tables import Tables
 
 
 def parse_character(text: str, source: str) -> CharacterInput:
@@ -155,12 +158,15 @@ def _character_adapter() -> TypeAdapter[Character]:
     return TypeAdapter(Character)
 
 
-def from_document(data: Mapping[str, object], source: str = "<character>") -> Character:
+def from_document(
+    data: Mapping[str, object], source: str = "<character>", tables: Tables | None = None
+) -> Character:
     """A character file's mapping, as chargen wrote it (choices and derived values), read into the typed
     Character without re-deriving anything (the renderer shows a file as written); a played character's is
-    built (its ledger applied). A missing or mistyped field is an InputError naming its key path."""
+    built (its ledger applied) with `tables`, the ones it is shown with. A missing or mistyped field is an
+    InputError naming its key path."""
     if data.get("advancement"):
-        return _played(data, source)
+        return _played(data, source, tables)
     fields = dict(data)
     if OLD_ARCHETYPE_KEY in fields and ARCHETYPE_KEY not in fields:
         fields[ARCHETYPE_KEY] = fields.pop(OLD_ARCHETYPE_KEY)
@@ -181,7 +187,7 @@ def from_document(data: Mapping[str, object], source: str = "<character>") -> Ch
         raise InputError([_document_problem(source, item) for item in error.errors()]) from None
 
 
-def _played(data: Mapping[str, object], source: str) -> Character:
+def _played(data: Mapping[str, object], source: str, tables: Tables | None) -> Character:
     """A played character's mapping: it holds the character as created and its ledger (12, 17, 87), which
     only building applies (chargen.ledger_file), so it is built, as the file would be."""
     from chargen import api
@@ -191,7 +197,7 @@ def _played(data: Mapping[str, object], source: str) -> Character:
     except TypeError:
         raise InputError(f"{source}: a character file's mapping holds names, numbers and lists") from None
     try:
-        return api.build(text, source)
+        return api.build(text, source, tables=tables)
     except ChargenError as error:
         raise InputError(str(error)) from None
 

@@ -121,13 +121,19 @@ def test_a_file_refused_as_it_is_is_left_as_it_is(
 
 
 def test_awards_past_what_a_file_holds_are_refused(rolf: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert run(["advance", "rolf.yaml", "--award", str(10**15)], capsys) == (
-        2,
-        "",
-        "chargen: error: rolf.yaml: advancement[0]: the Experience would come to 1,000,000,000,000,120, more "
-        "than a character file holds (1,000,000,000,000,000)\n",
+    """Rolf's 120 (8.5) and an award to the most a file holds is the last allowed; one more is refused by
+    the ledger itself, so a file that says it is refused at every door, not only by advance."""
+    assert run(["advance", "rolf.yaml", "--award", str(10**15 - 120), "-o", "rich.yaml"], capsys)[0] == 0
+    assert run(["validate", "rich.yaml"], capsys)[0] == 0
+    told = (
+        "chargen: error: rich.yaml: advancement[1]: the Experience would pass 1,000,000,000,000,000, more "
+        "than a character file holds; rule 12\n"
     )
+    assert run(["advance", "rich.yaml", "--award", "1"], capsys) == (2, "", told)
     assert rolf.read_text(encoding="utf-8") == ROLF
+    twice = ROLF + f"advancement:\n- {{award: {10**15 - 120}}}\n- {{award: 1}}\n"
+    Path("twice.yaml").write_text(twice, encoding="utf-8")
+    assert run(["build", "twice.yaml"], capsys) == (2, "", told.replace("rich.yaml", "twice.yaml:14:3"))
 
 
 def test_what_is_no_regular_file_is_rewritten_only_to_output(

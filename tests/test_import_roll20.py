@@ -15,10 +15,11 @@ from click.testing import CliRunner
 from chargen import api
 from chargen.cli import cli, main
 from chargen.errors import ChargenError
-from chargen.export import export_json
+from chargen.export import export_document, export_json
 from chargen.model import Character
 from chargen.tables import Tables
 from chargen.vocabulary import MAX_POINTS
+from tests.test_export import attribs
 from tests.test_roll20_sheet import _npc_files
 
 ROLF = Path(__file__).resolve().parent / "examples" / "rolf.yaml"
@@ -331,5 +332,23 @@ def test_a_character_as_it_stands_is_played_on(tables: Tables) -> None:
         f"  raised 1: to {strength + 1} — Adventure 2 (17, 87)",
     ]
     no_bank = imported.replace("  experience_bank: 120\n", "")
-    with pytest.raises(ChargenError, match=r"standing.experience_bank: the ledger spends from the bank"):
+    with pytest.raises(
+        ChargenError, match=r"standing.experience_bank: the ledger adds to and spends from the bank"
+    ):
         api.build(no_bank + ledger, "rolf.yaml", tables=tables)
+
+
+def test_a_bank_and_total_unknown_as_it_stands_are_left_out_of_the_exports(tables: Tables) -> None:
+    """What the file does not say is not made up: no `exp` for the sheet (its own default), no bank and no
+    Experience for Foundry; and the Roll20 file imports back with the bank still unknown."""
+    standing = "standing: {characteristics: {PS: 15, MD: 15, AG: 15, EN: 15, MA: 15, WP: 15, FT: 15, PC: 5},"
+    text = f"name: X\ngender: male\nrace: human\nhand: right\n{standing} silver_pennies: 3}}\n"
+    character = api.build(text, "x.yaml", tables=tables)
+    plain, _ = attribs(character, tables)
+    assert "exp" not in plain and "exptot" not in plain
+    derived = export_document(character, tables, "foundry")["system"]["attributes"]["derived"]
+    assert "experience_bank" not in derived and "experience_points" not in derived
+    back = api.import_roll20(
+        json.dumps(export_document(character, tables, "roll20")), "x.json", tables=tables
+    )
+    assert (back.character.experience_bank, back.character.experience_total) == (None, None)

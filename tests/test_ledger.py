@@ -209,3 +209,16 @@ def test_a_played_characters_mapping_reads_as_it_stands(after: Character) -> Non
     ledger: read back, it is the character after the ledger."""
     assert from_document(to_document(after)) == after
     assert from_document(json.loads(dump_document(after, "json"))) == after
+
+
+def test_a_played_characters_bank_is_ruled_through_its_ledger_not_an_override(rolled: str) -> None:
+    """12, 17: one bank. A GM's override of a played character's bank would leave the ledger paying from
+    the rules' bank while the record shows the GM's: refused, the ledger being where a GM awards."""
+    ruled = "overrides: {experience_bank: {value: 10, reason: the GM's}}\n"
+    assert api.build(rolled + ruled, "<input>").experience_bank == 10  # never played: the GM's as before
+    with pytest.raises(ChargenError) as error:
+        api.build(played(rolled + ruled, "{award: 40}"), "<input>")
+    assert str(error.value).endswith(
+        "overrides.experience_bank: a played character's bank is its ledger's: record the GM's award or cost "
+        "there instead; rule 12, 17"
+    )

@@ -8,6 +8,7 @@ import contextlib
 from pathlib import Path
 
 import pytest
+import yaml
 from click.testing import CliRunner
 
 from chargen import api
@@ -232,3 +233,18 @@ def test_the_bank_pays_to_its_last_point(halfling: str) -> None:
         f"<input>:{first_entry(halfling)}:31: advancement[0].cost: Spear to 1 costs 113 Experience Points but "
         "the bank holds 112: 1 short; rule 17"
     ]
+
+
+def test_a_played_mapping_is_rendered_with_the_tables_it_is_shown_with(
+    halfling: str, charted: Tables
+) -> None:
+    """The renderer takes a file's mapping too: a played one is built with the renderer's tables, so a
+    ledger the GM's chart prices renders (the book's tables know no price)."""
+    from chargen.render import render_html
+
+    text = played(halfling, "{award: 1000}", "{raise: PS, to: 17}")
+    mapping = yaml.safe_load(text)
+    html = render_html(mapping, charted)
+    assert "Physical Strength 16 \u2192 17" in " ".join(html.split())
+    with pytest.raises(ChargenError, match="no cost known for PS to 17"):
+        render_html(mapping, load_tables())

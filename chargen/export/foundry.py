@@ -100,12 +100,15 @@ def actor_json(character: Character, tables: Tables) -> Document:
     }
 
 
-def _experience(character: Character) -> Attribute:
-    """8.5's Experience; for a character as it stands, the Experience its file says it earned in all (12)."""
+def _experience(character: Character) -> Attributes:
+    """8.5's Experience; for a character as it stands, the Experience its file says it earned in all (12),
+    left out when its file does not say (never made up)."""
     known = character.experience_points
     if known is not None:
-        return _number(known, "Experience Points (8.5)")
-    return _number(character.experience_total or 0, "Experience Points, earned in all (12)")
+        return {"experience_points": _number(known, "Experience Points (8.5)")}
+    if character.experience_total is None:
+        return {}
+    return {"experience_points": _number(character.experience_total, "Experience Points, earned in all (12)")}
 
 
 def _number(value: int | float, label: str) -> Attribute:
@@ -151,7 +154,7 @@ def _derived(character: Character, tables: Tables) -> Attributes:
         "stun_threshold": _number(combat.stun_threshold, "Stun threshold (19)"),
         "stun_recovery": _number(combat.stun_recovery, "Stun recovery (19)"),
         "breakage": _number(combat.breakage_check, "Breakage / drop (17.3)"),
-        "experience_points": _experience(character),
+        **_experience(character),
         "experience_multiplier": _number(character.experience_multiplier, "Experience multiplier"),
         "silver_pennies": _number(character.silver_pennies, "Silver Pennies (8.5)"),
     }
@@ -159,8 +162,9 @@ def _derived(character: Character, tables: Tables) -> Attributes:
         found["defense"] = _number(combat.defense, "Defense (17.5)")
     if combat.armor is not None:
         found["protection"] = _number(combat.armor.protection, "Armor protection (18.1)")
-    bank, _ = skill_boxes.bank(character, tables)  # the record's: every record prints one (8.6)
-    found["experience_bank"] = _number(int(bank.replace(",", "")), "Experience Point Bank (8.6)")
+    bank = skill_boxes.bank_points(character)  # the record's (8.6); unknown as it stands: left out
+    if bank is not None:
+        found["experience_bank"] = _number(bank, "Experience Point Bank (8.6)")
     if character.history and character.experience_total is not None:  # a played character's (12)
         found["experience_total"] = _number(character.experience_total, "Experience total (12)")
     for key, label, value, rule in shown_added(character, tables):  # a ruleset's own values

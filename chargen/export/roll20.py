@@ -108,8 +108,8 @@ def character_json(character: Character, tables: Tables) -> Document:
     _magic_and_skills(attribs, character, tables, names)
     race = lookup.race(tables, character.race)
     attribs.add("special", "\n".join(race.abilities))
-    bank, _ = skill_boxes.bank(character, tables)
-    attribs.add("exp", bank.replace(",", ""))  # the sheet's "Current experience": the bank to spend (8.6)
+    # the sheet's "Current experience": the bank to spend (8.6), left out (the sheet's default) when unknown
+    attribs.add("exp", skill_boxes.bank_points(character))
     # the sheet's "Total experience": 8.5's for a new character; a played one's, or one's as it stands, in
     # all (12)
     total = character.experience_total if character.history or character.standing else None

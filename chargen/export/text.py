@@ -55,6 +55,7 @@ def record_text_html(character: Character, tables: Tables) -> str:
 
 def _history(character: Character, tables: Tables) -> list[str]:
     """The record's History box, every entry (the notes have no page to fit), and the bank after it."""
+    from chargen.render import skill_boxes
     from chargen.render.build import characteristic_names
     from chargen.render.history import history_rows
 
@@ -67,5 +68,5 @@ def _history(character: Character, tables: Tables) -> list[str]:
             f"<li>{escape(row.when)}: {escape(row.change)}, {row.experience}{cost}; bank {row.bank}</li>"
         )
     total = "" if character.experience_total is None else f"; {character.experience_total} earned in all (12)"
-    bank = f"<p>Experience Point Bank {character.history[-1].bank}{total}</p>"
+    bank = f"<p>Experience Point Bank {skill_boxes.bank(character, tables)[0]}{total}</p>"
     return ["<h2>History</h2><ul>" + "".join(lines) + "</ul>", bank]

@@ -23,6 +23,7 @@ from chargen.generation.ledger_targets import Standing, Target, target_of
 from chargen.model import Character, Characteristics, HistoryLine, MagicRanked, Ranked, characteristics_raised
 from chargen.tables import Tables
 from chargen.vocabulary import MAX_POINTS, MAX_RANK
+from chargen.yamlio import MAX_NUMBER
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +59,7 @@ def _experience(decided: Decisions) -> tuple[int | None, int | None]:
         assert decided.heritage is not None  # only a character as it stands has no 8.1-8.5
         return None, decided.heritage.experience_points
     if given.experience_bank is None:
-        problem = "the ledger spends from the bank: give the bank as it stands"
+        problem = "the ledger adds to and spends from the bank: give the bank as it stands"
         raise InputError(Problem(("standing", "experience_bank"), problem, "12"))
     return given.experience_bank, given.experience_total
 
@@ -106,6 +107,10 @@ def applied(entries: list[Award | Raise], standing: Standing, multiplier: float,
     for index, entry in enumerate(entries):
         path: KeyPath = ("advancement", index)
         if isinstance(entry, Award):
+            if max(standing.bank, standing.total or 0) + entry.award > MAX_NUMBER:
+                told = f"the Experience would pass {MAX_NUMBER:,}, more than a character file holds"
+                problems.append(Problem(path, told, "12"))
+                continue
             standing.bank += entry.award
             if standing.total is not None:  # unknown as it stands: an award does not make it known
                 standing.total += entry.award

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from chargen.model import Character, Characteristics, HistoryLine
+from chargen.model import Character, Characteristics, HistoryLine, characteristics_raised
 from chargen.rules.working import Term
 
 
@@ -26,7 +26,10 @@ def raised_terms(character: Character, code: str) -> tuple[Term, ...]:
     return tuple(
         Term("raised", line.after - line.before, f"to {line.after} — {_when(line, index)} (17, 87)")
         for index, line in enumerate(character.history)
-        if line.name == code and line.after is not None and line.before is not None
+        if line.what == "characteristic"
+        and line.name == code
+        and line.after is not None
+        and line.before is not None
     )
 
 
@@ -35,7 +38,7 @@ def created(character: Character, code: str) -> int | None:
     value = character.characteristics.get(code)
     if value is None:
         return None
-    return value - sum(term.value or 0 for term in raised_terms(character, code))
+    return value - characteristics_raised(character.history).get(code, 0)
 
 
 def _when(line: HistoryLine, index: int) -> str:

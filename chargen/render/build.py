@@ -39,7 +39,7 @@ UNKNOWN = "unknown"
 Renderable = Union["Character", Mapping[str, object]]
 
 
-def as_character(character: Renderable) -> Character:
+def as_character(character: Renderable, tables: Tables | None = None) -> Character:
     """A mapping is read into the typed Character first; a missing or mistyped field is a RenderError."""
     from chargen.character_reading import from_document
     from chargen.model import Character
@@ -49,7 +49,7 @@ def as_character(character: Renderable) -> Character:
     if not isinstance(character, Mapping):
         raise RenderError(f"a character file must be a mapping, not {type(character).__name__}")
     try:
-        return from_document(character, "character file")
+        return from_document(character, "character file", tables)
     except InputError as error:
         raise RenderError(str(error)) from None
 
@@ -59,7 +59,7 @@ def build_sheet(given: Renderable, tables: Tables, version: str, *, explain: boo
     `explain`: with every value's working, each value linked to its own (chargen.render.working_rows)."""
     from chargen.render.working_rows import annotated
 
-    character = as_character(given)
+    character = as_character(given, tables)
     # Fitted to the pages last: the rulings and configurations marked take room on the front page.
     return fitted_to_pages(annotated(_sheet(character, tables, version), character, tables, explain=explain))
 

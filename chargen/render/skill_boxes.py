@@ -118,20 +118,31 @@ def _display_name(entry_id: str, tables: Tables) -> str:
     return entry_id
 
 
-def bank(character: Character, tables: Tables) -> tuple[str, str]:
-    """The Experience Point Bank (8.6) and how it was reached; a played character's, after its History."""
-    if character.history:  # the bank after the ledger, or the GM's in its place (an override)
-        bank = character.experience_bank
-        return num(character.history[-1].bank if bank is None else bank), "after the History (12, 87)"
+def bank_points(character: Character) -> int | None:
+    """The Experience Point Bank every door shows (8.6; after the History, 12 and 87; the GM's where an
+    override rules it, which is written in `experience_bank`); None: unknown, as it stands."""
+    if character.history:
+        return character.history[-1].bank if character.experience_bank is None else character.experience_bank
     if character.experience_points is None:  # as it stands: the bank its file gives, or unknown
-        bank = character.experience_bank
-        return ("\u2014" if bank is None else num(bank)), "as it stands"
+        return character.experience_bank
+    if character.abilities_given or character.experience_bank is None:
+        return character.experience_points
+    return character.experience_bank
+
+
+def bank(character: Character, tables: Tables) -> tuple[str, str]:
+    """The Experience Point Bank (`bank_points`) as the record prints it, and how it was reached."""
+    points = bank_points(character)
+    shown = "\u2014" if points is None else num(points)
+    if character.history:
+        return shown, "after the History (12, 87)"
+    if character.experience_points is None:
+        return shown, "as it stands"
     if character.abilities_given:
-        return num(character.experience_points), "abilities given, not bought (8.6)"
+        return shown, "abilities given, not bought (8.6)"
     if character.experience_bank is None:
-        return num(character.experience_points), "nothing bought (8.6)"
-    spent = character.experience_points - character.experience_bank
-    return num(character.experience_bank), f"{num(spent)} spent (8.6)"
+        return shown, "nothing bought (8.6)"
+    return shown, f"{num(character.experience_points - character.experience_bank)} spent (8.6)"
 
 
 @dataclass(frozen=True)

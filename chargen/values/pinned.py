@@ -42,6 +42,12 @@ def with_overrides(character: Character, given: Mapping[str, Override] | None, t
         working = _named(name, found, problems)
         if working is None:
             continue
+        if working.key == EXPERIENCE_BANK and character.history:
+            # 12, 17: a played character's bank is what its ledger leaves; one ruling beside it would leave
+            # two banks, the ledger paying from one and the record showing the other.
+            told = "a played character's bank is its ledger's: record the GM's award or cost there instead"
+            problems.append(Problem(("overrides", name), told, "12, 17"))
+            continue
         computed = _rules_bank(character) if working.key == EXPERIENCE_BANK else working.value
         ruled[working.key] = Overridden(value=override.value, reason=override.reason, computed=computed)
         nodes[working.key] = working.node
