@@ -67,6 +67,8 @@ _WORDS: dict[str, Callable[[ErrorDetails], str]] = {
     "literal_error": lambda item: f"should be one of: {_expected(item)}",
     "greater_than_equal": lambda item: f"should be {_context(item, 'ge')} or more",
     "less_than_equal": lambda item: f"should be {_context(item, 'le')} or less",
+    "greater_than": lambda item: f"should be more than {_context(item, 'gt')}",
+    "less_than": lambda item: f"should be less than {_context(item, 'lt')}",
     "value_error": lambda item: str(_context(item, "error") or item["msg"]),
 }
 

@@ -60,9 +60,17 @@ def _above_ps_or_md(page: Any) -> list[str]:
 
 
 def _buy(page: Any, names: list[str], button: str) -> None:
+    """Ticks each of `names` the purse pays for (one it cannot is shown disabled) and buys them; with none
+    it can, the step's own choice is taken."""
     page.fill("#entry", "")  # the refused entry, kept to correct, would be taken before the boxes ticked
-    for name in names:
-        page.get_by_role("checkbox" if button == "Use these" else "radio", name=name, exact=True).check()
+    role = "checkbox" if button == "Use these" else "radio"
+    boxes = [page.get_by_role(role, name=name, exact=True) for name in names]
+    affordable = [box for box in boxes if box.is_enabled()]
+    if not affordable:
+        press_empty(page)
+        return
+    for box in affordable:
+        box.check()
     press(page, button)
 
 

@@ -17,7 +17,7 @@ from chargen.generation.decisions import NO_ABILITIES, Abilities
 from chargen.messages import unlisted_magic
 from chargen.model import Character, Gear, MagicRanked, Ranked
 from chargen.names import name_key, resolve, unknown_problem
-from chargen.rules.experience import experience_spent
+from chargen.rules.experience import experience_spent, race_costs
 from chargen.rules.magic import may_cast, opposed_to_element
 from chargen.tables import Tables
 from chargen.tables.abilities_schema import MagicEntry
@@ -62,7 +62,7 @@ def file_abilities(
             ((item.name, item.rank) for item in skills),
             ((item.name, item.rank) for item in languages),
             ((item.name, item.rank) for item in spells),
-            tables.races[race].experience_multiplier,
+            race_costs(tables.races[race]),
             tables.abilities.experience,
         )
         bank = experience_points - spending.spent
@@ -180,7 +180,7 @@ def _bought(
     typical = _typical_of(archetype_id, race, race_type, tables)
     if typical is NO_ABILITIES:
         return NO_ABILITIES
-    prices = _Prices(tables.races[race].experience_multiplier, tables)
+    prices = _Prices(race, tables)
     spells, left = _bought_magic(typical.spells, prices, experience_points)
     skills: list[Ranked] = []
     for skill in typical.skills:
@@ -214,12 +214,12 @@ def _bought_magic(
 class _Prices:
     """8.6's Experience for one entry at one Rank, for this character (None: the chart does not price it)."""
 
-    def __init__(self, multiplier: float, tables: Tables) -> None:
-        self.multiplier = multiplier
+    def __init__(self, race: str, tables: Tables) -> None:
+        self.race = race
         self.tables = tables
 
     def of(self, name: str, rank: int, *, magic: bool) -> int | None:
-        return _price(name, rank, magic, self.multiplier, self.tables)
+        return _price(name, rank, magic, self.race, self.tables)
 
     def affordable(self, name: str, typical: int, left: int, *, magic: bool) -> int | None:
         """The highest Rank from `typical` down to 0 the chart prices at `left` or less, or None."""
@@ -231,11 +231,11 @@ class _Prices:
 
 
 @per_tables(4096)
-def _price(name: str, rank: int, magic: bool, multiplier: float, tables: Tables) -> int | None:
-    """Kept per Tables by (entry, Rank, magic or not, multiplier): a few hundred prices serve every roll."""
+def _price(name: str, rank: int, magic: bool, race: str, tables: Tables) -> int | None:
+    """Kept per Tables by (entry, Rank, magic or not, race): a few hundred prices serve every roll."""
     entry = [(name, rank)]
-    experience = tables.abilities.experience
-    spending = experience_spent(() if magic else entry, (), entry if magic else (), multiplier, experience)
+    experience, costs = tables.abilities.experience, race_costs(tables.races[race])
+    spending = experience_spent(() if magic else entry, (), entry if magic else (), costs, experience)
     return None if spending.uncharged else spending.spent
 
 

@@ -21,6 +21,7 @@ from chargen.generation.equipment_check import rank_problem, shield_rank_problem
 from chargen.generation.ledger_costs import chart_price
 from chargen.generation.ledger_targets import Standing, Target, target_of
 from chargen.model import Character, Characteristics, HistoryLine, MagicRanked, Ranked, characteristics_raised
+from chargen.rules.experience import RaceCosts, race_costs
 from chargen.tables import Tables
 from chargen.vocabulary import MAX_POINTS, MAX_RANK
 from chargen.yamlio import MAX_NUMBER
@@ -47,8 +48,7 @@ def ledger_step(
         return None
     bank, total = _experience(decided)
     standing = _created(decided, chosen, stats, bank, total)
-    multiplier = tables.races[decided.born.race.race].experience_multiplier
-    return applied(entries, standing, multiplier, tables)
+    return applied(entries, standing, race_costs(tables.races[decided.born.race.race]), tables)
 
 
 def _experience(decided: Decisions) -> tuple[int | None, int | None]:
@@ -100,7 +100,7 @@ def _created(
     )
 
 
-def applied(entries: list[Award | Raise], standing: Standing, multiplier: float, tables: Tables) -> Ledger:
+def applied(entries: list[Award | Raise], standing: Standing, costs: RaceCosts, tables: Tables) -> Ledger:
     """Each entry in order; every problem raised at once (an entry refused is not applied)."""
     history: list[HistoryLine] = []
     problems: list[Problem] = []
@@ -120,7 +120,7 @@ def applied(entries: list[Award | Raise], standing: Standing, multiplier: float,
                 )
             )
             continue
-        line = _raise(path, entry, standing, multiplier, tables, problems)
+        line = _raise(path, entry, standing, costs, tables, problems)
         if line is not None:
             history.append(line)
     if problems:
@@ -129,7 +129,7 @@ def applied(entries: list[Award | Raise], standing: Standing, multiplier: float,
 
 
 def _raise(
-    path: KeyPath, entry: Raise, standing: Standing, multiplier: float, tables: Tables, found: list[Problem]
+    path: KeyPath, entry: Raise, standing: Standing, costs: RaceCosts, tables: Tables, found: list[Problem]
 ) -> HistoryLine | None:
     """One raise checked against the character as it stands and applied; None (its problems in `found`)
     when refused."""
@@ -138,7 +138,7 @@ def _raise(
         found.append(target)
         return None
     problems = _limits((*path, "to"), target, entry.to, standing, tables)
-    cost, charged = _cost(path, entry, target, multiplier, tables, problems)
+    cost, charged = _cost(path, entry, target, costs, tables, problems)
     if cost is not None and cost > standing.bank:
         problems.append(
             Problem(
@@ -206,12 +206,12 @@ def _table_maximum(target: Target, tables: Tables) -> int | None:
 
 
 def _cost(
-    path: KeyPath, entry: Raise, target: Target, multiplier: float, tables: Tables, problems: list[Problem]
+    path: KeyPath, entry: Raise, target: Target, costs: RaceCosts, tables: Tables, problems: list[Problem]
 ) -> tuple[int | None, str | None]:
     """The entry's own cost (the GM's), else the chart's times the race multiplier, else a problem saying
     what is missing and how to give it. A cost the file gives that is the chart's figure (as `build -o`
     writes it in) is told as the chart's: the file built again gives the same history."""
-    price = chart_price(target, entry.to, multiplier, tables)
+    price = chart_price(target, entry.to, costs, tables)
     if entry.cost is not None:
         return entry.cost, "chart" if entry.cost == price.cost else "given"
     if price.cost is not None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from chargen.generation.ledger_targets import Target
-from chargen.rules.experience import chart_cost
+from chargen.rules.experience import RaceCosts, chart_cost
 from chargen.tables import Tables
 from chargen.tables.abilities_schema import Prices
 
@@ -20,7 +20,7 @@ class Price:
     missing: str = ""
 
 
-def chart_price(target: Target, to: int, multiplier: float, tables: Tables) -> Price:
+def chart_price(target: Target, to: int, costs: RaceCosts, tables: Tables) -> Price:
     """Each value or Rank above `target.before` up to `to`, priced on the chart. A skill or language not yet
     known starts at 8.6's Rank 0 price, not multiplied as 8.6 charges it (after any adventure, as 8.6
     allows); magic at its chart's Rank 0."""
@@ -28,7 +28,7 @@ def chart_price(target: Target, to: int, multiplier: float, tables: Tables) -> P
     before, flat, first = target.before, 0, 0 if target.before is None else target.before + 1
     if before is None and target.kind in ("skill", "language"):
         flat, first = tables.abilities.experience.rank_zero_skill.cost, 1
-    cost = chart_cost(prices, first, to, multiplier)
+    cost = chart_cost(prices, first, to, costs.of(target.kind, target.name))
     if cost is None:
         step = next(value for value in range(first, to + 1) if value not in prices)
         what = "value" if target.kind == "characteristic" else "Rank"

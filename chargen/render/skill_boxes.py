@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from chargen.render.numbers import num, pounds, weight
-from chargen.rules.experience import experience_spent
+from chargen.rules.experience import experience_spent, race_costs
 
 if TYPE_CHECKING:
     from chargen.model import Character
@@ -97,7 +97,7 @@ def uncharged(character: Character, tables: Tables) -> str:
         ((item.name, item.rank) for item in character.skills),
         ((item.name, item.rank) for item in character.languages),
         ((item.name, item.rank) for item in character.spells),
-        character.experience_multiplier,
+        race_costs(tables.races[character.race]),
         tables.abilities.experience,
     )
     if not spending.uncharged:

@@ -34,6 +34,7 @@ def abilities_check(tables: Tables) -> Iterator[Problem]:
         for key in getattr(chart, kind):
             if key not in entries and not (kind != "skills" and _open(tables, kind)):
                 yield "abilities", ("experience", "cost_chart", kind, key), f"{key!r} is not in {kind}"
+    yield from _race_skill_costs(tables)
     yield from _chart_in_play(tables)
     yield from _archetype_abilities(tables)
     for index, weapon in enumerate(tables.record.knockout.barred_weapons):
@@ -49,6 +50,14 @@ def abilities_check(tables: Tables) -> Iterator[Problem]:
         for index, group in enumerate(barred):
             if group not in groups:
                 yield table, (*path, index), f"{group!r} is not a group of the Weapons Chart"
+
+
+def _race_skill_costs(tables: Tables) -> Iterator[Problem]:
+    """6.4-6.9: the skills a race advances in for less are skills of abilities.yaml."""
+    for race_id, race in tables.races.items():
+        for key in race.skill_costs:
+            if key not in tables.abilities.skills:
+                yield "races", ("races", race_id, "skill_costs", key), f"{key!r} is not in skills"
 
 
 def _chart_in_play(tables: Tables) -> Iterator[Problem]:

@@ -201,6 +201,14 @@ class RaceType(Band):
     average_tmr: Points | None = Field(default=None, ge=1)
 
 
+class SkillCost(Entry):
+    """6.4-6.9: a skill whose Ranks the race advances in for a part of the usual Experience (a half, three
+    quarters): the factor multiplies the Cost Chart's price with the race multiplier."""
+
+    factor: float = Field(gt=0, le=1)
+    rule: str
+
+
 class Race(Entry):
     name: str
     rule: str
@@ -220,6 +228,7 @@ class Race(Entry):
     type_rule: str | None = None
     type_dice: DiceNotation | None = None
     types: dict[str, RaceType] = Field(default_factory=dict)
+    skill_costs: dict[str, SkillCost] = Field(default_factory=dict)  # by skill id (abilities.yaml)
 
     @model_validator(mode="after")
     def _types_need_dice(self) -> Race:
