@@ -119,6 +119,33 @@ def test_the_gms_values_survive_build_file_record_and_exports(tables: Tables) ->
     assert "the GM's" not in render_html(removed, tables)
 
 
+@pytest.mark.parametrize(
+    ("ruled", "strike_note", "initiative_note"),
+    [
+        ("initiative", "", "the GM's; the rules give {initiative}"),
+        ("strike_chance", "the GM's; the rules give {strike}", ""),
+    ],
+)
+def test_a_ruled_weapon_value_is_marked_in_its_own_cell(
+    tables: Tables, ruled: str, strike_note: str, initiative_note: str
+) -> None:
+    rules_line = api.build(ROLF, "rolf.yaml", tables=tables).combat.weapons[0]
+    text = ROLF + f"overrides:\n  weapons.broadsword.{ruled}: {{value: 77, reason: a GM's ruling}}\n"
+    page = render_html(api.build(text, "rolf.yaml", tables=tables), tables)
+    cells = parse_html(page).find_all("section", "weapons")[0].find_all("tbody")[0].find_all("tr")[0]
+    by_label = {cell.attrs.get("data-label", ""): cell for cell in cells.find_all("td")}
+    notes = {
+        label: " ".join(note.text() for note in by_label[label].find_all("span", "note"))
+        for label in ("Strike Chance", "Initiative")
+    }
+    figures = {"strike": rules_line.strike_chance, "initiative": rules_line.initiative}
+    assert notes == {
+        "Strike Chance": strike_note.format(**figures),
+        "Initiative": initiative_note.format(**figures),
+    }
+    assert by_label["Initiative" if ruled == "initiative" else "Strike Chance"].text(skip="note") == "77"
+
+
 def test_a_typed_value_the_rules_give_otherwise_is_refused_with_the_hint(tables: Tables) -> None:
     try:
         api.build(ROLF_SKILLED + "experience_bank: 250\n", "rolf.yaml", tables=tables)

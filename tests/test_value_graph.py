@@ -322,3 +322,33 @@ def test_a_changed_one_formula_value_prints_its_own_caption(tmp_path: Path) -> N
     assert captions.breakage_check(combat) == "Breakage (house rule, 17.3): 2 \u00d7 modified md."
     book = load_tables().combat
     assert captions.stun_threshold(book) == "damage from one strike that Stuns (over EN \u00f7 3)"
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "told"),
+    [
+        ("defense", "combat.defense", "'defense'"),
+        ("tmr", "TMR", "'tmr'"),
+        ("experience_bank", "experience-bank", "'experience_bank'"),
+        (
+            "Weapons.Broadsword.Initiative",
+            "weapons.broadsword.initiative",
+            "'Weapons.Broadsword.Initiative' (weapons.broadsword.initiative)",
+        ),
+    ],
+)
+def test_two_rulings_of_one_value_are_refused_naming_both(first: str, second: str, told: str) -> None:
+    text = ROLF + f"overrides:\n  {first}: {{value: 3, reason: a}}\n  {second}: {{value: 4, reason: b}}\n"
+    with pytest.raises(ChargenError) as error:
+        api.build(text, "rolf.yaml")
+    line = text.count("\n")
+    assert str(error.value) == (
+        f"rolf.yaml:{line}:{len(second) + 5}: overrides.{second}: rules the same value as {told}: give one "
+        "ruling"
+    )
+
+
+def test_the_armored_and_unarmored_tmr_are_two_values_a_gm_may_rule_apart() -> None:
+    text = ROLF + "overrides:\n  combat.tmr: {value: 3, reason: a}\n  tmr: {value: 4, reason: b}\n"
+    made = api.build(text, "rolf.yaml")
+    assert (made.combat.tmr, made.tmr) == (3, 4)

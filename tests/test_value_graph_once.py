@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,10 @@ def test_a_cycle_between_the_books_values_is_refused_at_load(tmp_path: Path, cha
     with pytest.raises(ChargenError, match="a cycle between values") as caught:
         _tables(tmp_path, f"change:\n  combat:\n    {change}\n")
     assert named in str(caught.value)
+    # told at the ruleset's change, its first line, not at the book's combat.yaml (which has no cycle)
+    told = str(caught.value).split(": 1 problem: ")[-1]
+    assert re.match(r"\S+\.yaml:3:\d+: change\.combat\.(defense|initiative)\.formula: a cycle", told), told
+    assert "tables/combat.yaml" not in told
 
 
 def test_the_unarmed_formulas_name_only_their_own_inputs(tmp_path: Path) -> None:
@@ -158,3 +163,57 @@ def test_a_pinned_value_is_read_by_the_book_formulas_that_name_it(tmp_path: Path
     dagger = ruled.combat.weapons[1]
     assert (dagger.strike_chance, dagger.endurance_damage, dagger.grievous_injury) == (90, "01-14", "01-05")
     assert check(ruled, tables) > 25
+
+
+def _listed(text: str, heading: str) -> list[str]:
+    """The names `chargen rules inputs` lists under the line starting with `heading`."""
+    lines = text.splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith(heading)) + 1
+    names = []
+    for line in lines[start:]:
+        if not line.startswith("  "):
+            break
+        names.append(line.split()[0])
+    return names
+
+
+def test_rules_inputs_says_which_formulas_may_name_which_values(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from chargen.cli import cli
+
+    result = CliRunner().invoke(cli, ["--rules", "house-combat", "rules", "inputs"])
+    assert result.exit_code == 0, result.output
+    book = _listed(result.output, "the formulas above (but combat.unarmed.chance and combat.unarmed.damage)")
+    own = _listed(
+        result.output, "combat.values.KEY.formula (a value of your own) may name all of those, these"
+    )
+    assert "stun_threshold" in book and own == [
+        "defense_all_out",
+        "defense_defensive",
+        "defense_evading",
+        "sprint_tmr",
+    ]
+    for name in book:  # each told to the book's formulas is taken by one (Initiative cannot read itself)
+        formula = (
+            "modified_agility + perception" if name == "initiative" else f"modified_agility + {name} // 100"
+        )
+        target = "defense" if name == "initiative" else "initiative"
+        if name in ("defense", "unarmed_strike_chance", "unarmed_initiative", "unarmed_base_chance"):
+            target = "stun"
+        body = (
+            f"stun: {{threshold: 'endurance + {name} // 100'}}"
+            if target == "stun"
+            else f"{target}: {{formula: '{formula}'}}"
+        )
+        _tables(tmp_path, f"change:\n  combat:\n    {body}\n")
+    for name in own:  # each told only to values of one's own is refused by a book formula, taken by one's own
+        ruleset = tmp_path / "naming.yaml"
+        ruleset.write_text(f"change:\n  combat:\n    stun: {{threshold: 'endurance + {name}'}}\n", "utf-8")
+        with pytest.raises(ChargenError, match=f"unknown input `{name}`"):
+            load_tables(None, ["house-combat", str(ruleset)])
+        value = (
+            f"add:\n  combat:\n    values:\n      mine: {{label: Mine, formula: '{name} + 1', rule: house}}\n"
+        )
+        ruleset.write_text(value, "utf-8")
+        assert "mine" in load_tables(None, ["house-combat", str(ruleset)]).combat.values

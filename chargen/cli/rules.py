@@ -85,18 +85,35 @@ def _short(value: object) -> str:
 def inputs_command(context: click.Context) -> None:
     """The inputs each formula of combat.yaml may name (besides the numbers of its own section)."""
     from chargen.formulas import FUNCTIONS
-    from chargen.tables.combat_schema import FORMULA_FIELDS, INPUTS, MEANINGS
+    from chargen.tables.combat_schema import FORMULA_FIELDS, GRAPH_INPUTS, INPUTS, MEANINGS
+
+    def fields(kind: str) -> str:
+        return "combat." + FORMULA_FIELDS[kind].replace(", ", ", combat.")
 
     for kind, inputs in INPUTS.items():
-        click.echo(f"combat.{FORMULA_FIELDS[kind].replace(', ', ', combat.')}:")
+        click.echo(f"{fields(kind)}:")
         for name in inputs:
             if MEANINGS[name]:
                 click.echo(f"  {name:26} {MEANINGS[name]}")
-    # Every formula above may name the book's values of the graph too (a Defense that reads the Stun
-    # threshold); a ruleset's own values (add: combat: values: KEY: {label, formula, rule}) every one: the
-    # book's, a house rule's postures and other added values (those of the rules in use).
-    click.echo("combat.values.KEY.formula (a value of your own), and the formulas above (the book's values):")
-    for name, (_, label) in tables_from(context).combat.graph_names().items():
+    # The book's formulas may name the book's values of the graph too (a Defense that reads the Stun
+    # threshold), but for those Roll20's sheet works out on their own inputs (GRAPH_INPUTS); a ruleset's own
+    # values (add: combat: values: KEY: {label, formula, rule}) every value: a house rule's postures and
+    # other added values too.
+    book = {name for names in GRAPH_INPUTS.values() for name in names}
+    alone = " and ".join(fields(kind) for kind, names in GRAPH_INPUTS.items() if not names)
+    click.echo(f"the formulas above (but {alone}) may also name the book's values:")
+    named = tables_from(context).combat.graph_names()
+    for name, (_, label) in named.items():
+        if name in book:
+            click.echo(f"  {name:26} {label}")
+    own = [(name, label) for name, (_, label) in named.items() if name not in book]
+    whole = "combat.values.KEY.formula (a value of your own) may name all of those"
+    click.echo(
+        f"{whole}, these and the other values a ruleset adds:"
+        if own
+        else f"{whole} and the other values a ruleset adds"
+    )
+    for name, label in own:
         click.echo(f"  {name:26} {label}")
     click.echo(
         f"functions: {', '.join(FUNCTIONS)}; operators: + - * / // % ( ), comparisons, `a if test else b`"

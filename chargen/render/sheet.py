@@ -59,7 +59,8 @@ class WeaponRow:
     endurance: str
     grievous: str
     held: str = ""  # a two-handed weapon's MD, the shield slung (20), where the record mixes the two
-    ruled: str = ""  # the GM's Strike Chance or Initiative: what the rules give
+    ruled: str = ""  # the GM's Strike Chance: what the rules give
+    ruled_initiative: str = ""  # the GM's Initiative: what the rules give
     working: str = ""  # with --explain: the id prefix of this weapon's workings on the record
 
 

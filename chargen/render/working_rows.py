@@ -123,9 +123,6 @@ def _weapon(
     """A weapon line with, where the record mixes them, the two-handed weapon's own MD (shield slung),
     the GM's values marked, and with `explain` the link to its working."""
     chance = found.get(f"{key}.strike_chance")
-    ruled = [
-        text for field in ("strike_chance", "initiative") if (text := _ruled(character, f"{key}.{field}"))
-    ]
     slung = mixed and chance is not None and chance.held.startswith("in both hands")
     dexterity = (
         next((term.value for term in chance.terms if term.name == "modified_md"), None) if chance else None
@@ -133,7 +130,8 @@ def _weapon(
     return replace(
         row,
         held=f"slung: MD {num(dexterity)}" if slung and dexterity is not None else "",
-        ruled="; ".join(ruled),
+        ruled=_ruled(character, f"{key}.strike_chance"),
+        ruled_initiative=_ruled(character, f"{key}.initiative"),
         working=anchor(key) if explain else "",
     )
 

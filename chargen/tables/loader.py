@@ -162,6 +162,8 @@ def _validate(
             loc = tuple(item["loc"])
             if _follows(item, loc, wrong):
                 continue
+            if not loc and (touched := merge.first_touched(name)) is not None:
+                loc = touched[1:]  # the whole table: told where a ruleset changed it
             where = merge.where((name, *loc), located.where(loc))
             shown = format_path(merge.key_path((name, *loc), loc))
             problems.append(f"{where}: {shown}: {rewritten(item).message}")

@@ -139,6 +139,11 @@ class Merge:
                 return (*origin, *path[length:])
         return fallback
 
+    def first_touched(self, table: str) -> KeyPath | None:
+        """The first key path of `table` a ruleset set: where a problem of the whole table (a cycle between
+        its formulas) is told, since the base table alone has none."""
+        return next((path for path in self.touched if path[:1] == (table,)), None)
+
     def problem(self, ruleset: Ruleset, path: KeyPath, message: str) -> None:
         self.problems.append(f"{ruleset.located.where(path)}: {format_path(path)}: {message}")
 

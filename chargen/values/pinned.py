@@ -38,10 +38,18 @@ def with_overrides(character: Character, given: Mapping[str, Override] | None, t
     problems: list[Problem] = []
     ruled: dict[str, Overridden] = {}
     nodes: dict[str, Node] = {}
+    named_by: dict[str, str] = {}  # each value ruled, by the override's name that ruled it first
     for name, override in given.items():
         working = _named(name, found, problems)
         if working is None:
             continue
+        if working.key in named_by:  # `defense` and `combat.defense`: two rulings of one value
+            first = named_by[working.key]
+            also = "" if first == working.key else f" ({working.key})"
+            told = f"rules the same value as {first!r}{also}: give one ruling"
+            problems.append(_problem(name, told))
+            continue
+        named_by[working.key] = name
         if working.key == EXPERIENCE_BANK and character.history:
             # 12, 17: a played character's bank is what its ledger leaves; one ruling beside it would leave
             # two banks, the ledger paying from one and the record showing the other.
