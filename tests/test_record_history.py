@@ -267,3 +267,36 @@ def test_the_characteristics_add_up_with_what_play_raised(tables: Tables) -> Non
     assert grid.rows[2][5] == "\u2014"  # MD: not raised
     awards_only = _Grid(render_html(api.build(awarded(2), "rolf.yaml", tables=tables), tables))
     assert awards_only.rows[0] == ["Characteristic", "Allocated", "Race", "Gender", "Value"]
+
+
+OLD_HAND = (
+    "name: Old Hand\ngender: male\nrace: elf\nhand: right\nstanding:\n"
+    "  characteristics: {PS: 18, MD: 16, AG: 15, EN: 17, MA: 8, WP: 12, PC: 11, FT: 20}\n  silver_pennies: 40\n"
+)
+
+
+def _characteristics_box(page: str) -> tuple[list[list[str]], list[str]]:
+    """The Characteristics box as a person reads it: each row's cells, and the fine print under them."""
+    from tests.render_fixtures.fields import parse_html
+
+    box = parse_html(page).find_all("section", "characteristics")[0]
+    rows = [[cell.text() for cell in row.children if not isinstance(cell, str)] for row in box.find_all("tr")]
+    return rows[1:], [note.text() for note in box.find_all("p", "fine")]
+
+
+def test_a_character_as_it_stands_says_its_values_hold_race_and_gender(tables: Tables) -> None:
+    rows, notes = _characteristics_box(render_html(api.build(OLD_HAND, tables=tables), tables))
+    assert rows[0] == [
+        "PS",
+        "Physical Strength",
+        "\u2014",
+        "\u22121",
+        "\u2014",
+        "18",
+    ]  # the elf's -1 is in 18
+    assert notes == [
+        "As it stands: each value is as its file gives it, the race's and gender's modifiers already in it; "
+        "the allocation (5.2) is not known."
+    ]
+    rows, notes = _characteristics_box(render_html(api.build(ROLF, tables=tables), tables))
+    assert rows[0][-1] == "22" and notes == []  # a created character's rows add up: no such note

@@ -80,6 +80,7 @@ def _sheet(character: Character, tables: Tables, version: str) -> Sheet:
         abilities=list(race.abilities),
         in_play=in_play(character, tables),
         characteristics=_characteristics(character, tables),
+        characteristics_note=STANDING_NOTE if character.standing is not None else "",
         movement=_movement(character, tables),
         combat=_combat(combat),
         stun=_stun(combat, tables),
@@ -182,6 +183,14 @@ def _identity(character: Character, tables: Tables, race_name: str, gender: str)
 def characteristic_names(tables: Tables) -> dict[str, str]:
     """The record's name for each characteristic's code, the optional ones' too (PS: Physical Strength)."""
     return dict(CHARACTERISTICS) | dict(lookup.optional_characteristics(tables))
+
+
+#: Under a character's characteristics as it stands (imported, or played elsewhere): its allocation (5.2) is
+#: not known, and the race's and gender's modifiers (6.1, 6.4-6.9) are in the values already.
+STANDING_NOTE = (
+    "As it stands: each value is as its file gives it, the race's and gender's modifiers already in it; "
+    "the allocation (5.2) is not known."
+)
 
 
 def _characteristics(character: Character, tables: Tables) -> list[CharacteristicRow]:
