@@ -295,7 +295,7 @@ def test_a_character_as_it_stands_says_its_values_hold_race_and_gender(tables: T
         "18",
     ]  # the elf's -1 is in 18
     assert notes == [
-        "As it stands: each value is as its file gives it, the race's and gender's modifiers already in it; "
+        "As it stands: each value starts from its file's, the race's and gender's modifiers already in it; "
         "the allocation (5.2) is not known."
     ]
     rows, notes = _characteristics_box(render_html(api.build(ROLF, tables=tables), tables))

@@ -208,6 +208,42 @@ def test_template_may_use_the_package_fonts_and_stylesheet(tmp_path: Path) -> No
     assert any(name.endswith("+Mine-Italic") for name in font_names(reader))  # fonts/ may be loaded
 
 
+#: Three weapons, leather and a shield: a front page the Wounds box just fits.
+KIT = (
+    "weapons: [{name: broadsword, rank: 4}, {name: dagger, rank: 1}, {name: short-bow, rank: 1}]\n"
+    "armor: leather\nshield: {name: large-round-shield, rank: 1}\n"
+)
+AS_IT_STANDS = (
+    "name: Old Hand\ngender: male\nrace: human\nhand: right\nstanding:\n"
+    "  characteristics: {PS: 18, MD: 16, AG: 15, EN: 17, MA: 8, WP: 12, PC: 11, FT: 20}\n"
+    "  silver_pennies: 40\n"
+)
+CREATED = "name: Old Hand\ngender: male\nrace: human\nhand: right\nseed: 3\n" + (
+    "allocation: {PS: 18, MD: 16, AG: 15, EN: 17, MA: 8, WP: 12}\n"
+)
+RULED_INITIATIVES = "overrides:\n" + "".join(
+    f"  weapons.{weapon}.initiative: {{value: 7, reason: a GM's}}\n"
+    for weapon in ("broadsword", "dagger", "short-bow")
+)
+
+
+@pytest.mark.parametrize("paper", ["letter", "a4"])
+@pytest.mark.parametrize(
+    "text",
+    [AS_IT_STANDS + KIT, CREATED + KIT + RULED_INITIATIVES],
+    ids=["as-it-stands-note", "ruled-initiatives"],
+)
+def test_a_note_under_the_characteristics_or_an_initiative_leaves_no_box_alone_on_a_page(
+    text: str, paper: str
+) -> None:
+    """The note under a character's Characteristics as it stands, and a ruled Initiative's note under its
+    cell, each lengthen the front page: counted, the Wounds box moves on with the rest (two pages), not
+    alone onto a third."""
+    character = build_text(text, "kit.yaml")
+    pdf = record_pdf(character, paper=paper)
+    assert len(pypdf.PdfReader(io.BytesIO(pdf)).pages) == 2
+
+
 @pytest.mark.parametrize("seed", [2, 4])
 @pytest.mark.parametrize("paper", ["letter", "a4"])
 @pytest.mark.parametrize("fillable", [False, True])

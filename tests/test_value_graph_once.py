@@ -106,7 +106,8 @@ def test_a_cycle_between_the_books_values_is_refused_at_load(tmp_path: Path, cha
     assert named in str(caught.value)
     # told at the ruleset's change, its first line, not at the book's combat.yaml (which has no cycle)
     told = str(caught.value).split(": 1 problem: ")[-1]
-    assert re.match(r"\S+\.yaml:3:\d+: change\.combat\.(defense|initiative)\.formula: a cycle", told), told
+    on_cycle = r"(defense\.formula|stun\.threshold|initiative\.formula)"
+    assert re.match(rf"\S+\.yaml:[34]:\d+: change\.combat\.{on_cycle}: a cycle", told), told
     assert "tables/combat.yaml" not in told
 
 
@@ -217,3 +218,27 @@ def test_rules_inputs_says_which_formulas_may_name_which_values(tmp_path: Path) 
         )
         ruleset.write_text(value, "utf-8")
         assert "mine" in load_tables(None, ["house-combat", str(ruleset)]).combat.values
+
+
+@pytest.mark.parametrize(
+    "before",
+    [
+        ["house-combat"],  # a shipped ruleset that changes other formulas of combat.yaml
+        ["stun.yaml"],  # a ruleset of the GM's own that changes another section first
+    ],
+)
+def test_a_cycle_is_told_at_the_change_that_made_it(tmp_path: Path, before: list[str]) -> None:
+    (tmp_path / "stun.yaml").write_text(
+        "change:\n  combat:\n    stun: {threshold: 'endurance // 3'}\n", "utf-8"
+    )
+    cycle = tmp_path / "cycle.yaml"
+    cycle.write_text(
+        "change:\n  combat:\n    stun: {recovery: 'willpower + fatigue'}\n"
+        "    initiative: {formula: 'modified_agility + perception + unarmed_initiative'}\n",
+        "utf-8",
+    )
+    rules = [name if name == "house-combat" else str(tmp_path / name) for name in before]
+    with pytest.raises(ChargenError) as caught:
+        load_tables(None, [*rules, str(cycle)])
+    told = str(caught.value).split(": 1 problem: ")[-1]
+    assert told == f"{cycle}:4:27: change.combat.initiative.formula: a cycle between values (unarmed)"

@@ -188,7 +188,7 @@ def characteristic_names(tables: Tables) -> dict[str, str]:
 #: Under a character's characteristics as it stands (imported, or played elsewhere): its allocation (5.2) is
 #: not known, and the race's and gender's modifiers (6.1, 6.4-6.9) are in the values already.
 STANDING_NOTE = (
-    "As it stands: each value is as its file gives it, the race's and gender's modifiers already in it; "
+    "As it stands: each value starts from its file's, the race's and gender's modifiers already in it; "
     "the allocation (5.2) is not known."
 )
 

@@ -29,6 +29,8 @@ NOTE_CHARS_PER_LINE = 40
 #: Lines the History box prints at most: about a third of a page, as the Equipment box kept whole. A
 #: longer ledger shows its latest entries, the earlier ones summed in the first line.
 HISTORY_LINES = 20
+#: The ruled lines the fine print under a character's Characteristics as it stands takes (two lines of it).
+STANDING_NOTE_LINES = 1
 #: Characters of an entry's date and note, and of what it changed, that one line of their columns holds
 #: (Letter; A4 is narrower).
 HISTORY_WHEN_CHARS = 48
@@ -38,8 +40,10 @@ HISTORY_CHANGE_CHARS = 30
 def fitted_to_pages(sheet: Sheet) -> Sheet:
     """The sheet with its page fitting worked out from its boxes."""
     name = sheet.name
-    # an optional characteristic's row (5.5: Physical Beauty) lengthens the Characteristics box by a line
+    # an optional characteristic's row (5.5: Physical Beauty) lengthens the Characteristics box by a line,
+    # and the note of a character as it stands by its two lines of fine print
     optional_rows = max(0, len(sheet.characteristics) - len(CHARACTERISTICS))
+    optional_rows += STANDING_NOTE_LINES if sheet.characteristics_note else 0
     wounds = _wounds_lines(sheet.weapons, sheet.tracks, sheet.rule_captions) - optional_rows
     return replace(
         sheet,
@@ -84,7 +88,10 @@ def _wounds_lines(weapons: list[WeaponRow], play_tracks: list[Track], rule_capti
     """How many ruled Wounds lines still fit on the front page: the tracks, weapon lines beyond the
     usual (a two-handed damage under a weapon is one more, and each line of its 18.5 note) and a house
     rule's extra captions each take one. Below one, the box will not fit at all."""
-    weapon_lines = sum(1 + max(_lines_under_damage(row), _lines_under_chance(row)) for row in weapons)
+    weapon_lines = sum(
+        1 + max(_lines_under_damage(row), _lines_under_chance(row), bool(row.ruled_initiative))
+        for row in weapons
+    )
     beside_tracks = max(1, FRONT_WOUNDS_LINES - extra_lines(play_tracks))  # long tracks still leave one
     # A record that mixes the ways of holding the shield (20) states each figure's configuration: the
     # Stun & Breakage box's note takes a line more.

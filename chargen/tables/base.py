@@ -85,3 +85,12 @@ class Band(Entry):
 
 class ValueBand(Band):
     value: int
+
+
+class WholeTableError(ValueError):
+    """A problem a check of a whole table finds (a cycle between its formulas) that lies at one of `places`,
+    key paths in the table: told where a ruleset last set one of them, else at the first."""
+
+    def __init__(self, message: str, places: tuple[tuple[str | int, ...], ...]) -> None:
+        super().__init__(message)
+        self.places = places

@@ -19,6 +19,7 @@ from chargen.errors import ChargenError, InputError, Problem, TableError, format
 from chargen.paths import tables_dir
 from chargen.tables import schema
 from chargen.tables.abilities_schema import AbilitiesFile, RecordFile
+from chargen.tables.base import WholeTableError
 from chargen.tables.groups_schema import Group, GroupsFile
 from chargen.tables.memo import per_tables
 from chargen.tables.overlay import Merge, Ruleset, find_ruleset, layered
@@ -162,8 +163,9 @@ def _validate(
             loc = tuple(item["loc"])
             if _follows(item, loc, wrong):
                 continue
-            if not loc and (touched := merge.first_touched(name)) is not None:
-                loc = touched[1:]  # the whole table: told where a ruleset changed it
+            whole = (item.get("ctx") or {}).get("error")
+            if not loc and isinstance(whole, WholeTableError):
+                loc = merge.placed(name, whole.places)
             where = merge.where((name, *loc), located.where(loc))
             shown = format_path(merge.key_path((name, *loc), loc))
             problems.append(f"{where}: {shown}: {rewritten(item).message}")

@@ -139,13 +139,22 @@ class Merge:
                 return (*origin, *path[length:])
         return fallback
 
-    def first_touched(self, table: str) -> KeyPath | None:
-        """The first key path of `table` a ruleset set: where a problem of the whole table (a cycle between
-        its formulas) is told, since the base table alone has none."""
-        return next((path for path in self.touched if path[:1] == (table,)), None)
+    def placed(self, table: str, places: tuple[KeyPath, ...]) -> KeyPath:
+        """Where in `table` a problem of the whole table that lies at one of `places` (a cycle between its
+        formulas) is told: the last of them a ruleset set (its change made the problem), else the first."""
+        for path in reversed(self.touched):  # the latest change last (`_merge` moves a path set again)
+            if path[:1] == (table,) and any(_within(path[1:], place) for place in places):
+                return path[1:]
+        return places[0]
 
     def problem(self, ruleset: Ruleset, path: KeyPath, message: str) -> None:
         self.problems.append(f"{ruleset.located.where(path)}: {format_path(path)}: {message}")
+
+
+def _within(path: KeyPath, place: KeyPath) -> bool:
+    """Whether a key path a ruleset set holds `place` or lies inside it."""
+    shorter = min(len(path), len(place))
+    return path[:shorter] == place[:shorter]
 
 
 def apply(merge: Merge, ruleset: Ruleset) -> None:
@@ -184,6 +193,7 @@ def _merge(
             )
         else:
             base[key] = copy.deepcopy(value)
+            merge.touched.pop(path[1:], None)  # kept in the order the changes were made
             merge.touched[path[1:]] = ruleset.located.where(path)
             merge.origins[path[1:]] = path
 

@@ -9,7 +9,8 @@ import graphlib
 from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
-from chargen.formulas import Formula, FormulaError
+from chargen.formulas import Formula
+from chargen.tables.base import WholeTableError
 from chargen.values.names import BASE
 
 if TYPE_CHECKING:
@@ -24,6 +25,17 @@ STEP_VALUES: dict[str, tuple[str, ...]] = {
     "defense": ("defense",),
     "initiative": ("initiative",),
     "unarmed": ("unarmed_base_chance", "unarmed_strike_chance", "unarmed_initiative"),
+}
+
+
+#: Where in combat.yaml the formulas each step reads stand: a cycle between steps is told at one of them.
+STEP_FIELDS: dict[str, tuple[tuple[str, ...], ...]] = {
+    "stun_threshold": (("stun", "threshold"),),
+    "stun_recovery": (("stun", "recovery"),),
+    "breakage_check": (("breakage", "check"),),
+    "defense": (("defense", "formula"), ("defense", "postures")),
+    "initiative": (("initiative", "formula"),),
+    "unarmed": (("unarmed",), ("strike_chance",), ("initiative", "formula")),
 }
 
 
@@ -80,5 +92,6 @@ def value_order(reads_of: Mapping[str, tuple[str, ...]]) -> tuple[str, ...]:
     try:
         return tuple(graphlib.TopologicalSorter(reads).static_order())
     except graphlib.CycleError as error:
-        cycle = " -> ".join(dict.fromkeys(error.args[1]))
-        raise FormulaError(f"a cycle between values ({cycle})") from None
+        steps = tuple(dict.fromkeys(error.args[1]))
+        places = tuple(place for step in steps for place in STEP_FIELDS[step])
+        raise WholeTableError(f"a cycle between values ({' -> '.join(steps)})", places) from None
