@@ -152,6 +152,6 @@ class Sheet:
     # A played character's ledger, the latest entries the box has room for (render.page_fit); empty for a
     # character not played, whose record has no History box.
     history: list[HistoryRow] = field(default_factory=list)
-    # A character as it stands: its values are its file's, race and gender in them (the columns beside
+    # A character as it stands: its values start from its file's, race and gender in them (the columns beside
     # say what they are, not what is added); "" for a character whose creation is known.
     characteristics_note: str = ""
