@@ -42,9 +42,9 @@ def fitted_to_pages(sheet: Sheet) -> Sheet:
     name = sheet.name
     # an optional characteristic's row (5.5: Physical Beauty) lengthens the Characteristics box by a line,
     # and the note of a character as it stands by its two lines of fine print
-    optional_rows = max(0, len(sheet.characteristics) - len(CHARACTERISTICS))
-    optional_rows += STANDING_NOTE_LINES if sheet.characteristics_note else 0
-    wounds = _wounds_lines(sheet.weapons, sheet.tracks, sheet.rule_captions) - optional_rows
+    longer = max(0, len(sheet.characteristics) - len(CHARACTERISTICS))
+    longer += STANDING_NOTE_LINES if sheet.characteristics_note else 0
+    wounds = _wounds_lines(sheet.weapons, sheet.tracks, sheet.rule_captions) - longer
     return replace(
         sheet,
         name_size="" if len(name) <= 36 else ("long" if len(name) <= 90 else "very-long"),
